@@ -1,0 +1,189 @@
+"""Settings for RSSHub Agent, read from the environment (and ``.env`` when present).
+
+Every variable is documented in ``.env.example``; the README has the same table.
+"""
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from dotenv import load_dotenv
+
+from rsshub_agent.env import env_bool, env_float, env_int, env_list, env_str, env_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+# A real environment variable wins over the file, so CI and tests can override it.
+load_dotenv(BASE_DIR / ".env", override=False)
+
+DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "data")))
+
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+    SECRET_KEY = "insecure-development-key-only-used-with-DEBUG-on"  # noqa: S105
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "channels",
+    "django_q",
+    "catalog",
+    "fetching",
+    "briefs",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "rsshub_agent.urls"
+WSGI_APPLICATION = "rsshub_agent.wsgi.application"
+ASGI_APPLICATION = "rsshub_agent.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+
+def _database_config() -> dict:
+    url = env_str("DATABASE_URL")
+    if not url:
+        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": DATA_DIR / "db.sqlite3",
+            # Web and worker write at once: wait for the lock instead of failing at once, and
+            # take the write lock at BEGIN so a read-then-write transaction cannot deadlock.
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
+    try:
+        config = dj_database_url.parse(url, conn_max_age=0)
+    except ValueError:
+        # The URL may hold a password: name the variable, never echo the value.
+        raise ImproperlyConfigured("DATABASE_URL is not a valid database URL") from None
+    if config.get("ENGINE") not in {
+        "django.db.backends.postgresql",
+        "django.db.backends.sqlite3",
+    }:
+        raise ImproperlyConfigured("DATABASE_URL must be a postgres:// or sqlite:// URL")
+    return config
+
+
+DATABASES = {"default": _database_config()}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = env_str("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = DATA_DIR / "static"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "login"
+
+REDIS_URL = env_url("REDIS_URL", "", schemes=("redis", "rediss", "unix"))
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+else:
+    # Single process only: consumers fall back to polling the RunStep log across processes.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+}
+
+# --- RSSHub -------------------------------------------------------------------------------------
+RSSHUB_URL = env_url("RSSHUB_URL", "http://127.0.0.1:1200", schemes=("http", "https"))
+RSSHUB_ACCESS_KEY = env_str("RSSHUB_ACCESS_KEY")
+RSSHUB_TIMEOUT = env_float("RSSHUB_TIMEOUT", 20.0, minimum=0.1)
+RSSHUB_CONNECT_TIMEOUT = env_float("RSSHUB_CONNECT_TIMEOUT", 5.0, minimum=0.1)
+RSSHUB_MAX_BYTES = env_int("RSSHUB_MAX_BYTES", 5 * 1024 * 1024, minimum=1024)
+RSSHUB_CONCURRENCY = env_int("RSSHUB_CONCURRENCY", 8, minimum=1)
+FETCH_GLOBAL_CONCURRENCY = env_int("FETCH_GLOBAL_CONCURRENCY", 32, minimum=1)
+
+# --- LLM (any OpenAI-compatible endpoint; offline mode when no key) ----------------------------
+OPENAI_BASE_URL = env_url("OPENAI_BASE_URL", "", schemes=("http", "https"))
+OPENAI_API_KEY = env_str("OPENAI_API_KEY")
+OPENAI_ROUTER_MODEL = env_str("OPENAI_ROUTER_MODEL", "gpt-4o-mini")
+OPENAI_WRITER_MODEL = env_str("OPENAI_WRITER_MODEL", "gpt-4o-mini")
+OPENAI_TIMEOUT = env_float("OPENAI_TIMEOUT", 60.0, minimum=1.0)
+LLM_DAILY_TOKEN_BUDGET = env_int("LLM_DAILY_TOKEN_BUDGET", 200_000, minimum=0)
+
+# --- Agent --------------------------------------------------------------------------------------
+AGENT_FETCH_RETRY = env_int("AGENT_FETCH_RETRY", 2, minimum=0, maximum=10)
+AGENT_ROUTER_BUDGET = env_int("AGENT_ROUTER_BUDGET", 8, minimum=1, maximum=50)
+
+# --- Worker (django-q2) -------------------------------------------------------------------------
+# A run is bounded by its router budget times the fetch deadline plus LLM calls: well under
+# Q_TIMEOUT; retry must exceed timeout so a live task is never handed to a second worker.
+Q_TIMEOUT = env_int("Q_TIMEOUT", 600, minimum=30)
+Q_CLUSTER = {
+    "name": "rsshub_agent",
+    "workers": env_int("Q_WORKERS", 2, minimum=1),
+    "timeout": Q_TIMEOUT,
+    "retry": Q_TIMEOUT + 60,
+    "max_attempts": 3,
+    "ack_failures": True,
+    "orm": "default",
+    "catch_up": False,
+    "save_limit": 1000,
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO").upper()},
+}
