@@ -56,9 +56,7 @@ class ImportReport:
 
     @property
     def changed(self) -> bool:
-        return any(
-            c.added or c.updated or c.removed for c in (self.platforms, self.routes)
-        )
+        return any(c.added or c.updated or c.removed for c in (self.platforms, self.routes))
 
 
 # --- Reading a source ---------------------------------------------------------------------------

@@ -6,99 +6,216 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Platform',
+            name="Platform",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('namespace', models.CharField(max_length=100, unique=True)),
-                ('name', models.CharField(max_length=300)),
-                ('url', models.CharField(blank=True, max_length=500)),
-                ('lang', models.CharField(blank=True, max_length=20)),
-                ('categories', models.JSONField(blank=True, default=list)),
-                ('description', models.TextField(blank=True)),
-                ('translations', models.JSONField(blank=True, default=dict, help_text='Names and descriptions in other languages.')),
-                ('upstream_state', models.CharField(choices=[('present', 'present'), ('removed', 'removed upstream')], default='present', max_length=10)),
-                ('aliases', models.JSONField(blank=True, default=list, help_text='Other names people use, e.g. B站 for bilibili.')),
-                ('enabled', models.BooleanField(default=True)),
-                ('priority', models.IntegerField(default=0, help_text='Higher is preferred in search.')),
-                ('note', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("namespace", models.CharField(max_length=100, unique=True)),
+                ("name", models.CharField(max_length=300)),
+                ("url", models.CharField(blank=True, max_length=500)),
+                ("lang", models.CharField(blank=True, max_length=20)),
+                ("categories", models.JSONField(blank=True, default=list)),
+                ("description", models.TextField(blank=True)),
+                (
+                    "translations",
+                    models.JSONField(
+                        blank=True,
+                        default=dict,
+                        help_text="Names and descriptions in other languages.",
+                    ),
+                ),
+                (
+                    "upstream_state",
+                    models.CharField(
+                        choices=[("present", "present"), ("removed", "removed upstream")],
+                        default="present",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "aliases",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="Other names people use, e.g. B站 for bilibili.",
+                    ),
+                ),
+                ("enabled", models.BooleanField(default=True)),
+                (
+                    "priority",
+                    models.IntegerField(default=0, help_text="Higher is preferred in search."),
+                ),
+                ("note", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
             ],
             options={
-                'ordering': ['namespace'],
+                "ordering": ["namespace"],
             },
         ),
         migrations.CreateModel(
-            name='Route',
+            name="Route",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=500)),
-                ('path', models.CharField(max_length=600, unique=True)),
-                ('name', models.CharField(max_length=500)),
-                ('description', models.TextField(blank=True)),
-                ('example', models.CharField(blank=True, max_length=1000)),
-                ('url', models.CharField(blank=True, max_length=500)),
-                ('parameters', models.JSONField(blank=True, default=dict)),
-                ('features', models.JSONField(blank=True, default=dict)),
-                ('categories', models.JSONField(blank=True, default=list)),
-                ('radar', models.JSONField(blank=True, default=list)),
-                ('translations', models.JSONField(blank=True, default=dict)),
-                ('view', models.SmallIntegerField(blank=True, null=True)),
-                ('require_config', models.BooleanField(default=False, help_text='Needs a mandatory RSSHub config variable.')),
-                ('config_variables', models.JSONField(blank=True, default=list)),
-                ('require_browser', models.BooleanField(default=False)),
-                ('anti_crawler', models.BooleanField(default=False)),
-                ('nsfw', models.BooleanField(default=False)),
-                ('import_disabled_reason', models.CharField(blank=True, help_text='Why a fresh import brings this route in disabled (from its features).', max_length=300)),
-                ('upstream_state', models.CharField(choices=[('present', 'present'), ('removed', 'removed upstream')], default='present', max_length=10)),
-                ('enabled', models.BooleanField(default=True)),
-                ('priority', models.IntegerField(default=0, help_text='Higher is preferred in search.')),
-                ('note', models.TextField(blank=True)),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('successes', models.PositiveIntegerField(default=0)),
-                ('consecutive_failures', models.PositiveIntegerField(default=0)),
-                ('latency_ms', models.FloatField(blank=True, help_text='EWMA of latency.', null=True)),
-                ('last_attempt_at', models.DateTimeField(blank=True, null=True)),
-                ('last_success_at', models.DateTimeField(blank=True, null=True)),
-                ('last_error_class', models.CharField(blank=True, max_length=30)),
-                ('last_error', models.CharField(blank=True, max_length=500)),
-                ('newest_item_at', models.DateTimeField(blank=True, null=True)),
-                ('circuit', models.CharField(choices=[('closed', 'closed'), ('open', 'open'), ('half_open', 'half-open')], default='closed', max_length=10)),
-                ('circuit_open_until', models.DateTimeField(blank=True, null=True)),
-                ('circuit_probe_at', models.DateTimeField(blank=True, help_text='When the half-open probe was claimed.', null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('platform', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='routes', to='catalog.platform')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=500)),
+                ("path", models.CharField(max_length=600, unique=True)),
+                ("name", models.CharField(max_length=500)),
+                ("description", models.TextField(blank=True)),
+                ("example", models.CharField(blank=True, max_length=1000)),
+                ("url", models.CharField(blank=True, max_length=500)),
+                ("parameters", models.JSONField(blank=True, default=dict)),
+                ("features", models.JSONField(blank=True, default=dict)),
+                ("categories", models.JSONField(blank=True, default=list)),
+                ("radar", models.JSONField(blank=True, default=list)),
+                ("translations", models.JSONField(blank=True, default=dict)),
+                ("view", models.SmallIntegerField(blank=True, null=True)),
+                (
+                    "require_config",
+                    models.BooleanField(
+                        default=False, help_text="Needs a mandatory RSSHub config variable."
+                    ),
+                ),
+                ("config_variables", models.JSONField(blank=True, default=list)),
+                ("require_browser", models.BooleanField(default=False)),
+                ("anti_crawler", models.BooleanField(default=False)),
+                ("nsfw", models.BooleanField(default=False)),
+                (
+                    "import_disabled_reason",
+                    models.CharField(
+                        blank=True,
+                        help_text="Why a fresh import brings this route in disabled (from its features).",
+                        max_length=300,
+                    ),
+                ),
+                (
+                    "upstream_state",
+                    models.CharField(
+                        choices=[("present", "present"), ("removed", "removed upstream")],
+                        default="present",
+                        max_length=10,
+                    ),
+                ),
+                ("enabled", models.BooleanField(default=True)),
+                (
+                    "priority",
+                    models.IntegerField(default=0, help_text="Higher is preferred in search."),
+                ),
+                ("note", models.TextField(blank=True)),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("successes", models.PositiveIntegerField(default=0)),
+                ("consecutive_failures", models.PositiveIntegerField(default=0)),
+                (
+                    "latency_ms",
+                    models.FloatField(blank=True, help_text="EWMA of latency.", null=True),
+                ),
+                ("last_attempt_at", models.DateTimeField(blank=True, null=True)),
+                ("last_success_at", models.DateTimeField(blank=True, null=True)),
+                ("last_error_class", models.CharField(blank=True, max_length=30)),
+                ("last_error", models.CharField(blank=True, max_length=500)),
+                ("newest_item_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "circuit",
+                    models.CharField(
+                        choices=[
+                            ("closed", "closed"),
+                            ("open", "open"),
+                            ("half_open", "half-open"),
+                        ],
+                        default="closed",
+                        max_length=10,
+                    ),
+                ),
+                ("circuit_open_until", models.DateTimeField(blank=True, null=True)),
+                (
+                    "circuit_probe_at",
+                    models.DateTimeField(
+                        blank=True, help_text="When the half-open probe was claimed.", null=True
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "platform",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="routes",
+                        to="catalog.platform",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['path'],
+                "ordering": ["path"],
             },
         ),
         migrations.CreateModel(
-            name='CircuitChange',
+            name="CircuitChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('from_state', models.CharField(choices=[('closed', 'closed'), ('open', 'open'), ('half_open', 'half-open')], max_length=10)),
-                ('to_state', models.CharField(choices=[('closed', 'closed'), ('open', 'open'), ('half_open', 'half-open')], max_length=10)),
-                ('reason', models.CharField(blank=True, max_length=300)),
-                ('open_until', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                ('route', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='circuit_changes', to='catalog.route')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "from_state",
+                    models.CharField(
+                        choices=[
+                            ("closed", "closed"),
+                            ("open", "open"),
+                            ("half_open", "half-open"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "to_state",
+                    models.CharField(
+                        choices=[
+                            ("closed", "closed"),
+                            ("open", "open"),
+                            ("half_open", "half-open"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("reason", models.CharField(blank=True, max_length=300)),
+                ("open_until", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_at",
+                    models.DateTimeField(db_index=True, default=django.utils.timezone.now),
+                ),
+                (
+                    "route",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="circuit_changes",
+                        to="catalog.route",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.AddIndex(
-            model_name='route',
-            index=models.Index(fields=['platform', 'enabled'], name='catalog_rou_platfor_8e7a45_idx'),
+            model_name="route",
+            index=models.Index(
+                fields=["platform", "enabled"], name="catalog_rou_platfor_8e7a45_idx"
+            ),
         ),
     ]

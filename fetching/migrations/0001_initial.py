@@ -6,69 +6,155 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('catalog', '0001_initial'),
+        ("catalog", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Feed',
+            name="Feed",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('path', models.CharField(max_length=1000, unique=True)),
-                ('title', models.CharField(blank=True, max_length=500)),
-                ('link', models.CharField(blank=True, max_length=2000)),
-                ('etag', models.CharField(blank=True, max_length=500)),
-                ('last_modified', models.CharField(blank=True, max_length=100)),
-                ('last_fetched_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('route', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='feeds', to='catalog.route')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("path", models.CharField(max_length=1000, unique=True)),
+                ("title", models.CharField(blank=True, max_length=500)),
+                ("link", models.CharField(blank=True, max_length=2000)),
+                ("etag", models.CharField(blank=True, max_length=500)),
+                ("last_modified", models.CharField(blank=True, max_length=100)),
+                ("last_fetched_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "route",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="feeds",
+                        to="catalog.route",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='FetchAttempt',
+            name="FetchAttempt",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('path', models.CharField(max_length=1000)),
-                ('brief_id', models.BigIntegerField(blank=True, db_index=True, null=True)),
-                ('outcome', models.CharField(choices=[('ok', 'ok'), ('not_modified', 'not modified'), ('empty', 'empty'), ('not_found', 'not found'), ('auth_required', 'auth required'), ('needs_config', 'needs config'), ('needs_browser', 'needs browser'), ('not_a_feed', 'not a feed'), ('too_large', 'too large'), ('parse_error', 'parse error'), ('parse_timeout', 'parse timeout'), ('rate_limited', 'rate limited'), ('timeout', 'timeout'), ('upstream_error', 'upstream error'), ('rsshub_unavailable', 'RSSHub unavailable'), ('rejected', 'rejected')], max_length=30)),
-                ('transient', models.BooleanField(default=False)),
-                ('http_status', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('message', models.CharField(blank=True, max_length=500)),
-                ('latency_ms', models.PositiveIntegerField(default=0)),
-                ('items_new', models.PositiveIntegerField(default=0)),
-                ('items_seen', models.PositiveIntegerField(default=0)),
-                ('retry_after', models.PositiveIntegerField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                ('feed', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='attempts', to='fetching.feed')),
-                ('route', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='fetch_attempts', to='catalog.route')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("path", models.CharField(max_length=1000)),
+                ("brief_id", models.BigIntegerField(blank=True, db_index=True, null=True)),
+                (
+                    "outcome",
+                    models.CharField(
+                        choices=[
+                            ("ok", "ok"),
+                            ("not_modified", "not modified"),
+                            ("empty", "empty"),
+                            ("not_found", "not found"),
+                            ("auth_required", "auth required"),
+                            ("needs_config", "needs config"),
+                            ("needs_browser", "needs browser"),
+                            ("not_a_feed", "not a feed"),
+                            ("too_large", "too large"),
+                            ("parse_error", "parse error"),
+                            ("parse_timeout", "parse timeout"),
+                            ("rate_limited", "rate limited"),
+                            ("timeout", "timeout"),
+                            ("upstream_error", "upstream error"),
+                            ("rsshub_unavailable", "RSSHub unavailable"),
+                            ("rejected", "rejected"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                ("transient", models.BooleanField(default=False)),
+                ("http_status", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("message", models.CharField(blank=True, max_length=500)),
+                ("latency_ms", models.PositiveIntegerField(default=0)),
+                ("items_new", models.PositiveIntegerField(default=0)),
+                ("items_seen", models.PositiveIntegerField(default=0)),
+                ("retry_after", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "created_at",
+                    models.DateTimeField(db_index=True, default=django.utils.timezone.now),
+                ),
+                (
+                    "feed",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="attempts",
+                        to="fetching.feed",
+                    ),
+                ),
+                (
+                    "route",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="fetch_attempts",
+                        to="catalog.route",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
-                'indexes': [models.Index(fields=['route', '-created_at'], name='fetching_fe_route_i_e62021_idx')],
+                "ordering": ["-created_at"],
+                "indexes": [
+                    models.Index(
+                        fields=["route", "-created_at"], name="fetching_fe_route_i_e62021_idx"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Item',
+            name="Item",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('guid_hash', models.CharField(max_length=64)),
-                ('guid', models.CharField(blank=True, max_length=2000)),
-                ('title', models.CharField(blank=True, max_length=1000)),
-                ('link', models.CharField(blank=True, max_length=2000)),
-                ('summary', models.TextField(blank=True)),
-                ('author', models.CharField(blank=True, max_length=500)),
-                ('published_at', models.DateTimeField(blank=True, null=True)),
-                ('first_seen_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('last_seen_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('feed', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='items', to='fetching.feed')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("guid_hash", models.CharField(max_length=64)),
+                ("guid", models.CharField(blank=True, max_length=2000)),
+                ("title", models.CharField(blank=True, max_length=1000)),
+                ("link", models.CharField(blank=True, max_length=2000)),
+                ("summary", models.TextField(blank=True)),
+                ("author", models.CharField(blank=True, max_length=500)),
+                ("published_at", models.DateTimeField(blank=True, null=True)),
+                ("first_seen_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("last_seen_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "feed",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="items",
+                        to="fetching.feed",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['feed', '-published_at'], name='fetching_it_feed_id_d1c816_idx')],
-                'constraints': [models.UniqueConstraint(fields=('feed', 'guid_hash'), name='item_unique_per_feed')],
+                "indexes": [
+                    models.Index(
+                        fields=["feed", "-published_at"], name="fetching_it_feed_id_d1c816_idx"
+                    )
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("feed", "guid_hash"), name="item_unique_per_feed"
+                    )
+                ],
             },
         ),
     ]

@@ -1,0 +1,40 @@
+"""Shared fixtures: one world of users, and the real catalog snapshot loaded once per session.
+
+The snapshot import runs inside ``django_db_setup``, so every test sees the 3,905 real routes and
+each test's transaction rolls back its own changes. Tests that need an empty catalog delete it
+inside their transaction; transactional tests (``transaction=True``) that need it call
+``catalog_seed_import()`` themselves, since Django flushes tables after them.
+"""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from catalog.importer import catalog_import, catalog_read_file
+from catalog.seed import SEED_PATH
+
+
+def catalog_seed_import():
+    return catalog_import(catalog_read_file(SEED_PATH))
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        catalog_seed_import()
+
+
+@pytest.fixture
+def owner(db):
+    return get_user_model().objects.create_user("alice", password="alice-pass-1234")
+
+
+@pytest.fixture
+def other_user(db):
+    return get_user_model().objects.create_user("mallory", password="mallory-pass-1234")
+
+
+@pytest.fixture
+def staff(db):
+    return get_user_model().objects.create_user(
+        "sam", password="sam-pass-1234", is_staff=True, is_superuser=True
+    )
