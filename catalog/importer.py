@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-
 from django.db import transaction
 from django.utils import timezone
 
@@ -111,17 +110,19 @@ def catalog_fetch(base_url: str, *, access_key: str = "", timeout: float = 30.0)
     params = {"key": access_key} if access_key else None
     deadline = time.monotonic() + timeout
     try:
-        with httpx.Client(timeout=httpx.Timeout(timeout, connect=5.0)) as client:
-            with client.stream("GET", url, params=params) as response:
-                if response.status_code != 200:
-                    raise CatalogSourceError(f"{url}: HTTP {response.status_code}")
-                body = bytearray()
-                for chunk in response.iter_raw():
-                    body += chunk
-                    if len(body) > MAX_SOURCE_BYTES:
-                        raise CatalogSourceError(f"{url}: body larger than {MAX_SOURCE_BYTES}")
-                    if time.monotonic() > deadline:
-                        raise CatalogSourceError(f"{url}: no complete answer in {timeout:.0f} s")
+        with (
+            httpx.Client(timeout=httpx.Timeout(timeout, connect=5.0)) as client,
+            client.stream("GET", url, params=params) as response,
+        ):
+            if response.status_code != 200:
+                raise CatalogSourceError(f"{url}: HTTP {response.status_code}")
+            body = bytearray()
+            for chunk in response.iter_raw():
+                body += chunk
+                if len(body) > MAX_SOURCE_BYTES:
+                    raise CatalogSourceError(f"{url}: body larger than {MAX_SOURCE_BYTES}")
+                if time.monotonic() > deadline:
+                    raise CatalogSourceError(f"{url}: no complete answer in {timeout:.0f} s")
     except httpx.HTTPError as exc:
         reason = type(exc).__name__
         raise CatalogSourceError(f"{url}: unreachable ({reason})") from None

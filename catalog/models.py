@@ -145,3 +145,6 @@ class CircuitChange(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.route_id}: {self.from_state} -> {self.to_state}"

@@ -76,6 +76,6 @@ def env_url(name: str, default: str, *, schemes: tuple[str, ...]) -> str:
     if parts.scheme not in schemes or not parts.hostname:
         allowed = "/".join(schemes)
         raise ImproperlyConfigured(f"{name} must be a {allowed} URL with a host, got {raw!r}")
-    if parts.query or parts.fragment or "@" in parts.netloc and not parts.username:
+    if parts.query or parts.fragment:
         raise ImproperlyConfigured(f"{name} must not carry a query or fragment, got {raw!r}")
     return raw.rstrip("/")
