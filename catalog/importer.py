@@ -10,6 +10,8 @@ import io
 import json
 import re
 import time
+from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,12 +28,6 @@ NAMESPACE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9._-]+)*$")
 # A route key: starts with "/", then Hono syntax; no whitespace, control characters, "//" or "..".
 ROUTE_KEY_RE = re.compile(r"^/[^\s\x00-\x1f\x7f\\]*$")
 
-PLATFORM_FIELDS = ["name", "url", "lang", "categories", "description", "translations"]
-ROUTE_FIELDS = [
-    "key", "name", "description", "example", "url", "parameters", "features", "categories",
-    "radar", "translations", "view", "require_config", "config_variables", "require_browser",
-    "anti_crawler", "nsfw", "import_disabled_reason",
-]  # fmt: skip
 TRANSLATION_KEYS = ("zh", "zh-TW", "ja", "en")
 
 
@@ -242,13 +238,14 @@ def route_fields(entry: dict[str, Any], key: str) -> dict[str, Any]:
 @dataclass
 class DesiredCatalog:
     platforms: dict[str, dict[str, Any]]
-    routes: dict[str, tuple[str, dict[str, Any]]]  # full path -> (namespace, fields)
+    routes: dict[str, dict[str, Any]]  # full path -> fields
+    route_namespaces: dict[str, str]  # full path -> namespace
     skipped: list[str]
 
 
 def catalog_desired(data: dict[str, Any]) -> DesiredCatalog:
     """Validate the upstream mapping; skip and list single malformed namespaces or routes."""
-    desired = DesiredCatalog(platforms={}, routes={}, skipped=[])
+    desired = DesiredCatalog(platforms={}, routes={}, route_namespaces={}, skipped=[])
     for namespace, entry in data.items():
         if not NAMESPACE_RE.match(namespace) or len(namespace) > 100:
             desired.skipped.append(f"namespace {namespace[:80]!r}: malformed name")
@@ -269,7 +266,8 @@ def catalog_desired(data: dict[str, Any]) -> DesiredCatalog:
             if path in desired.routes:
                 desired.skipped.append(f"route {path!r}: duplicate full path")
                 continue
-            desired.routes[path] = (namespace, route_fields(route, key))
+            desired.routes[path] = route_fields(route, key)
+            desired.route_namespaces[path] = namespace
     if not desired.routes:
         raise CatalogSourceError(
             "wrong shape: no well-formed routes found"
@@ -281,71 +279,57 @@ def catalog_desired(data: dict[str, Any]) -> DesiredCatalog:
 # --- Applying the difference --------------------------------------------------------------------
 
 
-def _differs(row: Any, fields: dict[str, Any], state: str) -> bool:
-    return row.upstream_state != state or any(getattr(row, k) != v for k, v in fields.items())
+def _changed_fields(row: Any, fields: dict[str, Any]) -> tuple[str, ...]:
+    changed = tuple(name for name, value in fields.items() if getattr(row, name) != value)
+    if row.upstream_state != UpstreamState.PRESENT:
+        changed += ("upstream_state",)
+    return changed
 
 
-def _converge_platforms(desired: DesiredCatalog, counts: ImportCounts) -> dict[str, Platform]:
-    now = timezone.now()
-    existing = {p.namespace: p for p in Platform.objects.all()}
-    to_create, to_update = [], []
-    for namespace, fields in desired.platforms.items():
-        row = existing.get(namespace)
-        if row is None:
-            aliases = STARTING_ALIASES.get(namespace, [])
-            to_create.append(Platform(namespace=namespace, aliases=aliases, **fields))
-        elif _differs(row, fields, UpstreamState.PRESENT):
-            for name, value in fields.items():
-                setattr(row, name, value)
-            row.upstream_state, row.updated_at = UpstreamState.PRESENT, now
-            to_update.append(row)
-    gone = [
-        row
-        for namespace, row in existing.items()
-        if namespace not in desired.platforms and row.upstream_state != UpstreamState.REMOVED
-    ]
-    for row in gone:
-        row.upstream_state, row.updated_at = UpstreamState.REMOVED, now
-    Platform.objects.bulk_create(to_create, batch_size=500)
-    Platform.objects.bulk_update(
-        to_update + gone, [*PLATFORM_FIELDS, "upstream_state", "updated_at"], batch_size=500
-    )
-    counts.added, counts.updated, counts.removed = len(to_create), len(to_update), len(gone)
-    counts.unchanged = len(desired.platforms) - counts.added - counts.updated
-    return {p.namespace: p for p in Platform.objects.all()}
-
-
-def _converge_routes(
-    desired: DesiredCatalog, platforms: dict[str, Platform], counts: ImportCounts
+def _converge(
+    model: type[Platform] | type[Route],
+    key: str,
+    desired: dict[str, dict[str, Any]],
+    new_row: Callable[[str, dict[str, Any]], Any],
+    counts: ImportCounts,
 ) -> None:
+    """Apply the difference between ``desired`` (key -> upstream fields) and the table.
+
+    Updates are grouped by the set of fields that changed, so a typical upstream change
+    rewrites a few columns of a few rows; vanished rows get one UPDATE of their state.
+    """
     now = timezone.now()
-    existing = {r.path: r for r in Route.objects.all()}
-    to_create, to_update = [], []
-    for path, (namespace, fields) in desired.routes.items():
-        row = existing.get(path)
+    existing = {getattr(row, key): row for row in model.objects.all()}
+    to_create, to_update = [], defaultdict(list)
+    for value, fields in desired.items():
+        row = existing.get(value)
         if row is None:
-            enabled = not fields["import_disabled_reason"]
-            to_create.append(
-                Route(path=path, platform=platforms[namespace], enabled=enabled, **fields)
-            )
-        elif _differs(row, fields, UpstreamState.PRESENT):
-            for name, value in fields.items():
-                setattr(row, name, value)
+            to_create.append(new_row(value, fields))
+        elif changed := _changed_fields(row, fields):
+            for name, field_value in fields.items():
+                setattr(row, name, field_value)
             row.upstream_state, row.updated_at = UpstreamState.PRESENT, now
-            to_update.append(row)
+            to_update[changed].append(row)
     gone = [
-        row
-        for path, row in existing.items()
-        if path not in desired.routes and row.upstream_state != UpstreamState.REMOVED
+        row.id
+        for value, row in existing.items()
+        if value not in desired and row.upstream_state != UpstreamState.REMOVED
     ]
-    for row in gone:
-        row.upstream_state, row.updated_at = UpstreamState.REMOVED, now
-    Route.objects.bulk_create(to_create, batch_size=500)
-    Route.objects.bulk_update(
-        to_update + gone, [*ROUTE_FIELDS, "upstream_state", "updated_at"], batch_size=200
-    )
-    counts.added, counts.updated, counts.removed = len(to_create), len(to_update), len(gone)
-    counts.unchanged = len(desired.routes) - counts.added - counts.updated
+    model.objects.bulk_create(to_create, batch_size=500)
+    for changed, rows in to_update.items():
+        model.objects.bulk_update(rows, [*changed, "upstream_state", "updated_at"], batch_size=500)
+    if gone:
+        model.objects.filter(id__in=gone).update(
+            upstream_state=UpstreamState.REMOVED, updated_at=now
+        )
+    counts.added, counts.removed = len(to_create), len(gone)
+    counts.updated = sum(len(rows) for rows in to_update.values())
+    counts.unchanged = len(desired) - counts.added - counts.updated
+
+
+def _new_platform(namespace: str, fields: dict[str, Any]) -> Platform:
+    aliases = STARTING_ALIASES.get(namespace, [])
+    return Platform(namespace=namespace, aliases=aliases, **fields)
 
 
 def catalog_import(data: dict[str, Any]) -> ImportReport:
@@ -353,6 +337,13 @@ def catalog_import(data: dict[str, Any]) -> ImportReport:
     desired = catalog_desired(data)
     report = ImportReport(skipped=desired.skipped)
     with transaction.atomic():
-        platforms = _converge_platforms(desired, report.platforms)
-        _converge_routes(desired, platforms, report.routes)
+        _converge(Platform, "namespace", desired.platforms, _new_platform, report.platforms)
+        platforms = {p.namespace: p for p in Platform.objects.all()}
+
+        def new_route(path: str, fields: dict[str, Any]) -> Route:
+            namespace = desired.route_namespaces[path]
+            enabled = not fields["import_disabled_reason"]
+            return Route(path=path, platform=platforms[namespace], enabled=enabled, **fields)
+
+        _converge(Route, "path", desired.routes, new_route, report.routes)
     return report

@@ -1,0 +1,252 @@
+"""Staff curation of platforms and routes, and route health at a glance."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import F, Q, QuerySet
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from catalog import services
+from catalog.models import CircuitChange, CircuitState, Platform, Route
+
+CATEGORY_CHOICES = [
+    "university", "new-media", "social-media", "programming", "traditional-media", "multimedia",
+    "government", "finance", "other", "game", "program-update", "blog", "bbs", "anime",
+    "shopping", "picture", "study", "journal", "reading", "travel", "forecast", "design", "live",
+    "sport",
+]  # fmt: skip
+
+HEALTH_STATES = {
+    "unknown": Q(attempts=0, circuit=CircuitState.CLOSED),
+    "healthy": Q(
+        attempts__gt=0,
+        consecutive_failures=0,
+        circuit=CircuitState.CLOSED,
+        successes__gte=F("attempts") * 0.8,
+    ),
+    "degraded": Q(
+        attempts__gt=0,
+        consecutive_failures=0,
+        circuit=CircuitState.CLOSED,
+        successes__lt=F("attempts") * 0.8,
+    ),
+    "failing": Q(consecutive_failures__gt=0, circuit=CircuitState.CLOSED),
+    "open": ~Q(circuit=CircuitState.CLOSED),
+}
+
+
+class CategoryFilter(admin.SimpleListFilter):
+    title = _("category")
+    parameter_name = "category"
+
+    def lookups(self, request, model_admin):
+        return [(c, c) for c in CATEGORY_CHOICES]
+
+    def queryset(self, request, queryset: QuerySet) -> QuerySet:
+        if self.value() is None:
+            return queryset
+        # JSON text contains the quoted name: portable across PostgreSQL and SQLite.
+        quoted = f'"{self.value()}"'
+        return queryset.filter(categories__icontains=quoted)
+
+
+class HealthStateFilter(admin.SimpleListFilter):
+    title = _("health state")
+    parameter_name = "health"
+
+    def lookups(self, request, model_admin):
+        return [(state, _(state)) for state in HEALTH_STATES]
+
+    def queryset(self, request, queryset: QuerySet) -> QuerySet:
+        condition = HEALTH_STATES.get(self.value() or "")
+        return queryset if condition is None else queryset.filter(condition)
+
+
+class AliasesField(forms.CharField):
+    """A JSON list of aliases edited as comma- or line-separated text."""
+
+    widget = forms.Textarea(attrs={"rows": 2, "cols": 60})
+
+    def prepare_value(self, value):
+        return ", ".join(value) if isinstance(value, list) else value
+
+    def to_python(self, value) -> list[str]:
+        text = super().to_python(value) or ""
+        parts = [p.strip() for p in text.replace("\n", ",").split(",")]
+        aliases = list(dict.fromkeys(p for p in parts if p))
+        for alias in aliases:
+            if len(alias) > 100:
+                raise forms.ValidationError(_("An alias must be at most 100 characters."))
+        return aliases
+
+
+class PlatformForm(forms.ModelForm):
+    aliases = AliasesField(required=False, help_text=_("Comma-separated, e.g. B站, 哔哩哔哩"))
+
+    class Meta:
+        model = Platform
+        fields = ["enabled", "priority", "aliases", "note"]
+
+
+class RouteInline(admin.TabularInline):
+    model = Route
+    fields = ["path", "name", "enabled", "priority", "circuit", "attempts", "successes"]
+    readonly_fields = ["path", "name", "circuit", "attempts", "successes"]
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+
+class PlatformCategoryFilter(CategoryFilter):
+    """Upstream gives few platforms categories of their own: also match their routes'."""
+
+    def queryset(self, request, queryset: QuerySet) -> QuerySet:
+        if self.value() is None:
+            return queryset
+        quoted = f'"{self.value()}"'
+        matching = Route.objects.filter(categories__icontains=quoted).values("platform_id")
+        return queryset.filter(Q(categories__icontains=quoted) | Q(id__in=matching))
+
+
+@admin.register(Platform)
+class PlatformAdmin(admin.ModelAdmin):
+    form = PlatformForm
+    list_display = ["namespace", "name", "url", "lang", "enabled", "priority", "upstream_state"]
+    list_filter = ["enabled", "lang", PlatformCategoryFilter, "upstream_state"]
+    list_editable = ["enabled", "priority"]
+    search_fields = ["namespace", "name", "url", "description", "aliases"]
+    readonly_fields = [
+        "namespace", "name", "url", "lang", "categories", "description", "translations",
+        "upstream_state", "created_at", "updated_at",
+    ]  # fmt: skip
+    fieldsets = [
+        (_("Curated"), {"fields": ["enabled", "priority", "aliases", "note"]}),
+        (_("Upstream"), {"fields": readonly_fields}),
+    ]
+    inlines = [RouteInline]
+    actions = ["enable", "disable"]
+
+    @admin.action(description=_("Enable selected platforms"))
+    def enable(self, request, queryset):
+        self.message_user(request, _("%d enabled.") % queryset.update(enabled=True))
+
+    @admin.action(description=_("Disable selected platforms"))
+    def disable(self, request, queryset):
+        self.message_user(request, _("%d disabled.") % queryset.update(enabled=False))
+
+
+@admin.register(Route)
+class RouteAdmin(admin.ModelAdmin):
+    list_display = [
+        "path", "name", "platform_link", "enabled", "priority", "health_badge", "success_rate_pct",
+        "latency", "last_error_short", "last_success_at",
+    ]  # fmt: skip
+    list_filter = [
+        "enabled", HealthStateFilter, "require_config", "require_browser", "anti_crawler", "nsfw",
+        CategoryFilter, "upstream_state",
+    ]  # fmt: skip
+    list_select_related = ["platform"]
+    search_fields = ["path", "name", "platform__namespace", "platform__name"]
+    list_per_page = 50
+    upstream = [
+        "platform", "key", "name", "description", "example", "url", "parameters", "features",
+        "categories", "radar", "translations", "view", "require_config", "config_variables",
+        "require_browser", "anti_crawler", "nsfw", "import_disabled_reason", "upstream_state",
+    ]  # fmt: skip
+    health = [
+        "attempts", "successes", "consecutive_failures", "latency_ms", "last_attempt_at",
+        "last_success_at", "last_error_class", "last_error", "newest_item_at", "circuit",
+        "circuit_open_until", "circuit_probe_at",
+    ]  # fmt: skip
+    readonly_fields = ["path", *upstream, *health, "created_at", "updated_at"]
+    fieldsets = [
+        (None, {"fields": ["path"]}),
+        (_("Curated"), {"fields": ["enabled", "priority", "note"]}),
+        (_("Health"), {"fields": health}),
+        (_("Upstream"), {"fields": upstream, "classes": ["collapse"]}),
+    ]
+    actions = ["enable", "disable", "prefer", "reset_health", "probe"]
+
+    @admin.display(description=_("platform"), ordering="platform__namespace")
+    def platform_link(self, route: Route) -> str:
+        return route.platform.namespace
+
+    @admin.display(description=_("health"))
+    def health_badge(self, route: Route) -> str:
+        colours = {
+            "healthy": "#1a7f37",
+            "degraded": "#9a6700",
+            "failing": "#cf222e",
+            "open": "#82071e",
+            "unknown": "#6e7781",
+        }
+        state = route.health_state
+        return format_html('<b style="color:{}">{}</b>', colours[state], state)
+
+    @admin.display(description=_("success"), ordering="successes")
+    def success_rate_pct(self, route: Route) -> str:
+        rate = route.success_rate
+        return "-" if rate is None else f"{rate:.0%}"
+
+    @admin.display(description=_("latency"), ordering="latency_ms")
+    def latency(self, route: Route) -> str:
+        return "-" if route.latency_ms is None else f"{route.latency_ms:.0f} ms"
+
+    @admin.display(description=_("last error"))
+    def last_error_short(self, route: Route) -> str:
+        if not route.last_error_class:
+            return ""
+        return f"{route.last_error_class}: {route.last_error[:60]}"
+
+    @admin.action(description=_("Enable selected routes"))
+    def enable(self, request, queryset):
+        count = services.routes_set_enabled(
+            route_ids=queryset.values_list("id", flat=True), enabled=True
+        )
+        self.message_user(request, _("%d routes enabled.") % count)
+
+    @admin.action(description=_("Disable selected routes"))
+    def disable(self, request, queryset):
+        ids = queryset.values_list("id", flat=True)
+        count = services.routes_set_enabled(route_ids=ids, enabled=False)
+        self.message_user(request, _("%d routes disabled.") % count)
+
+    @admin.action(description=_("Prefer selected routes"))
+    def prefer(self, request, queryset):
+        count = services.routes_prefer(route_ids=queryset.values_list("id", flat=True))
+        self.message_user(request, _("%d routes preferred.") % count)
+
+    @admin.action(description=_("Reset health of selected routes"))
+    def reset_health(self, request, queryset):
+        count = services.routes_health_reset(route_ids=queryset.values_list("id", flat=True))
+        self.message_user(request, _("Health reset on %d routes.") % count)
+
+    @admin.action(description=_("Probe selected routes (fetch their example path)"))
+    def probe(self, request, queryset):
+        from fetching.services import route_probe
+
+        for route in queryset[:10]:
+            result = route_probe(route)
+            level = (
+                messages.SUCCESS if result.outcome in ("ok", "not_modified") else messages.WARNING
+            )
+            detail = (
+                f"{result.items_new + result.items_seen} items"
+                if level == messages.SUCCESS
+                else result.message
+            )
+            self.message_user(
+                request, f"{route.example or route.path}: {result.outcome} ({detail})", level
+            )
+
+
+@admin.register(CircuitChange)
+class CircuitChangeAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "route", "from_state", "to_state", "reason", "open_until"]
+    list_filter = ["to_state"]
+    list_select_related = ["route"]
+    search_fields = ["route__path"]
+    readonly_fields = [f.name for f in CircuitChange._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False

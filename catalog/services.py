@@ -1,0 +1,55 @@
+"""Staff curation of the catalog: every write that the admin and the API make to routes."""
+
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.utils import timezone
+
+from catalog.models import CircuitChange, CircuitState, Route
+
+PREFERRED_PRIORITY = 10
+
+
+def routes_set_enabled(*, route_ids: Iterable[int], enabled: bool) -> int:
+    """Enable or disable routes; returns how many rows changed."""
+    return (
+        Route.objects.filter(id__in=list(route_ids))
+        .exclude(enabled=enabled)
+        .update(enabled=enabled, updated_at=timezone.now())
+    )
+
+
+def routes_prefer(*, route_ids: Iterable[int]) -> int:
+    """Lift routes to the preferred priority (search ranks them above their peers)."""
+    return Route.objects.filter(id__in=list(route_ids), priority__lt=PREFERRED_PRIORITY).update(
+        priority=PREFERRED_PRIORITY, updated_at=timezone.now()
+    )
+
+
+@transaction.atomic
+def routes_health_reset(*, route_ids: Iterable[int], reason: str = "reset by staff") -> int:
+    """Forget the health record of routes and close their circuits (recorded as changes)."""
+    routes = Route.objects.select_for_update().filter(id__in=list(route_ids))
+    now = timezone.now()
+    changes = [
+        CircuitChange(
+            route=route, from_state=route.circuit, to_state=CircuitState.CLOSED, reason=reason
+        )
+        for route in routes
+        if route.circuit != CircuitState.CLOSED
+    ]
+    count = routes.update(
+        attempts=0,
+        successes=0,
+        consecutive_failures=0,
+        latency_ms=None,
+        last_attempt_at=None,
+        last_error_class="",
+        last_error="",
+        circuit=CircuitState.CLOSED,
+        circuit_open_until=None,
+        circuit_probe_at=None,
+        updated_at=now,
+    )
+    CircuitChange.objects.bulk_create(changes)
+    return count
