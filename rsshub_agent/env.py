@@ -10,18 +10,19 @@ from urllib.parse import urlsplit
 from django.core.exceptions import ImproperlyConfigured
 
 _TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
+_FALSE = {"0", "false", "no", "off"}
 
 
 def env_str(name: str, default: str = "") -> str:
-    return os.environ.get(name, default).strip()
+    """The stripped value; an empty value counts as unset (as in a copied .env.example)."""
+    return os.environ.get(name, "").strip() or default
 
 
 def env_bool(name: str, default: bool) -> bool:
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
+    raw = os.environ.get(name, "")
     value = raw.strip().lower()
+    if value == "":
+        return default
     if value in _TRUE:
         return True
     if value in _FALSE:
@@ -56,16 +57,23 @@ def env_float(name: str, default: float, *, minimum: float = 0.0) -> float:
     return value
 
 
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = env_str(name, default).upper()
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
-    raw = os.environ.get(name)
-    if raw is None:
+    raw = os.environ.get(name, "")
+    if raw.strip() == "":
         return default
     return [part.strip() for part in raw.split(",") if part.strip()]
 
 
 def env_url(name: str, default: str, *, schemes: tuple[str, ...]) -> str:
     """An absolute URL with one of ``schemes`` and a host, without trailing slash; or ''."""
-    raw = os.environ.get(name, default).strip()
+    raw = env_str(name, default)
     if raw == "":
         return ""
     try:

@@ -9,7 +9,15 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from dotenv import load_dotenv
 
-from rsshub_agent.env import env_bool, env_float, env_int, env_list, env_str, env_url
+from rsshub_agent.env import (
+    env_bool,
+    env_choice,
+    env_float,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # A real environment variable wins over the file, so CI and tests can override it.
@@ -19,6 +27,11 @@ DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "data")))
 
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY and env_str("SECRET_KEY_FILE"):
+    try:
+        SECRET_KEY = Path(env_str("SECRET_KEY_FILE")).read_text().strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(f"SECRET_KEY_FILE cannot be read: {exc.strerror}") from None
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
@@ -37,6 +50,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "channels",
     "django_q",
+    "rsshub_agent",
     "catalog",
     "fetching",
     "briefs",
@@ -44,6 +58,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves collected static files (admin, dashboard) from Daphne without a separate server.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -120,6 +136,11 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "login"
@@ -144,7 +165,12 @@ REST_FRAMEWORK = {
 }
 
 # --- RSSHub -------------------------------------------------------------------------------------
-RSSHUB_URL = env_url("RSSHUB_URL", "http://127.0.0.1:1200", schemes=("http", "https"))
+# Unset: the local RSSHub that `manage.py serve` starts (scripts/rsshub-serve) on this port.
+RSSHUB_LOCAL_PORT = env_int("RSSHUB_LOCAL_PORT", 1200, minimum=1, maximum=65535)
+RSSHUB_URL_CONFIGURED = bool(env_str("RSSHUB_URL"))
+RSSHUB_URL = env_url(
+    "RSSHUB_URL", f"http://127.0.0.1:{RSSHUB_LOCAL_PORT}", schemes=("http", "https")
+)
 RSSHUB_ACCESS_KEY = env_str("RSSHUB_ACCESS_KEY")
 RSSHUB_TIMEOUT = env_float("RSSHUB_TIMEOUT", 20.0, minimum=0.1)
 RSSHUB_CONNECT_TIMEOUT = env_float("RSSHUB_CONNECT_TIMEOUT", 5.0, minimum=0.1)
@@ -180,10 +206,14 @@ Q_CLUSTER = {
     "save_limit": 1000,
 }
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO").upper()},
+    "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", LOG_LEVELS)},
+    # httpx logs every request URL at INFO, query string included: that would put the RSSHub
+    # access key into the logs.
+    "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"}},
 }

@@ -216,7 +216,7 @@ def test_it_skips_and_lists_routes_with_broken_paths(tmp_path):
             },
         }
     }
-    out, err = run_import(write_json(tmp_path, data))
+    _, err = run_import(write_json(tmp_path, data))
     assert Route.objects.filter(path="/demo/good/:id").exists()
     for broken in ("/bad path/x", "/up/../escape", "/open/:p{[a-z", "/not-an-object"):
         assert broken in err, f"skipped route {broken} should be listed"

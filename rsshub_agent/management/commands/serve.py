@@ -1,0 +1,118 @@
+"""Run everything a person needs on one machine: RSSHub, the web server and a worker."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from catalog.importer import CatalogSourceError, catalog_fetch, catalog_import, catalog_read_file
+from catalog.seed import SEED_PATH
+
+SCRIPTS = Path(settings.BASE_DIR) / "scripts"
+
+
+class Command(BaseCommand):
+    help = (
+        "Set up and run the service: a local RSSHub (unless RSSHUB_URL is set), migrations, "
+        "catalog import, a first staff account, Daphne and a qcluster worker. Ctrl-C stops all."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default=os.environ.get("HOST") or "127.0.0.1")
+        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
+        parser.add_argument("--no-worker", action="store_true", help="do not start qcluster")
+
+    def handle(self, *args, host: str, port: int, no_worker: bool, **options):
+        self.children: list[subprocess.Popen] = []
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        try:
+            rsshub_up = self._start_rsshub()
+            call_command("migrate", "--noinput", verbosity=0)
+            call_command("collectstatic", "--noinput", verbosity=0)
+            self._import_catalog(rsshub_up)
+            call_command("ensure_staff", stdout=self.stdout)
+            self._spawn("web", [sys.executable, "-m", "daphne", "-b", host, "-p", str(port),
+                                "rsshub_agent.asgi:application"])  # fmt: skip
+            if not no_worker:
+                self._spawn("worker", [sys.executable, "manage.py", "qcluster"])
+            self.stdout.write(self.style.SUCCESS(f"\nOpen http://{host}:{port}/ and sign in."))
+            self.stdout.write(f"Admin: http://{host}:{port}/admin/  RSSHub: {settings.RSSHUB_URL}")
+            self.stdout.write("Press Ctrl-C to stop everything.\n")
+            self._wait()
+        except KeyboardInterrupt:
+            self.stdout.write("\nstopping")
+        finally:
+            self._stop_all()
+
+    def _start_rsshub(self) -> bool:
+        if settings.RSSHUB_URL_CONFIGURED:
+            return self._rsshub_answers(deadline=5)
+        subprocess.run([SCRIPTS / "rsshub-install"], check=True)
+        env = {**os.environ, "PORT": str(settings.RSSHUB_LOCAL_PORT)}
+        self._spawn("rsshub", [SCRIPTS / "rsshub-serve"], env=env)
+        return self._rsshub_answers(deadline=60)
+
+    def _rsshub_answers(self, *, deadline: float) -> bool:
+        params = {"key": settings.RSSHUB_ACCESS_KEY} if settings.RSSHUB_ACCESS_KEY else None
+        end = time.monotonic() + deadline
+        while time.monotonic() < end:
+            try:
+                response = httpx.get(f"{settings.RSSHUB_URL}/healthz", params=params, timeout=2)
+                if response.status_code == 200:
+                    return True
+            except httpx.HTTPError:
+                pass
+            if any(child.poll() is not None for child in self.children):
+                break
+            time.sleep(0.25)
+        self.stderr.write(f"RSSHub at {settings.RSSHUB_URL} does not answer; using the seed")
+        return False
+
+    def _import_catalog(self, rsshub_up: bool) -> None:
+        source = settings.RSSHUB_URL if rsshub_up else str(SEED_PATH)
+        try:
+            data = (
+                catalog_fetch(settings.RSSHUB_URL, access_key=settings.RSSHUB_ACCESS_KEY)
+                if rsshub_up
+                else catalog_read_file(SEED_PATH)
+            )
+        except CatalogSourceError as exc:
+            self.stderr.write(f"catalog from RSSHub refused ({exc}); using the seed")
+            source, data = str(SEED_PATH), catalog_read_file(SEED_PATH)
+        report = catalog_import(data)
+        self.stdout.write(
+            f"catalog from {source}: {report.routes.added} routes added, "
+            f"{report.routes.updated} updated, {report.routes.removed} removed upstream"
+        )
+
+    def _spawn(self, name: str, command: list, env: dict | None = None) -> None:
+        self.stdout.write(f"starting {name}: {' '.join(map(str, command))}")
+        # Own process group: Ctrl-C reaches us once, and we stop each child deliberately.
+        child = subprocess.Popen(command, env=env, start_new_session=True)
+        child.name = name
+        self.children.append(child)
+
+    def _wait(self) -> None:
+        while True:
+            for child in self.children:
+                if child.poll() is not None:
+                    self.stderr.write(f"{child.name} exited with status {child.returncode}")
+                    raise SystemExit(1)
+            time.sleep(0.5)
+
+    def _stop_all(self) -> None:
+        for child in self.children:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGTERM)
+        for child in self.children:
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(child.pid, signal.SIGKILL)
