@@ -1,0 +1,136 @@
+"""The catalog admin: staff curate platforms and routes; nobody else gets in."""
+
+import pytest
+from django.urls import reverse
+
+from catalog.models import CircuitChange, CircuitState, Platform, Route
+
+pytestmark = pytest.mark.django_db
+
+ROUTE_LIST = reverse("admin:catalog_route_changelist")
+PLATFORM_LIST = reverse("admin:catalog_platform_changelist")
+
+
+@pytest.fixture
+def staff_client(client, staff):
+    client.force_login(staff)
+    return client
+
+
+def test_it_requires_login(client):
+    response = client.get(ROUTE_LIST)
+    assert response.status_code == 302
+    assert reverse("admin:login") in response["Location"]
+
+
+def test_it_refuses_a_signed_in_non_staff_user(client, owner):
+    client.force_login(owner)
+    response = client.get(ROUTE_LIST)
+    assert response.status_code == 302, "a non-staff user must be sent to the admin login"
+    assert reverse("admin:login") in response["Location"]
+
+
+def test_the_route_list_shows_health_columns(staff_client):
+    Route.objects.filter(path="/36kr/hot-list/:category?").update(
+        attempts=10, successes=7, latency_ms=830, last_error_class="timeout", last_error="slow"
+    )
+    response = staff_client.get(ROUTE_LIST, {"q": "36kr/hot-list"})
+    body = response.content.decode()
+    assert response.status_code == 200
+    for expected in ("/36kr/hot-list/:category?", "70%", "830 ms", "timeout: slow", "degraded"):
+        assert expected in body, f"route list lacks {expected!r}"
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"enabled__exact": "1"},
+        {"health": "unknown"},
+        {"health": "healthy"},
+        {"health": "degraded"},
+        {"health": "failing"},
+        {"health": "open"},
+        {"require_config__exact": "1"},
+        {"require_browser__exact": "1"},
+        {"anti_crawler__exact": "1"},
+        {"nsfw__exact": "1"},
+        {"category": "programming"},
+        {"upstream_state__exact": "removed"},
+    ],
+)
+def test_each_route_filter_answers(staff_client, params):
+    response = staff_client.get(ROUTE_LIST, params)
+    assert response.status_code == 200, f"filter {params} failed"
+
+
+def test_the_category_filter_narrows_the_list(staff_client):
+    response = staff_client.get(ROUTE_LIST, {"category": "programming", "q": "github"})
+    changelist = response.context["cl"]
+    assert changelist.result_count > 0
+    assert all("programming" in r.categories for r in changelist.result_list)
+
+
+def test_the_health_filter_finds_an_open_circuit(staff_client):
+    Route.objects.filter(path="/zhihu/hot/:category?").update(circuit=CircuitState.OPEN)
+    changelist = staff_client.get(ROUTE_LIST, {"health": "open"}).context["cl"]
+    assert [r.path for r in changelist.result_list] == ["/zhihu/hot/:category?"]
+
+
+def run_action(client, action: str, route: Route):
+    return client.post(ROUTE_LIST, {"action": action, "_selected_action": [route.pk]}, follow=True)
+
+
+def test_staff_can_disable_and_enable_a_route(staff_client):
+    route = Route.objects.get(path="/36kr/hot-list/:category?")
+    run_action(staff_client, "disable", route)
+    route.refresh_from_db()
+    assert route.enabled is False
+    run_action(staff_client, "enable", route)
+    route.refresh_from_db()
+    assert route.enabled is True
+
+
+def test_staff_can_prefer_a_route(staff_client):
+    route = Route.objects.get(path="/36kr/hot-list/:category?")
+    run_action(staff_client, "prefer", route)
+    route.refresh_from_db()
+    assert route.priority == 10
+
+
+def test_resetting_health_closes_the_circuit_and_records_it(staff_client):
+    route = Route.objects.get(path="/36kr/hot-list/:category?")
+    Route.objects.filter(pk=route.pk).update(
+        attempts=5, consecutive_failures=5, circuit=CircuitState.OPEN, last_error_class="timeout"
+    )
+    run_action(staff_client, "reset_health", route)
+    route.refresh_from_db()
+    assert (route.attempts, route.consecutive_failures, route.circuit) == (0, 0, "closed")
+    change = CircuitChange.objects.get(route=route)
+    assert (change.from_state, change.to_state) == ("open", "closed")
+
+
+def test_platform_list_filters_and_search(staff_client):
+    for params in ({"enabled__exact": "0"}, {"lang": "zh-CN"}, {"category": "finance"},
+                   {"upstream_state__exact": "present"}, {"q": "bilibili"}):  # fmt: skip
+        assert staff_client.get(PLATFORM_LIST, params).status_code == 200, params
+
+
+def test_staff_edit_aliases_as_text(staff_client):
+    platform = Platform.objects.get(namespace="ithome")
+    url = reverse("admin:catalog_platform_change", args=[platform.pk])
+    page = staff_client.get(url)
+    assert page.status_code == 200
+    assert "IT之家" in page.content.decode(), "the starting aliases are shown for editing"
+    form = {
+        "enabled": "on",
+        "priority": "3",
+        "aliases": "IT之家, 软媒\n IT之家",
+        "note": "curated",
+        "routes-TOTAL_FORMS": "0",
+        "routes-INITIAL_FORMS": "0",
+    }
+    response = staff_client.post(url, form)
+    assert response.status_code == 302, response.content.decode()[:500]
+    platform.refresh_from_db()
+    assert platform.aliases == ["IT之家", "软媒"], "aliases are split, stripped and de-duplicated"
+    assert platform.priority == 3

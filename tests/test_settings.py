@@ -1,0 +1,88 @@
+"""Configuration: a malformed value stops start-up with a message naming the variable."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE_ENV = {
+    "PATH": os.environ["PATH"],
+    "DJANGO_SETTINGS_MODULE": "rsshub_agent.settings",
+    "SECRET_KEY": "settings-test",
+}
+
+
+# Set up Django, then print "started" and the setting named by $PRINT, if any.
+STARTUP = """
+import os, django
+django.setup()
+from django.conf import settings
+print("started", getattr(settings, os.environ.get("PRINT", ""), ""))
+"""
+
+
+def start(tmp_path, **env) -> subprocess.CompletedProcess:
+    """Load the settings in a fresh interpreter, from a folder without a .env file."""
+    return subprocess.run(
+        [sys.executable, "-c", STARTUP],
+        env={**BASE_ENV, "PYTHONPATH": str(ROOT), "DATA_DIR": str(tmp_path), **env},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_it_starts_with_defaults(tmp_path):
+    result = start(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "started" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("DEBUG", "maybe"),
+        ("DATABASE_URL", "mysql://nope"),
+        ("DATABASE_URL", "not a url at all"),
+        ("REDIS_URL", "http://127.0.0.1:6379"),
+        ("RSSHUB_URL", "ftp://rsshub.local"),
+        ("RSSHUB_URL", "http://"),
+        ("RSSHUB_URL", "http://host:99999"),
+        ("RSSHUB_TIMEOUT", "soon"),
+        ("RSSHUB_TIMEOUT", "nan"),
+        ("RSSHUB_MAX_BYTES", "-5"),
+        ("OPENAI_BASE_URL", "javascript:alert(1)"),
+        ("AGENT_ROUTER_BUDGET", "1000"),
+        ("Q_TIMEOUT", "ten"),
+        ("LOG_LEVEL", "LOUD"),
+    ],
+)
+def test_a_malformed_value_names_its_variable(tmp_path, name, value):
+    result = start(tmp_path, **{name: value})
+    assert result.returncode != 0, f"{name}={value!r} was accepted"
+    assert "ImproperlyConfigured" in result.stderr
+    assert name in result.stderr.splitlines()[-1], result.stderr[-500:]
+
+
+def test_secret_key_is_required_when_debug_is_off(tmp_path):
+    result = start(tmp_path, SECRET_KEY="", DEBUG="false")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_a_database_password_is_never_echoed(tmp_path):
+    result = start(tmp_path, DATABASE_URL="oracle://user:hunter2-secret@db/x")
+    assert result.returncode != 0
+    assert "hunter2-secret" not in result.stderr
+
+
+def test_the_secret_key_can_come_from_a_file(tmp_path):
+    key_file = tmp_path / "secret"
+    key_file.write_text("from-a-file\n")
+    result = start(tmp_path, SECRET_KEY="", SECRET_KEY_FILE=str(key_file), PRINT="SECRET_KEY")
+    assert result.stdout.split() == ["started", "from-a-file"], result.stderr
