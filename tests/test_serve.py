@@ -1,0 +1,91 @@
+"""The first command's last step, `manage.py serve`: sets up, serves, and stops everything."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from rsshub_agent.management.commands.ensure_staff import Command as EnsureStaff
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def read_until(stream, marker: str, lines: list[str], limit: int = 400) -> bool:
+    for _ in range(limit):
+        line = stream.readline()
+        if not line:
+            return False
+        lines.append(line)
+        if marker in line:
+            return True
+    return False
+
+
+def test_serve_sets_up_serves_and_stops_with_an_unreachable_rsshub(tmp_path):
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": "",
+        "DATA_DIR": str(tmp_path),
+        "SECRET_KEY": "serve-test",
+        "RSSHUB_URL": "http://127.0.0.1:9",  # nothing listens: the seed is imported instead
+        "ADMIN_USERNAME": "",
+        "ADMIN_PASSWORD": "",
+    }
+    serve = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--port", str(port), "--no-worker"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    lines: list[str] = []
+    try:
+        ready = read_until(serve.stdout, "Press Ctrl-C", lines)
+        output = "".join(lines)
+        assert ready, f"serve never became ready:\n{output[-2000:]}"
+        assert "using the seed" in output
+        assert "3905 routes added" in output
+        assert "created staff account 'admin' with password" in output
+        assert read_until(serve.stdout, "Listening on TCP address", lines), "daphne did not listen"
+        response = httpx.get(f"http://127.0.0.1:{port}/admin/login/", timeout=10)
+        assert response.status_code == 200
+    finally:
+        os.killpg(serve.pid, signal.SIGTERM)
+        serve.wait(timeout=30)
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"http://127.0.0.1:{port}/admin/login/", timeout=5)
+
+
+@pytest.mark.django_db
+def test_ensure_staff_prints_a_password_once_then_never_again(capsys):
+    command = EnsureStaff()
+    command.handle()
+    first = capsys.readouterr().out
+    command.handle()
+    second = capsys.readouterr().out
+    assert "with password" in first
+    assert "exists already" in second
+    assert "with password" not in second, "the password must be shown only once"
+
+
+@pytest.mark.django_db
+def test_ensure_staff_takes_credentials_from_the_environment(monkeypatch, django_user_model):
+    monkeypatch.setenv("ADMIN_USERNAME", "boss")
+    monkeypatch.setenv("ADMIN_PASSWORD", "a-long-given-password")
+    EnsureStaff().handle()
+    user = django_user_model.objects.get(username="boss")
+    assert user.is_staff and user.check_password("a-long-given-password")
