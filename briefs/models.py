@@ -1,1 +1,122 @@
-from django.db import models  # noqa: F401
+"""Briefs (a question and its cited answer), the numbered step log of each run, LLM accounting."""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+QUESTION_MAX_LENGTH = 2000
+
+
+class BriefStatus(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    RUNNING = "running", _("running")
+    SUCCEEDED = "succeeded", _("succeeded")
+    FAILED = "failed", _("failed")
+    CANCELLED = "cancelled", _("cancelled")
+
+
+FINISHED_STATUSES = (BriefStatus.SUCCEEDED, BriefStatus.FAILED, BriefStatus.CANCELLED)
+
+
+class Brief(models.Model):
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="briefs"
+    )
+    follow_up_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="follow_ups"
+    )
+    question = models.TextField(max_length=QUESTION_MAX_LENGTH)
+    offline = models.BooleanField(default=False, help_text=_("Asked to run without a model."))
+    # What the run made of the question.
+    query = models.TextField(blank=True)
+    language = models.CharField(max_length=10, blank=True)
+    keywords = models.JSONField(default=list, blank=True)
+    window_start = models.DateTimeField(null=True, blank=True)
+    window_end = models.DateTimeField(null=True, blank=True)
+    window_label = models.CharField(max_length=50, blank=True)
+    # The outcome.
+    status = models.CharField(
+        max_length=10, choices=BriefStatus.choices, default=BriefStatus.QUEUED, db_index=True
+    )
+    mode = models.CharField(max_length=200, blank=True, help_text=_("offline, or the model used"))
+    body = models.TextField(blank=True)
+    citations = models.JSONField(default=list, blank=True)
+    coverage = models.JSONField(default=dict, blank=True)
+    usage = models.JSONField(default=dict, blank=True)
+    timings = models.JSONField(default=dict, blank=True)
+    as_of = models.DateTimeField(null=True, blank=True)
+    error = models.CharField(max_length=500, blank=True)
+    # Run bookkeeping.
+    attempts = models.PositiveSmallIntegerField(default=0)
+    cancel_requested = models.BooleanField(default=False)
+    step_seq = models.PositiveIntegerField(default=0, help_text=_("seq of the last step"))
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-created_at"])]
+
+    def __str__(self) -> str:
+        return self.question[:80]
+
+    def get_absolute_url(self) -> str:
+        return reverse("brief-detail", args=[self.pk])
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in FINISHED_STATUSES
+
+    @property
+    def group_name(self) -> str:
+        """The channel layer group of this brief's steps (``[A-Za-z0-9._-]`` only)."""
+        return f"brief.{self.pk}"
+
+
+class RunStep(models.Model):
+    """One numbered entry of a brief's run; ``briefs.steps`` documents the kinds and payloads."""
+
+    brief = models.ForeignKey(Brief, on_delete=models.CASCADE, related_name="steps")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=40)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["brief", "seq"]
+        constraints = [models.UniqueConstraint(fields=["brief", "seq"], name="step_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.brief_id}#{self.seq} {self.kind}"
+
+
+class TokenUsage(models.Model):
+    """LLM tokens one user spent on one UTC day; the daily budget is checked against it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    day = models.DateField()
+    tokens = models.PositiveBigIntegerField(default=0)
+    calls = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "day"], name="token_usage_per_day")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.day}: {self.tokens}"
+
+
+class LLMBreaker(models.Model):
+    """Circuit breaker state per endpoint and model, shared by every worker through the database."""
+
+    key = models.CharField(max_length=300, unique=True)
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    open_until = models.DateTimeField(null=True, blank=True)
+    probe_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.key

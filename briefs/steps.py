@@ -1,0 +1,75 @@
+"""The step log of a run: every kind of ``RunStep`` and its payload, documented in one place.
+
+A step is appended in its own short transaction that takes the next ``seq`` under a row lock on
+the brief, so seqs are gapless and unique even when two writers race. After the commit, a
+doorbell message (not the step itself: the row is the truth) goes to the brief's channel group.
+
+Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
+
+- ``run_started``      {attempt, mode, budget, fetch_retry}
+- ``run_resumed``      {attempt, reason}: a worker picked up a brief whose previous worker died
+- ``query_rewritten``  {query, language, keywords, window: {label, start, end}, method}
+- ``step_started``     {step, budget, node}: one unit of the router budget is spent
+- ``candidates``       {node, items: [{namespace | path, name, score}]}
+- ``choice``           {node, chosen: [namespace | path], reason, method}
+- ``choice_rejected``  {node, value, reason}: a choice failed validation; nothing was sent
+- ``fetch_result``     {path, outcome, transient, http_status, items_new, items_seen,
+                        latency_ms, message}
+- ``router``           {decision: summarize | route | retry | platform, reason, step, budget}
+- ``llm_usage``        {node, model, prompt_tokens, completion_tokens, cached_tokens,
+                        truncated, latency_ms}
+- ``llm_fallback``     {node, reason}: the node used its offline method instead
+- ``brief_ready``      {status, citations, items, as_of}
+- ``run_failed``       {reason}
+- ``run_cancelled``    {reason}
+"""
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from briefs.models import Brief, RunStep
+
+log = logging.getLogger(__name__)
+
+STEP_KINDS = frozenset(
+    {
+        "run_started", "run_resumed", "query_rewritten", "step_started", "candidates", "choice",
+        "choice_rejected", "fetch_result", "router", "llm_usage", "llm_fallback", "brief_ready",
+        "run_failed", "run_cancelled",
+    }
+)  # fmt: skip
+STEP_MESSAGE_TYPE = "step.new"
+
+
+def step_append(*, brief_id: int, kind: str, payload: dict[str, Any]) -> RunStep:
+    """Append the next numbered step of a brief and ring its channel group after commit."""
+    if kind not in STEP_KINDS:
+        raise ValueError(f"unknown step kind {kind!r}")
+    with transaction.atomic():
+        brief = Brief.objects.select_for_update().only("id", "step_seq").get(pk=brief_id)
+        seq = brief.step_seq + 1
+        Brief.objects.filter(pk=brief_id).update(step_seq=seq)
+        step = RunStep.objects.create(brief_id=brief_id, seq=seq, kind=kind, payload=payload)
+        transaction.on_commit(lambda: step_notify(brief_id=brief_id, seq=seq))
+    return step
+
+
+def step_notify(*, brief_id: int, seq: int) -> None:
+    """Tell listeners of a brief that step ``seq`` is committed. Never fails the run."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            f"brief.{brief_id}", {"type": STEP_MESSAGE_TYPE, "brief_id": brief_id, "seq": seq}
+        )
+    except Exception:  # a dead Redis must not fail a run: clients fall back to replay
+        log.warning("could not notify brief.%s of step %s", brief_id, seq, exc_info=True)
+
+
+def steps_after(*, brief_id: int, after: int = 0, limit: int = 500) -> list[RunStep]:
+    return list(RunStep.objects.filter(brief_id=brief_id, seq__gt=after).order_by("seq")[:limit])
