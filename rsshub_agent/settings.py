@@ -215,5 +215,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", LOG_LEVELS)},
     # httpx logs every request URL at INFO, query string included: that would put the RSSHub
     # access key into the logs.
-    "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"}},
+    "loggers": {
+        name: {"level": "WARNING"} for name in ("httpx", "httpcore", "httpx2", "httpcore2")
+    },
 }

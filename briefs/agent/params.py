@@ -18,9 +18,25 @@ from typing import Any
 from fetching.paths import RoutePathRejected, path_build, template_parameters, template_values
 
 KEYWORD_PARAMS = frozenset(
-    {"keyword", "keywords", "query", "q", "kw", "word", "words", "search", "searchword", "tag",
-     "topic", "term", "qw", "name", "key", "wd"}
-)  # fmt: skip
+    {
+        "keyword",
+        "keywords",
+        "query",
+        "q",
+        "kw",
+        "word",
+        "words",
+        "search",
+        "searchword",
+        "tag",
+        "topic",
+        "term",
+        "qw",
+        "name",
+        "key",
+        "wd",
+    }
+)
 TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")
 TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")
 
@@ -97,9 +113,14 @@ def _table_parameter(names: list[str], parameters: dict) -> str | None:
 
 
 def params_fill(
-    *, template: str, parameters: dict, description: str, example: str, question: str,
+    *,
+    template: str,
+    parameters: dict,
+    description: str,
+    example: str,
+    question: str,
     keywords: list[str],
-) -> FilledPath:  # fmt: skip
+) -> FilledPath:
     """Propose parameters for ``template`` and build the path; ``RoutePathRejected`` if invalid."""
     from_example = template_values(template, example)
     table = description_table(description or "")

@@ -18,17 +18,77 @@ WORD_RE = re.compile(
     rf"[A-Za-z0-9]*[{CJK}][{CJK}A-Za-z0-9]*|[A-Za-z0-9][A-Za-z0-9+#.\-']*[A-Za-z0-9+#]|[A-Za-z0-9]"
 )
 
-ZH_NUMBERS = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
-              "九": 9, "十": 10}  # fmt: skip
+ZH_NUMBERS = {
+    "一": 1,
+    "两": 2,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+}
 
 # Question and filler words that say nothing about the topic.
 ZH_STOP = [
-    "最近", "最新", "近期", "目前", "现在", "当前", "刚刚", "有什么", "有哪些", "什么", "哪些",
-    "怎么样", "如何", "是什么", "值得注意", "值得", "注意", "消息", "上面", "上的", "里面",
-    "大家", "在讨论", "讨论", "在聊", "一下", "看看", "告诉我", "请问", "的", "了", "吗", "呢",
-    "吧", "啊", "在", "是", "有", "和", "与", "及", "上", "里", "今天", "今日", "昨天", "本周",
-    "这周", "本月", "这个月", "实时", "发了", "发布了", "发布",
-]  # fmt: skip
+    "最近",
+    "最新",
+    "近期",
+    "目前",
+    "现在",
+    "当前",
+    "刚刚",
+    "有什么",
+    "有哪些",
+    "什么",
+    "哪些",
+    "怎么样",
+    "如何",
+    "是什么",
+    "值得注意",
+    "值得",
+    "注意",
+    "消息",
+    "上面",
+    "上的",
+    "里面",
+    "大家",
+    "在讨论",
+    "讨论",
+    "在聊",
+    "一下",
+    "看看",
+    "告诉我",
+    "请问",
+    "的",
+    "了",
+    "吗",
+    "呢",
+    "吧",
+    "啊",
+    "在",
+    "是",
+    "有",
+    "和",
+    "与",
+    "及",
+    "上",
+    "里",
+    "今天",
+    "今日",
+    "昨天",
+    "本周",
+    "这周",
+    "本月",
+    "这个月",
+    "实时",
+    "发了",
+    "发布了",
+    "发布",
+]
 EN_STOP = frozenset(
     str.split(
         """a an the of on in at to for from by with about what whats what's which who is are was
@@ -81,6 +141,21 @@ class Rewrite:
     keywords: list[str] = field(default_factory=list)
     window: TimeWindow = TimeWindow("latest")
     method: str = "rules"
+
+    def as_payload(self) -> dict:
+        """The ``query_rewritten`` step payload."""
+        window = self.window
+        return {
+            "query": self.query,
+            "language": self.language,
+            "keywords": self.keywords,
+            "method": self.method,
+            "window": {
+                "label": window.label,
+                "start": window.start.isoformat() if window.start else None,
+                "end": window.end.isoformat() if window.end else None,
+            },
+        }
 
 
 def language_of(text: str) -> str:

@@ -86,8 +86,16 @@ def _in_window(item: SourceItem, window: TimeWindow) -> bool:
 
 
 def _renumber(item: SourceItem, n: int) -> SourceItem:
-    return SourceItem(n, item.item_id, item.title, item.link, item.summary, item.published_at,
-                      item.path, item.source)  # fmt: skip
+    return SourceItem(
+        n,
+        item.item_id,
+        item.title,
+        item.link,
+        item.summary,
+        item.published_at,
+        item.path,
+        item.source,
+    )
 
 
 def time_text(moment: datetime | None) -> str:
@@ -125,9 +133,13 @@ def coverage_markdown(attempted: list[Attempted]) -> str:
 
 
 def brief_extractive(
-    items: list[SourceItem], *, attempted: list[Attempted], window: TimeWindow, in_window: bool,
+    items: list[SourceItem],
+    *,
+    attempted: list[Attempted],
+    window: TimeWindow,
+    in_window: bool,
     as_of: datetime,
-) -> Draft:  # fmt: skip
+) -> Draft:
     """Newest relevant items grouped by source, each with its citation and time."""
     if not items:
         return brief_nothing(attempted=attempted, as_of=as_of)
@@ -136,12 +148,16 @@ def brief_extractive(
         groups.setdefault(f"{item.source} · {item.path}", []).append(item)
     lines = [f"As of {time_text(as_of)}, {len(items)} items from {len(groups)} sources."]
     if not in_window:
-        lines.append(f"None of the fetched items falls in the window asked for ({window.label}); "
-                     "these are the newest available.")  # fmt: skip
+        lines.append(
+            f"None of the fetched items falls in the window asked for ({window.label}); "
+            "these are the newest available."
+        )
     for heading, group in groups.items():
         lines += ["", f"### {_escape(heading)}", ""]
-        lines += [f"- {_escape(i.title) or '(untitled)'} [{i.n}] ({time_text(i.published_at)})"
-                  for i in group]  # fmt: skip
+        lines += [
+            f"- {_escape(i.title) or '(untitled)'} [{i.n}] ({time_text(i.published_at)})"
+            for i in group
+        ]
     body = "\n".join(lines) + "\n" + coverage_markdown(attempted)
     return Draft(body=body, citations=citations_of(items), method="extractive")
 
@@ -149,11 +165,15 @@ def brief_extractive(
 def brief_nothing(*, attempted: list[Attempted], as_of: datetime) -> Draft:
     """The honest brief when nothing could be fetched: what was tried and why it failed."""
     if attempted:
-        opening = (f"As of {time_text(as_of)}, I could not fetch anything to answer this question: "
-                   f"{len(attempted)} sources were tried and none returned items.")  # fmt: skip
+        opening = (
+            f"As of {time_text(as_of)}, I could not fetch anything to answer this question: "
+            f"{len(attempted)} sources were tried and none returned items."
+        )
     else:
-        opening = (f"As of {time_text(as_of)}, I found no source in the catalog that fits this "
-                   "question, so nothing was fetched.")  # fmt: skip
+        opening = (
+            f"As of {time_text(as_of)}, I found no source in the catalog that fits this "
+            "question, so nothing was fetched."
+        )
     return Draft(body=opening + "\n" + coverage_markdown(attempted), citations=[], method="none")
 
 

@@ -1,0 +1,69 @@
+"""The state one run carries from node to node, and how it records steps."""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from asgiref.sync import sync_to_async
+
+from briefs.agent.rewrite import Rewrite
+from briefs.agent.summarize import Attempted
+from briefs.models import Brief
+from briefs.steps import step_append
+
+
+class RunCancelled(Exception):
+    """The brief's owner asked to stop; raised at a step boundary."""
+
+
+@dataclass
+class RunContext:
+    brief: Brief
+    owner: Any
+    use_llm: bool
+    budget: int
+    fetch_retry: int
+    thread: list[Brief] = field(default_factory=list)  # earlier briefs of a follow-up, oldest first
+    rewrite: Rewrite | None = None
+    steps_used: int = 0
+    platforms: list[str] = field(default_factory=list)  # chosen namespaces
+    tried_namespaces: set[str] = field(default_factory=set)
+    tried_routes: set[int] = field(default_factory=set)
+    circuit_skipped: set[int] = field(default_factory=set)
+    paths: list[tuple[str, int | None]] = field(default_factory=list)  # (path, route id) to fetch
+    attempted: list[Attempted] = field(default_factory=list)
+    fetched_item_ids: list[int] = field(default_factory=list)
+    usage: dict[str, dict[str, int]] = field(default_factory=dict)
+    timings: dict[str, int] = field(default_factory=dict)
+    llm_fallbacks: list[str] = field(default_factory=list)
+
+    @property
+    def brief_id(self) -> int:
+        return self.brief.pk
+
+    @property
+    def budget_left(self) -> int:
+        return self.budget - self.steps_used
+
+    async def step(self, kind: str, **payload: Any) -> None:
+        await sync_to_async(step_append)(brief_id=self.brief_id, kind=kind, payload=payload)
+
+    async def check_cancelled(self) -> None:
+        cancelled = await Brief.objects.filter(pk=self.brief_id, cancel_requested=True).aexists()
+        if cancelled:
+            raise RunCancelled
+
+    async def spend(self, node: str) -> None:
+        """Spend one step of the router budget on ``node`` (platform, route or fetch)."""
+        await self.check_cancelled()
+        self.steps_used += 1
+        await self.step("step_started", step=self.steps_used, budget=self.budget, node=node)
+
+    def usage_add(self, node: str, usage: Any) -> None:
+        totals = self.usage.setdefault(
+            node,
+            {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0},
+        )
+        totals["calls"] += 1
+        totals["prompt_tokens"] += usage.prompt_tokens
+        totals["completion_tokens"] += usage.completion_tokens
+        totals["cached_tokens"] += usage.cached_tokens

@@ -1,0 +1,394 @@
+"""The choosing nodes: rewrite, platform and route, each with a model method and an offline one.
+
+The model only ever chooses among candidates the code offers, and the code validates every
+choice: a namespace not offered, a route not offered or parameters that fail
+``fetching.paths.path_build`` are refused (a ``choice_rejected`` step), never sent.
+When the model is unavailable or fails twice, the node's offline method answers instead and an
+``llm_fallback`` step says so.
+"""
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.db import connections
+
+from briefs import llm
+from briefs.agent.context import RunContext
+from briefs.agent.params import params_fill
+from briefs.agent.rewrite import Rewrite, TimeWindow, keywords_of, rewrite_offline, time_window
+from catalog.models import Platform, Route
+from catalog.search import PlatformHit, RouteHit, routes_for_platforms, search_catalog
+from fetching.paths import RoutePathRejected, path_build
+
+MAX_PLATFORMS = 3
+MAX_PATHS = 3
+PLATFORM_CANDIDATES = 8
+ROUTE_CANDIDATES = 12
+CLOSE_TO_TOP = 0.5  # offline: other platforms chosen when their score is this close to the top
+WINDOW_LABELS = ["latest", "today", "yesterday", "this_week", "this_month", "last_24h"]
+
+
+async def _with_model(
+    ctx: RunContext, node: str, call: Callable[[], Any], offline: Callable[[], Any]
+) -> tuple[Any, str]:
+    """Run the model method of ``node`` when the run uses one, else (or on failure) offline."""
+    if not ctx.use_llm:
+        return offline(), "offline"
+
+    def guarded():
+        # Runs in a pool thread of its own: close the database connections it opened.
+        try:
+            return call()
+        finally:
+            connections.close_all()
+
+    try:
+        result = await sync_to_async(guarded, thread_sensitive=False)()
+    except llm.LLMUnavailable as exc:
+        for usage in exc.usage:
+            await _usage_step(ctx, usage)
+        ctx.llm_fallbacks.append(node)
+        await ctx.step("llm_fallback", node=node, reason=exc.reason)
+        return offline(), "offline"
+    for usage in result.usage:
+        await _usage_step(ctx, usage)
+    return result.value, "model"
+
+
+async def _usage_step(ctx: RunContext, usage: "llm.LLMUsage") -> None:
+    ctx.usage_add(usage.node, usage)
+    await ctx.step(
+        "llm_usage",
+        node=usage.node,
+        model=usage.model,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cached_tokens=usage.cached_tokens,
+        truncated=usage.truncated,
+        latency_ms=usage.latency_ms,
+    )
+
+
+# --- rewrite ------------------------------------------------------------------------------------
+
+REWRITE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "description": "the question made self-contained"},
+        "language": {"type": "string", "enum": ["zh", "en", "other"]},
+        "keywords": {"type": "array", "items": {"type": "string"}, "maxItems": 8},
+        "window": {"type": "string", "enum": WINDOW_LABELS},
+        "window_hours": {"type": "integer", "minimum": 1, "maximum": 8784},
+    },
+    "required": ["query", "language", "keywords", "window"],
+}
+
+
+def _rewrite_validate(value: dict, question: str) -> Rewrite:
+    query = value.get("query")
+    if not isinstance(query, str) or not query.strip() or len(query) > 2000:
+        raise ValueError("query must be a non-empty string of at most 2000 characters")
+    keywords = value.get("keywords")
+    if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
+        raise ValueError("keywords must be a list of strings")
+    if value.get("window") not in WINDOW_LABELS:
+        raise ValueError(f"window must be one of {WINDOW_LABELS}")
+    hours = value.get("window_hours")
+    if isinstance(hours, int) and 1 <= hours <= 8784:
+        window = time_window(f"past {hours} hours")
+    elif value["window"] == "latest":
+        window = TimeWindow("latest")
+    else:
+        window = time_window({"last_24h": "right now"}.get(value["window"], value["window"]))
+    language = value.get("language") if value.get("language") in ("zh", "en") else "en"
+    words = [k.strip()[:60] for k in keywords if k.strip()][:8] or keywords_of(query)
+    return Rewrite(
+        query=" ".join(query.split()),
+        language=language,
+        keywords=words,
+        window=window,
+        method="model",
+    )
+
+
+async def node_rewrite(ctx: RunContext) -> Rewrite:
+    question = ctx.brief.question
+    earlier = [b.question for b in ctx.thread]
+    offline = lambda: rewrite_offline(question, thread=earlier)  # noqa: E731
+
+    def call():
+        turns = "\n".join(
+            f"Earlier question: {b.question}\nEarlier answer (excerpt): {b.body[:600]}"
+            for b in ctx.thread
+        )
+        prompt = (
+            f"{turns}\n\nQuestion: {question}\n\nRewrite the question as a self-contained "
+            "search query for news feeds, with its language, topic keywords and the time "
+            "window it asks about."
+        )
+        return llm.llm_choose(
+            user=ctx.owner,
+            node="rewrite",
+            role="router",
+            system=llm.SYSTEM_ROUTER,
+            prompt=prompt,
+            schema=REWRITE_SCHEMA,
+            validate=lambda v: _rewrite_validate(v, question),
+        )
+
+    rewrite, _method = await _with_model(ctx, "rewrite", call, offline)
+    return rewrite
+
+
+# --- platform -----------------------------------------------------------------------------------
+
+
+def platform_candidates(ctx: RunContext) -> list[PlatformHit]:
+    result = search_catalog(
+        ctx.rewrite.query,
+        platform_limit=PLATFORM_CANDIDATES,
+        limit=PLATFORM_CANDIDATES,
+        exclude_namespaces=ctx.tried_namespaces,
+    )
+    return result.platforms
+
+
+def platforms_offline(candidates: list[PlatformHit]) -> tuple[list[str], str]:
+    top = candidates[0].score
+    chosen = [c.namespace for c in candidates if c.score >= top * CLOSE_TO_TOP][:MAX_PLATFORMS]
+    reason = f"highest search score ({top:.2f})" + (
+        f" and {len(chosen) - 1} close to it" if len(chosen) > 1 else ""
+    )
+    return chosen, reason
+
+
+def _choice_schema(options: list[str], max_items: int) -> dict:
+    return {
+        "type": "object",
+        "properties": {
+            "chosen": {
+                "type": "array",
+                "items": {"type": "string", "enum": options},
+                "minItems": 1,
+                "maxItems": max_items,
+            },
+            "reason": {"type": "string", "maxLength": 300},
+        },
+        "required": ["chosen", "reason"],
+    }
+
+
+def _platforms_validate(value: dict, offered: list[str]) -> tuple[list[str], str]:
+    chosen = value.get("chosen")
+    if not isinstance(chosen, list) or not chosen:
+        raise ValueError("chosen must be a non-empty list of offered namespaces")
+    unknown = [c for c in chosen if c not in offered]
+    if unknown:
+        raise ValueError(f"not offered: {unknown[:3]}; choose only from {offered}")
+    reason = value.get("reason") if isinstance(value.get("reason"), str) else ""
+    return list(dict.fromkeys(chosen))[:MAX_PLATFORMS], reason[:300]
+
+
+async def node_platform(ctx: RunContext) -> bool:
+    """Choose up to three platforms; False when the catalog offers none that is left."""
+    candidates = await sync_to_async(platform_candidates)(ctx)
+    await ctx.step(
+        "candidates",
+        node="platform",
+        items=[
+            {"namespace": c.namespace, "name": c.name, "score": round(c.score, 3)}
+            for c in candidates
+        ],
+    )
+    if not candidates:
+        return False
+    offered = [c.namespace for c in candidates]
+
+    def call():
+        listing = "\n".join(f"- {c.namespace}: {c.name} (score {c.score:.2f})" for c in candidates)
+        prompt = (
+            f"Query: {ctx.rewrite.query}\n\nCandidate platforms (namespace: name):\n"
+            f"{listing}\n\nChoose at most {MAX_PLATFORMS} platforms most likely to have "
+            "fresh items answering the query, best first, and say why."
+        )
+        return llm.llm_choose(
+            user=ctx.owner,
+            node="platform",
+            role="router",
+            system=llm.SYSTEM_ROUTER,
+            prompt=prompt,
+            schema=_choice_schema(offered, MAX_PLATFORMS),
+            validate=lambda v: _platforms_validate(v, offered),
+        )
+
+    (chosen, reason), method = await _with_model(
+        ctx, "platform", call, lambda: platforms_offline(candidates)
+    )
+    ctx.platforms = chosen
+    ctx.tried_namespaces.update(chosen)
+    await ctx.step("choice", node="platform", chosen=chosen, reason=reason, method=method)
+    return True
+
+
+# --- route --------------------------------------------------------------------------------------
+
+
+def route_candidates(ctx: RunContext) -> list[RouteHit]:
+    exclude = ctx.tried_routes | ctx.circuit_skipped
+    return routes_for_platforms(
+        ctx.platforms, ctx.rewrite.query, exclude=exclude, limit=ROUTE_CANDIDATES
+    )
+
+
+def _platform_words(namespaces: list[str]) -> set[str]:
+    words = set()
+    for platform in Platform.objects.filter(namespace__in=namespaces):
+        words.update(w.lower() for w in [platform.namespace, platform.name, *platform.aliases])
+    return words
+
+
+def _topic_keywords(ctx: RunContext) -> list[str]:
+    """The rewrite's keywords without the chosen platforms' own names (they are not topics)."""
+    names = _platform_words(ctx.platforms)
+    return [
+        k
+        for k in ctx.rewrite.keywords
+        if not any(k.lower() in n or n in k.lower() for n in names if n)
+    ]
+
+
+def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tuple], str, list]:
+    """The best route of each chosen platform with parameters from the question; routes whose
+    parameters cannot be filled are refused and the next one of that platform is tried."""
+    keywords = _topic_keywords(ctx)
+    routes = Route.objects.in_bulk([c.route_id for c in candidates])
+    chosen, rejected, done = [], [], set()
+    for hit in candidates:
+        if hit.namespace in done or len(chosen) == MAX_PATHS:
+            continue
+        route = routes[hit.route_id]
+        try:
+            filled = params_fill(
+                template=route.path,
+                parameters=route.parameters,
+                description=route.description,
+                example=route.example,
+                question=ctx.rewrite.query,
+                keywords=keywords,
+            )
+        except RoutePathRejected as exc:
+            rejected.append((route.path, str(exc)))
+            ctx.tried_routes.add(route.pk)
+            continue
+        chosen.append((filled.path, route.pk))
+        done.add(hit.namespace)
+    return chosen, "best-matching route of each chosen platform", rejected
+
+
+def _route_schema(offered: list[str]) -> dict:
+    return {
+        "type": "object",
+        "properties": {
+            "routes": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": MAX_PATHS,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "route": {"type": "string", "enum": offered},
+                        "params": {"type": "object", "additionalProperties": {"type": "string"}},
+                    },
+                    "required": ["route", "params"],
+                },
+            },
+            "reason": {"type": "string", "maxLength": 300},
+        },
+        "required": ["routes", "reason"],
+    }
+
+
+def _routes_validate(value: dict, by_template: dict[str, int]) -> tuple[list[tuple], str, list]:
+    picks = value.get("routes")
+    if not isinstance(picks, list) or not picks:
+        raise ValueError("routes must be a non-empty list")
+    chosen = []
+    for pick in picks[:MAX_PATHS]:
+        template = pick.get("route") if isinstance(pick, dict) else None
+        if template not in by_template:
+            raise ValueError(f"route {template!r} was not offered")
+        params = pick.get("params") if isinstance(pick.get("params"), dict) else {}
+        try:
+            chosen.append((path_build(template, params), by_template[template]))
+        except RoutePathRejected as exc:
+            raise ValueError(f"{template}: {exc}") from None
+    reason = value.get("reason") if isinstance(value.get("reason"), str) else ""
+    return chosen, reason[:300], []
+
+
+def _route_listing(candidates: list[RouteHit], routes: dict[int, Route]) -> str:
+    lines = []
+    for c in candidates:
+        route = routes[c.route_id]
+        params = json.dumps(route.parameters, ensure_ascii=False)[:400]
+        lines.append(f"- {c.path} | {c.name} | example {c.example} | parameters {params}")
+    return "\n".join(lines)
+
+
+async def node_route(ctx: RunContext) -> bool:
+    """Choose concrete paths from the chosen platforms' routes; False when none is left.
+
+    Routes whose parameters cannot be filled are refused and the next candidates tried, within
+    the same step."""
+    while candidates := await sync_to_async(route_candidates)(ctx):
+        await ctx.step(
+            "candidates",
+            node="route",
+            items=[
+                {"path": c.path, "name": c.name, "score": round(c.score, 3)} for c in candidates
+            ],
+        )
+        chosen, reason, rejected, method = await _routes_choose(ctx, candidates)
+        for template, why in rejected:
+            await ctx.step("choice_rejected", node="route", value=template, reason=why)
+        ctx.tried_routes.update(route_id for _path, route_id in chosen if route_id)
+        if chosen:
+            ctx.paths = chosen
+            await ctx.step(
+                "choice", node="route", chosen=[p for p, _ in chosen], reason=reason, method=method
+            )
+            return True
+    return False
+
+
+async def _routes_choose(ctx: RunContext, candidates: list[RouteHit]) -> tuple:
+    routes = await sync_to_async(Route.objects.in_bulk)([c.route_id for c in candidates])
+    by_template = {c.path: c.route_id for c in candidates}
+    offline = sync_to_async(paths_offline)
+
+    def call():
+        prompt = (
+            f"Query: {ctx.rewrite.query}\nKeywords: {', '.join(ctx.rewrite.keywords)}\n\n"
+            f"Candidate routes (template | name | example | parameters):\n"
+            f"{_route_listing(candidates, routes)}\n\nChoose at most {MAX_PATHS} routes and "
+            "fill their parameters (Hono syntax: :p required, :p? optional) from the query "
+            "or the example. Say why."
+        )
+        return llm.llm_choose(
+            user=ctx.owner,
+            node="route",
+            role="router",
+            system=llm.SYSTEM_ROUTER,
+            prompt=prompt,
+            schema=_route_schema(list(by_template)),
+            validate=lambda v: _routes_validate(v, by_template),
+        )
+
+    if ctx.use_llm:
+        value, method = await _with_model(ctx, "route", call, lambda: None)
+        if value is not None:
+            return (*value, method)
+    chosen, reason, rejected = await offline(ctx, candidates)
+    return chosen, reason, rejected, "offline"

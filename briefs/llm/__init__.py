@@ -1,0 +1,79 @@
+"""The LLM backend of the agent: structured choices and written briefs from any OpenAI-compatible
+endpoint, with validation, one repair turn, a shared circuit breaker and a per-user token budget.
+
+Contract for the agent. Everything here is **sync** (the budget and the breaker are ORM work):
+call it through ``sync_to_async`` or ``asyncio.to_thread``, outside any open transaction (a
+budget reservation must commit at once to count for other workers).
+
+- ``llm_choose(...)`` / ``llm_write(...)`` return an ``LLMResult`` whose ``value`` is what the
+  caller's ``validate`` returned, or raise ``LLMUnavailable``. On ``LLMUnavailable`` the node uses
+  its offline method and records ``llm_fallback {node, reason}``; it still records ``exc.usage``
+  (tokens already spent on answers that failed validation).
+- ``validate`` raises ``ValueError`` (``TypeError``/``KeyError`` count the same) with a message
+  the model can act on; it is sent back once as the repair turn. A cut-off answer
+  (``finish_reason`` not ``stop``/``tool_calls``) is flagged ``truncated`` and repaired the same.
+- Every answer received is one ``LLMUsage``; ``as_payload()`` is the ``llm_usage`` step payload.
+- ``LLMUnavailable.reason`` is one of the ``REASON_*`` strings; ``detail`` says a little more.
+  Neither, nor any log line, contains the API key.
+- Item text goes into prompts only through ``fenced_items`` (any ``FencedItem``); every system
+  prompt gets ``ITEMS_ARE_DATA`` appended. ``SYSTEM_ROUTER``/``SYSTEM_WRITER`` are base prompts.
+
+Modules: ``calls`` (the conversation and one call), ``endpoint`` (the SDK client and its bounds),
+``breaker`` (shared circuit breaker), ``budget`` (daily token budget), ``prompts`` (fencing).
+"""
+
+from briefs.llm.calls import (
+    REASON_BREAKER_OPEN,
+    REASON_BUDGET_SPENT,
+    REASON_CONNECTION,
+    REASON_INVALID_OUTPUT,
+    REASON_MALFORMED,
+    REASON_NOT_CONFIGURED,
+    REASON_RATE_LIMITED,
+    REASON_REJECTED,
+    REASON_SERVER_ERROR,
+    REASON_TIMEOUT,
+    LLMResult,
+    LLMUnavailable,
+    LLMUsage,
+    Role,
+    llm_choose,
+    llm_configured,
+    llm_mode_label,
+    llm_write,
+)
+from briefs.llm.prompts import (
+    ITEMS_ARE_DATA,
+    SYSTEM_ROUTER,
+    SYSTEM_WRITER,
+    FencedItem,
+    PromptItem,
+    fenced_items,
+)
+
+__all__ = [
+    "ITEMS_ARE_DATA",
+    "REASON_BREAKER_OPEN",
+    "REASON_BUDGET_SPENT",
+    "REASON_CONNECTION",
+    "REASON_INVALID_OUTPUT",
+    "REASON_MALFORMED",
+    "REASON_NOT_CONFIGURED",
+    "REASON_RATE_LIMITED",
+    "REASON_REJECTED",
+    "REASON_SERVER_ERROR",
+    "REASON_TIMEOUT",
+    "SYSTEM_ROUTER",
+    "SYSTEM_WRITER",
+    "FencedItem",
+    "LLMResult",
+    "LLMUnavailable",
+    "LLMUsage",
+    "PromptItem",
+    "Role",
+    "fenced_items",
+    "llm_choose",
+    "llm_configured",
+    "llm_mode_label",
+    "llm_write",
+]

@@ -1,0 +1,124 @@
+import json
+import threading
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from briefs.models import Brief, BriefStatus
+from briefs.services import BriefInvalid, brief_create
+from briefs.steps import steps_after
+from briefs.tasks import run_brief
+
+POLL_SECONDS = 0.1
+
+
+def step_line(kind: str, p: dict) -> str:
+    """One readable line per step for the terminal."""
+    match kind:
+        case "run_started":
+            return f"run started (mode {p['mode']}, budget {p['budget']})"
+        case "query_rewritten":
+            window = p["window"]["label"]
+            return f"query: {p['query']!r}  keywords {p['keywords']}  window {window}"
+        case "step_started":
+            return f"step {p['step']} of {p['budget']}: {p['node']}"
+        case "candidates":
+            names = [i.get("namespace") or i.get("path") for i in p["items"][:5]]
+            return f"  candidates ({p['node']}): {', '.join(names) or 'none'}"
+        case "choice":
+            return f"  chose {', '.join(p['chosen'])} ({p['method']}): {p['reason']}"
+        case "choice_rejected":
+            return f"  refused {p['value']}: {p['reason']}"
+        case "fetch_result":
+            result = (
+                f"{p['items_new'] + p['items_seen']} items"
+                if p["outcome"] in ("ok", "not_modified")
+                else f"{p['outcome']} {p['message'][:80]}"
+            )
+            return f"  {p['path']}: {result} ({p['latency_ms']} ms)"
+        case "router":
+            return f"  router -> {p['decision']}: {p['reason']}"
+        case "llm_usage":
+            return (
+                f"  llm {p['node']} {p['model']}: {p['prompt_tokens']} in, "
+                f"{p['completion_tokens']} out, {p['cached_tokens']} cached"
+            )
+        case "llm_fallback":
+            return f"  {p['node']}: offline method ({p['reason']})"
+        case _:
+            return f"{kind.replace('_', ' ')}: {json.dumps(p, ensure_ascii=False)[:200]}"
+
+
+class Command(BaseCommand):
+    help = "Run one brief in the terminal, printing each step as it happens, then the brief."
+
+    def add_arguments(self, parser):
+        parser.add_argument("question")
+        parser.add_argument("--offline", action="store_true", help="run without a model")
+        parser.add_argument(
+            "--json", action="store_true", dest="as_json", help="print one JSON object"
+        )
+        parser.add_argument("--user", default="cli", help="owner of the brief (default: cli)")
+
+    def handle(self, *args, question: str, offline: bool, as_json: bool, user: str, **options):
+        owner = self._owner(user)
+        try:
+            brief = brief_create(owner=owner, question=question, offline=offline, enqueue=False)
+        except BriefInvalid as exc:
+            raise CommandError(f"{exc.field}: {exc.message}") from None
+        worker = threading.Thread(target=run_brief, args=(brief.pk,), daemon=True)
+        worker.start()
+        steps = self._follow(brief.pk, worker, echo=not as_json)
+        brief.refresh_from_db()
+        if as_json:
+            self.stdout.write(self._as_json(brief, steps))
+        else:
+            self.stdout.write("\n" + (brief.body or brief.error))
+        if brief.status != BriefStatus.SUCCEEDED:
+            raise CommandError(f"the run ended {brief.status}: {brief.error}")
+
+    def _owner(self, username: str):
+        users = get_user_model().objects
+        if username == "cli":
+            owner, created = users.get_or_create(username="cli")
+            if created:
+                owner.set_unusable_password()
+                owner.save()
+            return owner
+        owner = users.filter(username=username).first()
+        if owner is None:
+            raise CommandError(f"no user named {username!r}")
+        return owner
+
+    def _follow(self, brief_id: int, worker: threading.Thread, *, echo: bool) -> list:
+        seen, last = [], 0
+        while True:
+            alive = worker.is_alive()
+            for step in steps_after(brief_id=brief_id, after=last):
+                seen.append(step)
+                last = step.seq
+                if echo:
+                    self.stdout.write(step_line(step.kind, step.payload))
+            if not alive:
+                return seen
+            worker.join(POLL_SECONDS)
+
+    def _as_json(self, brief: Brief, steps: list) -> str:
+        return json.dumps(
+            {
+                "id": brief.pk,
+                "status": brief.status,
+                "mode": brief.mode,
+                "question": brief.question,
+                "query": brief.query,
+                "body": brief.body,
+                "citations": brief.citations,
+                "coverage": brief.coverage,
+                "usage": brief.usage,
+                "as_of": brief.as_of.isoformat() if brief.as_of else None,
+                "error": brief.error,
+                "steps": [{"seq": s.seq, "kind": s.kind, **s.payload} for s in steps],
+            },
+            ensure_ascii=False,
+            indent=2,
+        )
