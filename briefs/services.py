@@ -45,8 +45,14 @@ def brief_enqueue(brief: Brief) -> None:
 
 
 def brief_create(
-    *, owner, question: object, follow_up_of: int | None = None, offline: bool = False
+    *,
+    owner,
+    question: object,
+    follow_up_of: int | None = None,
+    offline: bool = False,
+    enqueue: bool = True,
 ) -> Brief:
+    """A queued brief, handed to a worker on commit (``enqueue=False``: the caller runs it)."""
     text = question_clean(question)
     parent = None
     if follow_up_of is not None:
@@ -57,7 +63,8 @@ def brief_create(
         brief = Brief.objects.create(
             owner=owner, question=text, follow_up_of=parent, offline=offline
         )
-        brief_enqueue(brief)
+        if enqueue:
+            brief_enqueue(brief)
     return brief
 
 

@@ -24,7 +24,7 @@ from django.utils import timezone
 from briefs import llm
 from briefs.agent.context import RunCancelled, RunContext
 from briefs.agent.nodes import node_platform, node_rewrite, node_route
-from briefs.agent.summarize import Attempted
+from briefs.agent.summarize import Attempted, coverage_rows
 from briefs.agent.writer import node_summarize
 from briefs.models import Brief, BriefStatus
 from briefs.steps import step_append
@@ -149,18 +149,11 @@ async def _loop(ctx: RunContext) -> None:
 
 def _finish(ctx: RunContext, *, draft, as_of: datetime, started: float) -> bool:
     ctx.timings["total_ms"] = int((time.monotonic() - started) * 1000)
+    rows = coverage_rows(ctx.attempted)
     coverage = {
-        "tried": [a.path for a in ctx.attempted],
-        "succeeded": [
-            {"path": a.path, "items": a.items}
-            for a in ctx.attempted
-            if a.outcome in ("ok", "not_modified")
-        ],
-        "failed": [
-            {"path": a.path, "outcome": a.outcome, "message": a.message}
-            for a in ctx.attempted
-            if a.outcome not in ("ok", "not_modified")
-        ],
+        "tried": [row["path"] for row in rows],
+        "succeeded": [row for row in rows if row["ok"]],
+        "failed": [row for row in rows if not row["ok"]],
     }
     usage = {
         "nodes": ctx.usage,

@@ -123,12 +123,27 @@ def _escape(text: str) -> str:
     return re.sub(r"([\\`*_{}\[\]<>()#!|])", r"\\\1", " ".join(text.split()))
 
 
+SUCCESS = ("ok", "not_modified")
+
+
+def coverage_rows(attempted: list[Attempted]) -> list[dict]:
+    """One row per path tried: its last outcome, items, message and how many attempts."""
+    rows: dict[str, dict] = {}
+    for a in attempted:
+        row = rows.setdefault(a.path, {"path": a.path, "attempts": 0})
+        row.update(outcome=a.outcome, items=a.items, message=a.message[:300])
+        row["attempts"] += 1
+        row["ok"] = a.outcome in SUCCESS
+    return list(rows.values())
+
+
 def coverage_markdown(attempted: list[Attempted]) -> str:
     lines = ["", "## Coverage", ""]
-    for a in attempted:
-        result = f"{a.items} items" if a.outcome in ("ok", "not_modified") else a.outcome
-        detail = f" ({_escape(a.message[:120])})" if a.message and a.outcome != "ok" else ""
-        lines.append(f"- `{a.path}`: {result}{detail}")
+    for row in coverage_rows(attempted):
+        result = f"{row['items']} items" if row["ok"] else row["outcome"]
+        tries = f", {row['attempts']} attempts" if row["attempts"] > 1 else ""
+        detail = f": {_escape(row['message'][:120])}" if row["message"] and not row["ok"] else ""
+        lines.append(f"- `{row['path']}`: {result}{tries}{detail}")
     return "\n".join(lines)
 
 
@@ -167,7 +182,7 @@ def brief_nothing(*, attempted: list[Attempted], as_of: datetime) -> Draft:
     if attempted:
         opening = (
             f"As of {time_text(as_of)}, I could not fetch anything to answer this question: "
-            f"{len(attempted)} sources were tried and none returned items."
+            f"{len(coverage_rows(attempted))} sources were tried and none returned items."
         )
     else:
         opening = (
