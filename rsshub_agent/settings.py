@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "knox",
+    "drf_spectacular",
     "channels",
     "django_q",
     "rsshub_agent",

@@ -1,0 +1,3 @@
+"""The integration API under /api/ (filled by the API work)."""
+
+urlpatterns: list = []

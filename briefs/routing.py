@@ -1,0 +1,3 @@
+"""Websocket routes (filled by the dashboard work)."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,4 @@
+"""Dashboard pages (filled by the dashboard work)."""
+
+
+urlpatterns: list = []
