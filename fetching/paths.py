@@ -112,7 +112,10 @@ def _segment_canonical(segment: str) -> str:
 
 
 def path_normalise(path: str) -> str:
-    """Syntax-only half of ``path_confine``: the canonical path, or ``RoutePathRejected``."""
+    """The catalog-free half of ``path_confine``: the canonical path, or ``RoutePathRejected``.
+
+    The client applies it (and the origin check) to every redirect target too; the namespace
+    check is not repeated there, since RSSHub itself chose the target."""
     if not isinstance(path, str):
         raise RoutePathRejected("empty", "not a string")
     _prefix_check(path)
@@ -126,6 +129,9 @@ def path_normalise(path: str) -> str:
     canonical = "/" + "/".join(_segment_canonical(s) for s in segments)
     if len(canonical) > MAX_PATH_LENGTH:
         raise RoutePathRejected("too_long", f"longer than {MAX_PATH_LENGTH} characters")
+    first = unquote(segments[0])
+    if first.lower() in UTILITY_NAMESPACES:
+        raise RoutePathRejected("utility_route", f"/{first}/... is RSSHub's own utility route")
     return canonical
 
 
@@ -207,8 +213,6 @@ def path_confine(path: str, *, allow_disabled: bool = False) -> str:
     """
     canonical = path_normalise(path)
     first = path_segments(canonical)[0]
-    if first.lower() in UTILITY_NAMESPACES:
-        raise RoutePathRejected("utility_route", f"/{first}/... is RSSHub's own utility route")
     namespaces = namespaces_known()
     namespace = path_namespace(canonical, namespaces)
     if namespace is None:
@@ -224,13 +228,16 @@ def url_for_path(base_url: str, canonical: str) -> str:
     base = urlsplit(base_url)
     url = base_url.rstrip("/") + canonical
     final = urlsplit(url)
-    same_origin = (
-        final.scheme == base.scheme
-        and final.hostname == base.hostname
-        and final.port == base.port
-        and final.username is None
-        and final.password is None
-    )
+    try:
+        same_origin = (
+            canonical.startswith("/")
+            and (final.scheme, final.hostname, final.port)
+            == (base.scheme, base.hostname, base.port)
+            and final.username is None
+            and final.password is None
+        )
+    except ValueError:  # an unreadable port: whatever it is, it is not ours
+        same_origin = False
     if not same_origin or final.query or final.fragment:
         raise RoutePathRejected("origin_mismatch", "the URL leaves the RSSHub origin")
     if not final.path.startswith(base.path.rstrip("/") + "/"):

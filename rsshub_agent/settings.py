@@ -177,7 +177,7 @@ RSSHUB_ACCESS_KEY = env_str("RSSHUB_ACCESS_KEY")
 RSSHUB_TIMEOUT = env_float("RSSHUB_TIMEOUT", 20.0, minimum=0.1)
 RSSHUB_CONNECT_TIMEOUT = env_float("RSSHUB_CONNECT_TIMEOUT", 5.0, minimum=0.1)
 RSSHUB_MAX_BYTES = env_int("RSSHUB_MAX_BYTES", 5 * 1024 * 1024, minimum=1024)
-RSSHUB_CONCURRENCY = env_int("RSSHUB_CONCURRENCY", 8, minimum=1)
+RSSHUB_CONCURRENCY = env_int("RSSHUB_CONCURRENCY", 16, minimum=1)
 FETCH_GLOBAL_CONCURRENCY = env_int("FETCH_GLOBAL_CONCURRENCY", 32, minimum=1)
 
 # --- LLM (any OpenAI-compatible endpoint; offline mode when no key) ----------------------------

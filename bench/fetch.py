@@ -1,0 +1,235 @@
+"""Fetching benchmarks, printed as plain lines.
+
+1. Ingest throughput on 200-item feeds (parse in the bounded worker + store), next to
+   ``feedparser.parse`` alone on the same bytes in the same run. Target: ingest <= 1.5x parse.
+2. Rows written when re-fetching unchanged feeds, through the whole fetch path: once from a
+   server that honours ETags (304s), once from one that ignores them (200s with the same
+   bytes). Target: 0 item and feed rows (the attempt log and route health are written by
+   design, one row each per fetch).
+3. Wall time of 16 paths fetched together from a local server that answers each after 300 ms,
+   as a ratio to 300 ms. Target: <= 1.3.
+
+Run from the repository root (any DATABASE_URL; a throwaway database is created and dropped,
+never the configured one):
+
+    SECRET_KEY=x DATABASE_URL=postgres://postgres@127.0.0.1:5432/rsshub_agent \\
+        .venv/bin/python bench/fetch.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rsshub_agent.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+import feedparser  # noqa: E402
+from asgiref.sync import async_to_sync  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.db import connection  # noqa: E402
+
+from catalog.models import Platform, Route  # noqa: E402
+from fetching.client import RSSHubClient  # noqa: E402
+from fetching.ingest import feed_parse, feed_parser_warm, items_store  # noqa: E402
+from fetching.models import Feed, Item  # noqa: E402
+from fetching.services import fetch_paths  # noqa: E402
+from tests.fetching.conftest import RSS_TYPE, rss  # noqa: E402
+from tests.httpserver import Reply, ScriptedServer  # noqa: E402
+
+FEEDS = 20
+ITEMS = 200
+BATCH = 16
+DELAY = 0.3
+
+
+@contextmanager
+def throwaway_database():
+    """A fresh, migrated database named for this process, dropped afterwards."""
+    test_settings = connection.settings_dict.setdefault("TEST", {})
+    test_settings["NAME"] = f"bench_fetch_{os.getpid()}"
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        yield
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def catalog_minimal() -> None:
+    platform = Platform.objects.create(namespace="test", name="RSSHub Test")
+    Route.objects.create(platform=platform, key="/:id/:params?", path="/test/:id/:params?",
+                         name="Test", example="/test/1")  # fmt: skip
+
+
+def bodies(count: int, items: int, tag: str) -> list[bytes]:
+    return [rss(items, title=f"{tag} {n}", prefix=f"{tag}-{n}") for n in range(count)]
+
+
+# --- 1. ingest throughput ----------------------------------------------------------------------
+
+
+def bench_ingest() -> None:
+    feeds = bodies(FEEDS, ITEMS, "ingest")
+    feed_parser_warm()
+    feed_parse(feeds[0], content_type=RSS_TYPE["Content-Type"])  # the worker is up and warm
+    started = time.perf_counter()
+    for body in feeds:
+        feedparser.parse(io.BytesIO(body))
+    parse_alone = time.perf_counter() - started
+    rows = [Feed.objects.create(path=f"/test/ingest-{n}") for n in range(FEEDS)]
+    started = time.perf_counter()
+    stored = 0
+    for feed, body in zip(rows, feeds, strict=True):
+        parsed = feed_parse(body, content_type=RSS_TYPE["Content-Type"])
+        stored += items_store(feed=feed, items=parsed.items)[0]
+    ingest = time.perf_counter() - started
+    total = FEEDS * ITEMS
+    print(f"ingest: {FEEDS} feeds x {ITEMS} items, {stored} stored")
+    print(f"  feedparser.parse alone  {total / parse_alone:8.0f} items/s  ({parse_alone:.3f} s)")
+    print(f"  full ingest             {total / ingest:8.0f} items/s  ({ingest:.3f} s)")
+    print(f"  ingest / parse alone    {ingest / parse_alone:8.2f} x      (target <= 1.5)")
+
+
+# --- 2. rows written on unchanged re-fetch -----------------------------------------------------
+
+
+class RowCounter:
+    """Counts the rows each INSERT/UPDATE/DELETE touched (the cursor's rowcount), and the
+    statements, per table."""
+
+    def __init__(self) -> None:
+        self.rows: Counter[str] = Counter()
+        self.statements: Counter[str] = Counter()
+
+    def __call__(self, execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        words = sql.split()
+        if words and words[0] in ("INSERT", "UPDATE", "DELETE"):
+            table = (words[2] if words[0] != "UPDATE" else words[1]).strip('"')
+            self.rows[table] += max(context["cursor"].rowcount, 0)
+            self.statements[f"{words[0]} {table}"] += 1
+        return result
+
+
+def conditional(body: bytes, etag: str):
+    def handler(request):
+        if request.headers.get("if-none-match", "").startswith(etag):
+            return Reply(304, {"ETag": etag})
+        return Reply(200, {**RSS_TYPE, "ETag": etag}, body)
+
+    return handler
+
+
+def refetch_rows(paths: list[str]) -> tuple[Counter, RowCounter]:
+    outcomes = Counter(r.outcome for r in async_to_sync(fetch_paths)(paths))
+    assert outcomes == Counter({"ok": len(paths)}), outcomes
+    counter = RowCounter()
+    with connection.execute_wrapper(counter):
+        again = async_to_sync(fetch_paths)(paths)
+    return Counter(str(r.outcome) for r in again), counter
+
+
+def bench_refetch(server: ScriptedServer) -> None:
+    items, feeds = Item._meta.db_table, Feed._meta.db_table
+    for mode in ("etag", "plain"):
+        paths = [f"/test/refetch-{mode}-{n}" for n in range(BATCH)]
+        for n, (path, body) in enumerate(zip(paths, bodies(BATCH, ITEMS, mode), strict=True)):
+            server.route(path, conditional(body, f'"v{n}"') if mode == "etag" else
+                         Reply(200, RSS_TYPE, body))  # fmt: skip
+        outcomes, counter = refetch_rows(paths)
+        label = "honours ETag" if mode == "etag" else "ignores ETag"
+        print(f"re-fetch {BATCH} unchanged {ITEMS}-item feeds, server {label}: {dict(outcomes)}")
+        rows = counter.rows
+        print(f"  item rows written {rows[items]}, feed rows written {rows[feeds]}  (target 0)")
+        others = {k: n for k, n in counter.statements.items() if items not in k and feeds not in k}
+        print(f"  statements by design (attempt log, route health): {others}")
+
+
+# --- 3. 16 paths at 300 ms ---------------------------------------------------------------------
+
+
+def _slow_reply(request) -> Reply:
+    time.sleep(DELAY)
+    items = 5 if request.path.startswith("/test/five-") else 20
+    return Reply(200, RSS_TYPE, rss(items, title="slow", prefix=request.path))
+
+
+def _serve_slow(urls: multiprocessing.Queue) -> None:
+    # In a process of its own, as RSSHub is: its threads must not share our GIL.
+    with ScriptedServer(default=_slow_reply) as server:
+        urls.put(server.url)
+        time.sleep(3600)
+
+
+def _walls(run, rounds: int = 7) -> tuple[float, float]:
+    async_to_sync(run)(0)  # warm: connections, parse workers, caches
+    walls = [async_to_sync(run)(n) for n in range(1, rounds + 1)]
+    return statistics.median(walls), min(walls)
+
+
+def bench_concurrency() -> None:
+    urls: multiprocessing.Queue = multiprocessing.Queue()
+    process = multiprocessing.Process(target=_serve_slow, args=(urls,), daemon=True)
+    process.start()
+    base_url = urls.get(timeout=10)
+    concurrency = max(BATCH, settings.RSSHUB_CONCURRENCY)
+
+    def full(prefix: str):
+        async def run(round_: int) -> float:
+            paths = [f"/test/{prefix}-{round_}-{n}" for n in range(BATCH)]
+            async with RSSHubClient(base_url=base_url, concurrency=concurrency) as client:
+                started = time.perf_counter()
+                results = await fetch_paths(paths, client=client)
+                elapsed = time.perf_counter() - started
+            assert all(r.outcome == "ok" for r in results), [r.outcome for r in results]
+            return elapsed
+
+        return run
+
+    async def http_only(round_: int) -> float:
+        async with RSSHubClient(base_url=base_url, concurrency=concurrency) as client:
+            started = time.perf_counter()
+            await asyncio.gather(*(client.get(f"/test/raw-{round_}-{n}") for n in range(BATCH)))
+            return time.perf_counter() - started
+
+    try:
+        rows = [
+            ("fetch + parse + store, 20 items each", full("twenty")),
+            ("fetch + parse + store, 5 items each", full("five")),
+            ("HTTP alone (client.get, for reference)", http_only),
+        ]
+        print(f"{BATCH} paths together, each answered after {DELAY * 1000:.0f} ms by a server in "
+              f"another process (per-instance limit {concurrency}; target <= 1.3 x):")  # fmt: skip
+        for label, run in rows:
+            median, best = _walls(run)
+            print(f"  {label:40} median {median / DELAY:.2f} x  best {best / DELAY:.2f} x")
+    finally:
+        process.terminate()
+
+
+def main() -> None:
+    print(f"database: {connection.vendor}; python {sys.version.split()[0]}")
+    with throwaway_database(), ScriptedServer() as server:
+        settings.RSSHUB_URL = server.url
+        settings.RSSHUB_ACCESS_KEY = ""
+        catalog_minimal()
+        bench_ingest()
+        bench_refetch(server)
+        bench_concurrency()
+
+
+if __name__ == "__main__":
+    main()

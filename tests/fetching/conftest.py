@@ -1,0 +1,88 @@
+"""Fixtures for fetching: a real RSSHub (session), a scripted HTTP server (per test), feeds."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+
+import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from django.db import connections
+
+from fetching.paths import catalog_cache_clear
+from tests.httpserver import Reply, ScriptedServer
+from tests.rsshub_server import INSTALL_SCRIPT, LocalRSSHub, rsshub_installed
+
+RSS_TYPE = {"Content-Type": "application/rss+xml; charset=utf-8"}
+
+
+def rss(count: int = 5, *, title: str = "Scripted feed", prefix: str = "item") -> bytes:
+    """An RSS 2.0 body with ``count`` items, newest first, one hour apart."""
+    start = datetime(2026, 11, 1, 12, tzinfo=UTC)
+    items = "".join(
+        f"<item><title>{prefix} {n}</title><link>https://example.com/{prefix}/{n}</link>"
+        f"<guid>https://example.com/{prefix}/{n}</guid><description>Body {n}</description>"
+        f"<pubDate>{format_datetime(start - timedelta(hours=n))}</pubDate></item>"
+        for n in range(count)
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel>'
+        f"<title>{title}</title><link>https://example.com/</link><description>d</description>"
+        f"{items}</channel></rss>"
+    ).encode()
+
+
+def feed_reply(count: int = 5, **headers: str) -> Reply:
+    return Reply(200, {**RSS_TYPE, **headers}, rss(count))
+
+
+@pytest.fixture(autouse=True)
+def _catalog_cache_fresh():
+    # The namespace/route cache lives per process; each test changes the catalog its own way.
+    catalog_cache_clear()
+    yield
+    catalog_cache_clear()
+
+
+@pytest_asyncio.fixture
+async def async_db_closed():
+    """For async tests: close the connection sync_to_async opened in its worker thread, or the
+    test database cannot be dropped at the end of the session."""
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+@pytest.fixture
+def server():
+    with ScriptedServer() as scripted:
+        yield scripted
+
+
+@pytest.fixture
+def rsshub_at_server(settings, server):
+    """Point the client at the scripted server, with short limits so failures are quick."""
+    settings.RSSHUB_URL = server.url
+    settings.RSSHUB_ACCESS_KEY = ""
+    settings.RSSHUB_TIMEOUT = 2.0
+    settings.RSSHUB_CONNECT_TIMEOUT = 1.0
+    return server
+
+
+@pytest.fixture(scope="session")
+def rsshub():
+    """A real RSSHub for the session. CI installs it, so a missing install is a failure."""
+    if not rsshub_installed():
+        pytest.fail(f"RSSHub is not installed: run {INSTALL_SCRIPT} (CI does)", pytrace=False)
+    server = LocalRSSHub()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def rsshub_settings(settings, rsshub):
+    settings.RSSHUB_URL = rsshub.url
+    settings.RSSHUB_ACCESS_KEY = ""
+    settings.RSSHUB_TIMEOUT = 10.0
+    return rsshub

@@ -1,0 +1,200 @@
+"""Path confinement and Hono path building: every escape form is refused by name."""
+
+import pytest
+
+from catalog.models import Platform, Route
+from fetching.paths import (
+    RoutePathRejected,
+    path_build,
+    path_confine,
+    path_normalise,
+    route_for_path,
+    route_template_lookup,
+    url_for_path,
+)
+
+pytestmark = pytest.mark.django_db
+
+ESCAPES = [
+    ("", "empty"),
+    ("test/1", "not_absolute"),
+    ("//evil.example/x", "scheme_relative"),
+    ("/\\evil.example/x", "scheme_relative"),
+    ("http://evil.example/test/1", "absolute_url"),
+    ("https:/test/1", "absolute_url"),
+    ("javascript:alert(1)", "absolute_url"),
+    ("/test/user@evil.example", "at_sign"),
+    ("/test/%40evil", "at_sign"),
+    ("/test/..", "dot_segment"),
+    ("/test/../rsshub/routes", "dot_segment"),
+    ("/test/./1", "dot_segment"),
+    ("/test/%2e%2e/x", "dot_segment"),
+    ("/test/%2E%2E/x", "dot_segment"),
+    ("/test/.%2e/x", "dot_segment"),
+    ("/test/%252e%252e/x", "dot_segment"),
+    ("/test/%25252e%25252e/x", "dot_segment"),
+    ("/test/a%2F..%2Fb", "dot_segment"),
+    ("/test/a\\b", "backslash"),
+    ("/test/a%5cb", "backslash"),
+    ("/test/a%255cb", "backslash"),
+    ("/test/a\rb", "control_character"),
+    ("/test/a\nb", "control_character"),
+    ("/test/a\x00b", "control_character"),
+    ("/test/a%0d%0aSet-Cookie:x", "control_character"),
+    ("/test/a%00", "control_character"),
+    ("/test/a%2500", "control_character"),
+    ("/test/a\u2028b", "control_character"),
+    ("/test/1?format=json", "query"),
+    ("/test/1?key=stolen", "query"),
+    ("/test/1#top", "fragment"),
+    ("/test//1", "empty_segment"),
+    ("/test/%zz", "bad_escape"),
+    ("/test/%ff", "bad_escape"),
+    ("/test/" + "a" * 1000, "too_long"),
+]
+
+
+@pytest.mark.parametrize(("path", "reason"), ESCAPES)
+def test_it_refuses_each_escape_by_name(path, reason):
+    with pytest.raises(RoutePathRejected) as refused:
+        path_confine(path)
+    assert refused.value.reason == reason
+
+
+def test_it_refuses_rsshub_utility_routes():
+    with pytest.raises(RoutePathRejected) as refused:
+        path_confine("/rsshub/transform/html/https%3A%2F%2Fexample.com/item=a")
+    assert refused.value.reason == "utility_route"
+
+
+def test_it_refuses_an_unknown_namespace():
+    with pytest.raises(RoutePathRejected) as refused:
+        path_confine("/no-such-platform/feed")
+    assert refused.value.reason == "unknown_namespace"
+
+
+def test_it_refuses_a_disabled_namespace_unless_staff_probe():
+    Platform.objects.filter(namespace="36kr").update(enabled=False)
+    with pytest.raises(RoutePathRejected) as refused:
+        path_confine("/36kr/newsflashes")
+    assert refused.value.reason == "disabled_namespace"
+    assert path_confine("/36kr/newsflashes", allow_disabled=True) == "/36kr/newsflashes"
+
+
+def test_it_refuses_a_namespace_removed_upstream():
+    Platform.objects.filter(namespace="36kr").update(upstream_state="removed")
+    with pytest.raises(RoutePathRejected) as refused:
+        path_confine("/36kr/newsflashes")
+    assert refused.value.reason == "disabled_namespace"
+
+
+def test_it_keeps_a_good_path_and_encodes_each_segment_once():
+    assert path_confine("/test/1") == "/test/1"
+    assert path_confine("/36kr/search/articles/麒麟 9050") == (
+        "/36kr/search/articles/%E9%BA%92%E9%BA%9F%209050"
+    )
+    # Already encoded: the same canonical form, not encoded twice.
+    assert path_confine("/36kr/search/articles/%E9%BA%92%E9%BA%9F%209050") == (
+        "/36kr/search/articles/%E9%BA%92%E9%BA%9F%209050"
+    )
+    assert path_confine("/test/1/") == "/test/1"
+    assert path_confine("/test/a%2Fb") == "/test/a%2Fb"  # an encoded / stays data
+
+
+def test_it_finds_nested_namespaces():
+    assert path_confine("/gov/ah/kjt") == "/gov/ah/kjt"
+
+
+def test_normalise_is_idempotent():
+    once = path_normalise("/test/100%25 sure/C#".replace("#", "%23"))
+    assert path_normalise(once) == once
+
+
+def test_the_final_url_must_stay_on_the_rsshub_origin():
+    assert url_for_path("http://127.0.0.1:1200", "/test/1") == "http://127.0.0.1:1200/test/1"
+    assert url_for_path("https://hub.example/rss/", "/test/1") == "https://hub.example/rss/test/1"
+    with pytest.raises(RoutePathRejected) as refused:
+        url_for_path("http://127.0.0.1:1200", "@evil.example/x")
+    assert refused.value.reason == "origin_mismatch"
+    with pytest.raises(RoutePathRejected):
+        url_for_path("http://127.0.0.1:1200", ":80/x")
+
+
+# --- building from templates --------------------------------------------------------------------
+
+KR36 = "/36kr/:category/:subCategory?/:keyword?"
+
+
+def test_it_builds_a_path_with_a_chinese_keyword():
+    path = path_build(KR36, {"category": "search", "subCategory": "articles", "keyword": "华为"})
+    assert path == "/36kr/search/articles/%E5%8D%8E%E4%B8%BA"
+
+
+def test_it_drops_trailing_optionals():
+    assert path_build(KR36, {"category": "newsflashes"}) == "/36kr/newsflashes"
+    assert path_build(KR36, {"category": "newsflashes", "subCategory": ""}) == "/36kr/newsflashes"
+
+
+@pytest.mark.parametrize(
+    ("template", "params", "reason"),
+    [
+        (KR36, {}, "missing_parameter"),
+        (KR36, {"category": "search", "keyword": "x"}, "parameter_gap"),
+        (KR36, {"category": "news", "colour": "red"}, "unknown_parameter"),
+        ("/test/:id{\\d+}", {"id": "12a"}, "parameter_mismatch"),
+        (KR36, {"category": ".."}, "dot_segment"),
+        (KR36, {"category": "a@b"}, "at_sign"),
+        (KR36, {"category": "a\nb"}, "control_character"),
+        ("/81/81rc/:category{.+}?", {"category": "a/../b"}, "dot_segment"),
+    ],
+)
+def test_it_refuses_bad_parameters(template, params, reason):
+    with pytest.raises(RoutePathRejected) as refused:
+        path_build(template, params)
+    assert refused.value.reason == reason
+
+
+def test_it_enforces_regex_constraints():
+    assert path_build("/test/:id{\\d+}", {"id": 42}) == "/test/42"
+
+
+def test_a_slash_spanning_parameter_keeps_its_slashes():
+    path = path_build("/81/81rc/:category{.+}?", {"category": "news/今日"})
+    assert path == "/81/81rc/news/%E4%BB%8A%E6%97%A5"
+
+
+def test_a_plain_parameter_encodes_its_slash():
+    assert path_build(KR36, {"category": "a/b"}) == "/36kr/a%2Fb"
+
+
+def test_a_wildcard_takes_the_rest():
+    assert path_build("/nikkei/cn/*", {"*": "news/a b"}) == "/nikkei/cn/news/a%20b"
+
+
+# --- matching concrete paths to catalog routes --------------------------------------------------
+
+
+def test_a_static_segment_beats_a_parameter():
+    match = route_for_path("/36kr/hot-list")
+    assert match.template == "/36kr/hot-list/:category?"
+
+
+def test_it_matches_parameters_and_optionals():
+    assert route_for_path("/36kr/newsflashes").template == KR36
+    assert route_for_path("/36kr/search/articles/%E5%8D%8E%E4%B8%BA").template == KR36
+    assert route_for_path("/test/1").template == "/test/:id/:params?"
+
+
+def test_it_finds_no_route_for_too_many_segments():
+    assert route_for_path("/test/a/b/c/d") is None
+
+
+def test_an_enabled_route_beats_a_disabled_one():
+    Route.objects.filter(path="/36kr/hot-list/:category?").update(enabled=False)
+    assert route_for_path("/36kr/hot-list").template == KR36
+
+
+def test_it_looks_up_the_route_rsshub_names():
+    found = route_template_lookup("/36kr/hot-list/:category?")
+    assert found.route_id == Route.objects.get(path="/36kr/hot-list/:category?").id
+    assert route_template_lookup("/nope/:x") is None
