@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog import services
 from catalog.models import CircuitChange, CircuitState, Platform, Route
+from fetching.services import route_probe
 
 CATEGORY_CHOICES = [
     "university", "new-media", "social-media", "programming", "traditional-media", "multimedia",
@@ -223,8 +224,6 @@ class RouteAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Probe selected routes (fetch their example path)"))
     def probe(self, request, queryset):
-        from fetching.services import route_probe
-
         for route in queryset[:10]:
             result = route_probe(route)
             level = (
