@@ -193,16 +193,28 @@ AGENT_FETCH_RETRY = env_int("AGENT_FETCH_RETRY", 2, minimum=0, maximum=10)
 AGENT_ROUTER_BUDGET = env_int("AGENT_ROUTER_BUDGET", 8, minimum=1, maximum=50)
 
 # --- Worker (django-q2) -------------------------------------------------------------------------
-# A run is bounded by its router budget times the fetch deadline plus LLM calls: well under
-# Q_TIMEOUT; retry must exceed timeout so a live task is never handed to a second worker.
-Q_TIMEOUT = env_int("Q_TIMEOUT", 600, minimum=30)
+# Why these values, and what happens when a worker dies: briefs/tasks.py.
+# timeout: above a run's worst case. A failing LLM endpoint costs up to ~140 s per call until its
+#   breaker opens (3 calls), plus up to 8 fetch steps of RSSHUB_TIMEOUT: ~700 s. A run over it is
+#   failed with that reason, not retried.
+# retry: a task whose worker died comes back after `retry` s; it must exceed timeout + the claim's
+#   5 s lease margin + the longest wait in a cluster's local queue.
+# max_attempts counts reported results; a killed worker reports none (the bound is MAX_ATTEMPTS
+#   in briefs/tasks.py). ack_failures: run_brief records its own failures, so a failed task is
+#   never re-run; redelivery after a death does not depend on it.
+Q_TIMEOUT = env_int("Q_TIMEOUT", 900, minimum=30)
+Q_RETRY = env_int("Q_RETRY", Q_TIMEOUT + 60, minimum=31)
+if Q_RETRY < Q_TIMEOUT + 30:
+    raise ImproperlyConfigured("Q_RETRY must be at least Q_TIMEOUT + 30 seconds")
+Q_WORKERS = env_int("Q_WORKERS", 2, minimum=1)
 Q_CLUSTER = {
     "name": "rsshub_agent",
-    "workers": env_int("Q_WORKERS", 2, minimum=1),
+    "workers": Q_WORKERS,
     "timeout": Q_TIMEOUT,
-    "retry": Q_TIMEOUT + 60,
-    "max_attempts": 3,
+    "retry": Q_RETRY,
+    "max_attempts": 1,
     "ack_failures": True,
+    "queue_limit": Q_WORKERS,  # tasks waiting in the local queue still age toward `retry`
     "orm": "default",
     "catch_up": False,
     "save_limit": 1000,
