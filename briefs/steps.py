@@ -21,7 +21,7 @@ Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
 - ``llm_fallback``     {node, reason}: the node used its offline method instead
 - ``brief_ready``      {status, citations, items, as_of}
 - ``run_failed``       {reason}
-- ``run_cancelled``    {reason}
+- ``run_cancelled``    {reason, step}: ``step`` (the budget steps used) when a run was stopped
 """
 
 import logging

@@ -38,3 +38,17 @@ def staff(db):
     return get_user_model().objects.create_user(
         "sam", password="sam-pass-1234", is_staff=True, is_superuser=True
     )
+
+
+@pytest.fixture(scope="session")
+def rsshub():
+    """A real RSSHub for the session (``scripts/rsshub-install``; CI installs it, so a missing
+    install is a failure). Offline, its ``/test/...`` routes answer and real routes 503."""
+    from tests.rsshub_server import INSTALL_SCRIPT, LocalRSSHub, rsshub_installed
+
+    if not rsshub_installed():
+        pytest.fail(f"RSSHub is not installed: run {INSTALL_SCRIPT} (CI does)", pytrace=False)
+    server = LocalRSSHub()
+    server.start()
+    yield server
+    server.stop()

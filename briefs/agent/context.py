@@ -35,6 +35,8 @@ class RunContext:
     usage: dict[str, dict[str, int]] = field(default_factory=dict)
     timings: dict[str, int] = field(default_factory=dict)
     llm_fallbacks: list[str] = field(default_factory=list)
+    # A dry run (``eval_routing``) has no saved brief: its steps are kept here, not in the log.
+    memory_steps: list[tuple[str, dict]] | None = None
 
     @property
     def brief_id(self) -> int:
@@ -45,6 +47,9 @@ class RunContext:
         return self.budget - self.steps_used
 
     async def step(self, kind: str, **payload: Any) -> None:
+        if self.memory_steps is not None:
+            self.memory_steps.append((kind, payload))
+            return
         await sync_to_async(step_append)(brief_id=self.brief_id, kind=kind, payload=payload)
 
     async def check_cancelled(self) -> None:

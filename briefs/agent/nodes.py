@@ -17,9 +17,23 @@ from django.db import connections
 from briefs import llm
 from briefs.agent.context import RunContext
 from briefs.agent.params import params_fill
-from briefs.agent.rewrite import Rewrite, TimeWindow, keywords_of, rewrite_offline, time_window
+from briefs.agent.rewrite import (
+    Rewrite,
+    TimeWindow,
+    keywords_of,
+    named_window,
+    rewrite_offline,
+    time_window,
+)
 from catalog.models import Platform, Route
-from catalog.search import PlatformHit, RouteHit, routes_for_platforms, search_catalog
+from catalog.search import (
+    MAX_QUESTION_CHARS,
+    PlatformHit,
+    RouteHit,
+    question_problem,
+    routes_for_platforms,
+    search_catalog,
+)
 from fetching.paths import RoutePathRejected, path_build
 
 MAX_PLATFORMS = 3
@@ -88,8 +102,13 @@ REWRITE_SCHEMA = {
 
 def _rewrite_validate(value: dict, question: str) -> Rewrite:
     query = value.get("query")
-    if not isinstance(query, str) or not query.strip() or len(query) > 2000:
-        raise ValueError("query must be a non-empty string of at most 2000 characters")
+    if not isinstance(query, str) or not query.strip() or len(query) > MAX_QUESTION_CHARS:
+        raise ValueError(
+            f"query must be a non-empty string of at most {MAX_QUESTION_CHARS} characters"
+        )
+    query = " ".join(query.split())
+    if problem := question_problem(query):  # the catalog search would refuse it
+        raise ValueError(f"query: {problem}")
     keywords = value.get("keywords")
     if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
         raise ValueError("keywords must be a list of strings")
@@ -101,16 +120,29 @@ def _rewrite_validate(value: dict, question: str) -> Rewrite:
     elif value["window"] == "latest":
         window = TimeWindow("latest")
     else:
-        window = time_window({"last_24h": "right now"}.get(value["window"], value["window"]))
+        window = named_window(value["window"])
     language = value.get("language") if value.get("language") in ("zh", "en") else "en"
     words = [k.strip()[:60] for k in keywords if k.strip()][:8] or keywords_of(query)
     return Rewrite(
-        query=" ".join(query.split()),
+        query=query,
         language=language,
         keywords=words,
         window=window,
         method="model",
     )
+
+
+def _thread_prompt(thread: list) -> str:
+    """The earlier turns of a follow-up. An earlier answer quotes feed items, so it goes in as
+    fenced data (item n is the n-th earlier turn), like any item text."""
+    if not thread:
+        return ""
+    questions = "\n".join(f"Earlier question {n}: {b.question}" for n, b in enumerate(thread, 1))
+    answers = llm.fenced_items(
+        llm.PromptItem(n=n, path=f"earlier answer {n}", title="", summary=b.body[:600])
+        for n, b in enumerate(thread, 1)
+    )
+    return f"{questions}\n\nEarlier answers (excerpts):\n{answers}\n\n"
 
 
 async def node_rewrite(ctx: RunContext) -> Rewrite:
@@ -119,14 +151,10 @@ async def node_rewrite(ctx: RunContext) -> Rewrite:
     offline = lambda: rewrite_offline(question, thread=earlier)  # noqa: E731
 
     def call():
-        turns = "\n".join(
-            f"Earlier question: {b.question}\nEarlier answer (excerpt): {b.body[:600]}"
-            for b in ctx.thread
-        )
         prompt = (
-            f"{turns}\n\nQuestion: {question}\n\nRewrite the question as a self-contained "
-            "search query for news feeds, with its language, topic keywords and the time "
-            "window it asks about."
+            f"{_thread_prompt(ctx.thread)}Question: {question}\n\nRewrite the question as a "
+            "self-contained search query for news feeds, with its language, topic keywords and "
+            "the time window it asks about."
         )
         return llm.llm_choose(
             user=ctx.owner,

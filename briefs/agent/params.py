@@ -39,6 +39,8 @@ KEYWORD_PARAMS = frozenset(
 )
 TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")
 TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")
+SLUG_RE = re.compile(r"[A-Za-z0-9_.\-]+")
+MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
 @dataclass(frozen=True)
@@ -59,16 +61,46 @@ def _options(spec: Any) -> list[tuple[str, str]]:
 
 
 def description_table(description: str) -> list[tuple[str, str]]:
-    """(label, value) pairs from markdown tables whose rows alternate labels and values."""
-    rows = []
+    """(label, value) pairs from the markdown tables of a route description.
+
+    Upstream lays them out two ways. A table of two columns and more than two rows lists one
+    pair a row under a header (label | value, or value | label when only the first column reads
+    as values). Any other table alternates rows of labels and rows of values (or values over
+    labels, when only the upper row reads as values). ``[text](url)`` cells count as their text.
+    """
+    pairs = []
+    for rows in _table_blocks(description):
+        if len(rows) > 2 and all(len(row) == 2 for row in rows):
+            body = rows[1:]
+            swap = _all_slugs([r[0] for r in body]) and not _all_slugs([r[1] for r in body])
+            pairs.extend((b, a) if swap else (a, b) for a, b in body if a and b)
+            continue
+        for labels, values in zip(rows[0::2], rows[1::2], strict=False):
+            if _all_slugs(labels) and not _all_slugs(values):
+                labels, values = values, labels
+            pairs.extend(
+                (label, value) for label, value in zip(labels, values, strict=False) if value
+            )
+    return pairs
+
+
+def _table_blocks(description: str) -> list[list[list[str]]]:
+    """The tables of a description, each a list of rows of cleaned cells (rules left out)."""
+    blocks: list[list[list[str]]] = [[]]
     for line in description.splitlines():
         match = TABLE_ROW_RE.match(line)
-        if match and not TABLE_RULE_RE.match(line):
-            rows.append([cell.strip(" `") for cell in match.group(1).split("|")])
-    pairs = []
-    for labels, values in zip(rows[0::2], rows[1::2], strict=False):
-        pairs.extend((label, value) for label, value in zip(labels, values, strict=False) if value)
-    return pairs
+        if match is None:
+            if blocks[-1]:
+                blocks.append([])
+        elif not TABLE_RULE_RE.match(line):
+            cells = (MD_LINK_RE.sub(r"\1", cell).strip(" `") for cell in match.group(1).split("|"))
+            blocks[-1].append(list(cells))
+    return [block for block in blocks if block]
+
+
+def _all_slugs(cells: list[str]) -> bool:
+    """Cells that read as path values (``it``, ``hot-list``, ``24``) rather than labels."""
+    return all(SLUG_RE.fullmatch(cell) for cell in cells if cell)
 
 
 def _grams(text: str) -> set[str]:

@@ -12,6 +12,12 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from catalog.search import MAX_QUESTION_CHARS
+
+QUERY_MAX_CHARS = MAX_QUESTION_CHARS
+CARRIED_KEYWORDS = 6  # earlier topic words a follow-up carries
+CARRIED_KEYWORD_CHARS = 40
+
 CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_RE = re.compile(f"[{CJK}]")
 WORD_RE = re.compile(
@@ -178,11 +184,13 @@ def time_window(text: str, *, now: datetime | None = None) -> TimeWindow:
             return TimeWindow(f"last_{hours}h", now - timedelta(hours=hours), now)
     for pattern, label in WINDOW_RULES:
         if pattern.search(text):
-            return _named_window(label, now)
+            return named_window(label, now=now)
     return TimeWindow("latest")
 
 
-def _named_window(label: str, now: datetime) -> TimeWindow:
+def named_window(label: str, *, now: datetime | None = None) -> TimeWindow:
+    """The window of a label: today, yesterday, this_week, this_month or last_24h."""
+    now = now or timezone.now()
     midnight = _local_midnight(now)
     starts = {
         "today": midnight,
@@ -224,10 +232,13 @@ def rewrite_offline(
     if thread:
         # A follow-up leans on its thread: carry the earlier topic words the new question lacks,
         # and the earlier time window when it names none of its own.
-        earlier = [k for q in thread for k in keywords_of(q) if k not in keywords]
+        earlier = [k[:CARRIED_KEYWORD_CHARS] for q in thread for k in keywords_of(q)]
+        earlier = list(dict.fromkeys(k for k in earlier if k not in keywords))[:CARRIED_KEYWORDS]
         if earlier:
-            query = f"{question} ({' '.join(earlier[:6])})"
-            keywords = keywords + earlier[:6]
+            # The catalog search refuses a query over its limit: the question gives way.
+            carried = f" ({' '.join(earlier)})"
+            query = question[: QUERY_MAX_CHARS - len(carried)] + carried
+            keywords = keywords + earlier
         if window.label == "latest":
             window = time_window(" ".join(thread), now=now)
     return Rewrite(query=query, language=language_of(question), keywords=keywords, window=window)

@@ -12,7 +12,6 @@ from django.db import connections
 
 from fetching.paths import catalog_cache_clear
 from tests.httpserver import Reply, ScriptedServer
-from tests.rsshub_server import INSTALL_SCRIPT, LocalRSSHub, rsshub_installed
 
 RSS_TYPE = {"Content-Type": "application/rss+xml; charset=utf-8"}
 
@@ -67,17 +66,6 @@ def rsshub_at_server(settings, server):
     settings.RSSHUB_TIMEOUT = 2.0
     settings.RSSHUB_CONNECT_TIMEOUT = 1.0
     return server
-
-
-@pytest.fixture(scope="session")
-def rsshub():
-    """A real RSSHub for the session. CI installs it, so a missing install is a failure."""
-    if not rsshub_installed():
-        pytest.fail(f"RSSHub is not installed: run {INSTALL_SCRIPT} (CI does)", pytrace=False)
-    server = LocalRSSHub()
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

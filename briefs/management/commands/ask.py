@@ -3,6 +3,7 @@ import threading
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connections
 
 from briefs.models import Brief, BriefStatus
 from briefs.services import BriefInvalid, brief_create
@@ -10,6 +11,7 @@ from briefs.steps import steps_after
 from briefs.tasks import run_brief
 
 POLL_SECONDS = 0.1
+CLI_USER = "cli"
 
 
 def step_line(kind: str, p: dict) -> str:
@@ -49,6 +51,29 @@ def step_line(kind: str, p: dict) -> str:
             return f"{kind.replace('_', ' ')}: {json.dumps(p, ensure_ascii=False)[:200]}"
 
 
+def _run_in_thread(brief_id: int) -> None:
+    """The worker task, in a thread of its own: close the connections it opened when done."""
+    try:
+        run_brief(brief_id)
+    finally:
+        connections.close_all()
+
+
+def cli_owner(username: str):
+    """The user a terminal run acts as: ``cli`` (created without a password) or an existing one."""
+    users = get_user_model().objects
+    if username == CLI_USER:
+        owner, created = users.get_or_create(username=CLI_USER)
+        if created:
+            owner.set_unusable_password()
+            owner.save()
+        return owner
+    owner = users.filter(username=username).first()
+    if owner is None:
+        raise CommandError(f"no user named {username!r}")
+    return owner
+
+
 class Command(BaseCommand):
     help = "Run one brief in the terminal, printing each step as it happens, then the brief."
 
@@ -58,15 +83,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--json", action="store_true", dest="as_json", help="print one JSON object"
         )
-        parser.add_argument("--user", default="cli", help="owner of the brief (default: cli)")
+        parser.add_argument("--user", default=CLI_USER, help="owner of the brief (default: cli)")
 
     def handle(self, *args, question: str, offline: bool, as_json: bool, user: str, **options):
-        owner = self._owner(user)
+        owner = cli_owner(user)
         try:
             brief = brief_create(owner=owner, question=question, offline=offline, enqueue=False)
         except BriefInvalid as exc:
             raise CommandError(f"{exc.field}: {exc.message}") from None
-        worker = threading.Thread(target=run_brief, args=(brief.pk,), daemon=True)
+        worker = threading.Thread(target=_run_in_thread, args=(brief.pk,), daemon=True)
         worker.start()
         steps = self._follow(brief.pk, worker, echo=not as_json)
         brief.refresh_from_db()
@@ -76,19 +101,6 @@ class Command(BaseCommand):
             self.stdout.write("\n" + (brief.body or brief.error))
         if brief.status != BriefStatus.SUCCEEDED:
             raise CommandError(f"the run ended {brief.status}: {brief.error}")
-
-    def _owner(self, username: str):
-        users = get_user_model().objects
-        if username == "cli":
-            owner, created = users.get_or_create(username="cli")
-            if created:
-                owner.set_unusable_password()
-                owner.save()
-            return owner
-        owner = users.filter(username=username).first()
-        if owner is None:
-            raise CommandError(f"no user named {username!r}")
-        return owner
 
     def _follow(self, brief_id: int, worker: threading.Thread, *, echo: bool) -> list:
         seen, last = [], 0

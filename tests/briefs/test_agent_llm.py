@@ -1,0 +1,211 @@
+"""Runs driven by a model: a real OpenAI-compatible server on 127.0.0.1 (``LLMServer``) with
+scripted answers, reached through the real ``openai`` client, and the stand-in RSSHub.
+
+A run asks, in order: rewrite, platform, route (the router model), then summarize (the writer).
+"""
+
+import pytest
+
+from briefs.llm import ITEMS_ARE_DATA
+from briefs.models import BriefStatus, TokenUsage
+from tests.briefs.conftest import (
+    ROUTER_MODEL,
+    WRITER_MODEL,
+    brief_run,
+    feed,
+    fetched,
+    steps_of,
+)
+from tests.llmserver import server_error, text, tool_call, usage
+
+QUESTION = "Alpha Wire flash news"
+REWRITE = {"query": QUESTION, "language": "en", "keywords": ["flash"], "window": "latest"}
+PLATFORM = {"chosen": ["alpha"], "reason": "the question names Alpha Wire"}
+STORIES = {"routes": [{"route": "/alpha/stories", "params": {}}], "reason": "stories answer it"}
+BRIEF = "Alpha Wire reports that chip prices fell [1]."
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("world")]
+
+
+def script(server, *, rewrite=REWRITE, platform=(PLATFORM,), route=(STORIES,), writer=(BRIEF,)):
+    """Queue one run's answers; a tuple holds the answers to a node's first and repair calls."""
+    server.script(tool_call(rewrite))
+    server.script(*(tool_call(answer) for answer in platform))
+    server.script(*(tool_call(answer) for answer in route))
+    server.script(*(text(answer) if isinstance(answer, str) else answer for answer in writer))
+
+
+def choices(brief, node):
+    return [(p["chosen"], p["method"]) for p in steps_of(brief, "choice") if p["node"] == node]
+
+
+def user_message(request: dict) -> str:
+    return next(m["content"] for m in request["messages"] if m["role"] == "user")
+
+
+@pytest.fixture
+def stories(stub_rsshub):
+    stub_rsshub.route("/alpha/stories", feed("Chip prices fall", "Port strike ends"))
+    stub_rsshub.route("/alpha/flash", feed("Flash item"))
+    return stub_rsshub
+
+
+def test_the_model_chooses_among_the_offered_and_every_call_is_accounted(
+    run_owner, llm_server, stories
+):
+    script(llm_server, writer=(text(BRIEF, tokens=usage(500, 40, cached=100)),))
+
+    brief = brief_run(run_owner, QUESTION)
+
+    assert brief.status == BriefStatus.SUCCEEDED, brief.error
+    assert brief.mode == f"{ROUTER_MODEL} / {WRITER_MODEL}"
+    assert llm_server.pending == 0
+    assert choices(brief, "platform") == [(["alpha"], "model")]
+    assert choices(brief, "route") == [(["/alpha/stories"], "model")]
+    assert fetched(stories) == ["/alpha/stories"]
+    assert [u["node"] for u in steps_of(brief, "llm_usage")] == [
+        "rewrite",
+        "platform",
+        "route",
+        "summarize",
+    ]
+    assert brief.usage["llm_calls"] == 4
+    assert brief.usage["fallbacks"] == []
+    assert brief.usage["nodes"]["summarize"] == {
+        "calls": 1,
+        "prompt_tokens": 500,
+        "completion_tokens": 40,
+        "cached_tokens": 100,
+    }
+    assert brief.usage["nodes"]["platform"]["prompt_tokens"] == 120  # LLMServer's default
+    assert TokenUsage.objects.get(user=run_owner).tokens == 3 * 150 + 540
+
+
+def test_routing_uses_the_router_model_at_temperature_zero_and_writing_the_writer(
+    run_owner, llm_server, stories
+):
+    script(llm_server)
+
+    brief_run(run_owner, QUESTION)
+
+    models = [(r["model"], r["temperature"]) for r in llm_server.requests]
+    assert models[:3] == [(ROUTER_MODEL, 0.0)] * 3
+    assert models[3][0] == WRITER_MODEL
+    offered = llm_server.requests[1]["tools"][0]["function"]["parameters"]
+    assert offered["properties"]["chosen"]["items"]["enum"] == ["alpha", "beta"]
+
+
+def test_an_invalid_choice_is_repaired_once_then_the_offline_method_answers(
+    run_owner, llm_server, stories
+):
+    unknown = {"chosen": ["gamma"], "reason": "made up"}
+    script(llm_server, platform=(unknown, unknown))
+
+    brief = brief_run(run_owner, QUESTION)
+
+    assert brief.status == BriefStatus.SUCCEEDED
+    assert steps_of(brief, "llm_fallback") == [{"node": "platform", "reason": "invalid output"}]
+    assert choices(brief, "platform") == [(["alpha"], "offline")]
+    assert brief.usage["fallbacks"] == ["platform"]
+    assert brief.usage["nodes"]["platform"]["calls"] == 2
+    repair = llm_server.requests[2]["messages"][-1]
+    assert repair["role"] == "tool"
+    assert "not offered: ['gamma']" in repair["content"]
+
+
+def test_a_route_outside_the_offer_is_refused_and_the_repaired_choice_used(
+    run_owner, llm_server, stories
+):
+    outside = {"routes": [{"route": "/rsshub/transform/html/:url/:routeParams", "params": {}}]}
+    script(llm_server, route=({**outside, "reason": "x"}, STORIES))
+
+    brief = brief_run(run_owner, QUESTION)
+
+    assert choices(brief, "route") == [(["/alpha/stories"], "model")]
+    assert steps_of(brief, "llm_fallback") == []
+    assert brief.usage["nodes"]["route"]["calls"] == 2
+    assert fetched(stories) == ["/alpha/stories"]
+
+
+def test_parameters_that_fail_confinement_are_never_sent(run_owner, llm_server, stories):
+    climbing = {
+        "routes": [{"route": "/alpha/user/:id", "params": {"id": "../../rsshub/transform"}}],
+        "reason": "x",
+    }
+    script(llm_server, route=(climbing, climbing))
+
+    brief = brief_run(run_owner, QUESTION)
+
+    assert steps_of(brief, "llm_fallback") == [{"node": "route", "reason": "invalid output"}]
+    assert choices(brief, "route") == [(["/alpha/flash"], "offline")]
+    assert fetched(stories) == ["/alpha/flash"]
+
+
+def test_a_citation_of_an_item_not_given_is_removed(run_owner, llm_server, stories):
+    script(llm_server, writer=("Chip prices fell [1], and aliens landed [99].",))
+
+    brief = brief_run(run_owner, QUESTION)
+
+    assert "Chip prices fell [1], and aliens landed ." in brief.body
+    assert "[99]" not in brief.body
+    assert [c["n"] for c in brief.citations] == [1]
+    assert brief.citations[0]["title"] == "Chip prices fall"
+
+
+def test_a_model_brief_citing_nothing_falls_back_to_the_extractive_brief(
+    run_owner, llm_server, stories
+):
+    uncited = "Chip prices fell sharply this morning, says the wire."
+    script(llm_server, writer=(uncited, uncited))
+
+    brief = brief_run(run_owner, QUESTION)
+
+    assert steps_of(brief, "llm_fallback") == [{"node": "summarize", "reason": "invalid output"}]
+    assert uncited not in brief.body
+    assert "### Alpha Wire · /alpha/stories" in brief.body
+    assert [c["title"] for c in brief.citations] == ["Chip prices fall", "Port strike ends"]
+
+
+def test_the_writer_gets_the_items_fenced_and_the_items_are_data_rule(
+    run_owner, llm_server, stories
+):
+    script(llm_server)
+
+    brief_run(run_owner, QUESTION)
+
+    writer = llm_server.requests[3]
+    system = writer["messages"][0]["content"]
+    assert ITEMS_ARE_DATA in system
+    prompt = user_message(writer)
+    assert '<item n="1" source="/alpha/stories"' in prompt
+    assert "Chip prices fall" in prompt.split("<items>")[1].split("</items>")[0]
+
+
+def test_an_unreachable_model_leaves_every_node_to_its_offline_method(
+    run_owner, llm_server, stories
+):
+    llm_server.responder = lambda body: server_error(500)
+
+    brief = brief_run(run_owner, QUESTION)
+
+    assert brief.status == BriefStatus.SUCCEEDED
+    assert [f["node"] for f in steps_of(brief, "llm_fallback")] == [
+        "rewrite",
+        "platform",
+        "route",
+        "summarize",
+    ]
+    assert {f["reason"] for f in steps_of(brief, "llm_fallback")} <= {
+        "server error",
+        "breaker open",
+    }
+    assert fetched(stories) == ["/alpha/flash"]  # the offline route
+    assert brief.citations[0]["title"] == "Flash item"
+
+
+def test_an_offline_brief_makes_no_model_call(run_owner, llm_server, stories):
+    brief = brief_run(run_owner, QUESTION, offline=True)
+
+    assert brief.mode == "offline"
+    assert llm_server.count == 0
+    assert brief.usage["llm_calls"] == 0
