@@ -1,0 +1,248 @@
+"""Reads of the catalog that route search needs: its text, its curation, versions, fresh states.
+
+Eligibility is one rule everywhere: a route is searchable when it is enabled and present upstream
+and its platform is enabled and present upstream.
+"""
+
+from collections.abc import Collection, Iterator
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+from django.db import connection
+from django.db.models import Case, Count, F, IntegerField, Max, Q, Sum, TextField, Value, When
+from django.db.models.functions import MD5, Cast, Ord, Substr
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from catalog.models import Platform, Route, UpstreamState
+
+
+class PlatformRow(NamedTuple):
+    id: int
+    namespace: str
+    name: str
+    url: str
+    categories: Any
+    description: str
+    translations: Any
+    aliases: Any
+
+
+class RouteRow(NamedTuple):
+    id: int
+    platform_id: int
+    path: str
+    key: str
+    name: str
+    description: str
+    example: str
+    categories: Any
+    parameters: Any
+    translations: Any
+
+
+class CurationRow(NamedTuple):
+    """A row's curation, and the platform id for a route (None for a platform)."""
+
+    id: int
+    platform_id: int | None
+    enabled: bool
+    upstream_state: str
+    priority: int
+
+    @property
+    def eligible(self) -> bool:
+        return self.enabled and self.upstream_state == UpstreamState.PRESENT
+
+
+class RouteSearchState(NamedTuple):
+    """What search reads fresh for its candidates: curation, eligibility and health.
+
+    Its health fields carry the names ``catalog.health.route_health_score`` reads.
+    """
+
+    id: int
+    enabled: bool
+    upstream_state: str
+    priority: int
+    platform_enabled: bool
+    platform_upstream_state: str
+    platform_priority: int
+    attempts: int
+    successes: int
+    latency_ms: float | None
+    newest_item_at: datetime | None
+    circuit: str
+    circuit_open_until: datetime | None
+
+    @property
+    def eligible(self) -> bool:
+        return (
+            self.enabled
+            and self.upstream_state == UpstreamState.PRESENT
+            and self.platform_enabled
+            and self.platform_upstream_state == UpstreamState.PRESENT
+        )
+
+
+class PlatformSearchState(NamedTuple):
+    id: int
+    enabled: bool
+    upstream_state: str
+    priority: int
+
+    @property
+    def eligible(self) -> bool:
+        return self.enabled and self.upstream_state == UpstreamState.PRESENT
+
+
+CURATION = ("enabled", "upstream_state", "priority")
+
+
+def _id_sum_where(condition: Q) -> Sum:
+    return Sum(Case(When(condition, then=F("id")), default=0, output_field=IntegerField()))
+
+
+def _fingerprint_sum(field: str) -> Sum:
+    """Sum over rows of id x a number made of the first three characters of md5(field).
+
+    Any edit of the field changes it but for a 1 in 4096 chance, in SQL both backends run (Django
+    gives SQLite its MD5), where a length would miss an alias swapped for one as long.
+    """
+    digest = MD5(Cast(field, TextField()))
+    number = sum((Ord(Substr(digest, k + 1, 1)) * 128**k for k in range(3)), start=Value(0))
+    # Only rows with aliases: SQLite's MD5 is a Python function, too dear for every row.
+    return Sum(number * F("id"), output_field=IntegerField(), filter=~Q(**{field: []}))
+
+
+def catalog_search_version() -> tuple[tuple, tuple]:
+    """Two cheap signatures: of the catalog's text, and of its curation.
+
+    The text one (counts, latest ``updated_at``, a fingerprint of every platform's aliases) moves
+    on every import write and alias edit. The curation one folds id-weighted sums of ``enabled``,
+    ``priority`` and ``upstream_state``, so a toggle or a new priority changes it even when a
+    plain ``filter().update()`` or an admin form leaves ``updated_at`` alone. Two queries, one
+    sequential scan of each table.
+    """
+    platform = Platform.objects.aggregate(
+        n=Count("id"),
+        at=Max("updated_at"),
+        aliases=_fingerprint_sum("aliases"),
+        enabled=_id_sum_where(Q(enabled=True)),
+        present=_id_sum_where(Q(upstream_state=UpstreamState.PRESENT)),
+        priority=Sum(F("priority") * F("id")),
+    )
+    route = Route.objects.aggregate(
+        n=Count("id"),
+        at=Max("updated_at"),
+        enabled=_id_sum_where(Q(enabled=True)),
+        present=_id_sum_where(Q(upstream_state=UpstreamState.PRESENT)),
+        priority=Sum(F("priority") * F("id")),
+    )
+    text = (platform["n"], platform["at"], platform["aliases"], route["n"], route["at"])
+    curation = tuple(platform[k] for k in ("enabled", "present", "priority"))
+    curation += tuple(route[k] for k in ("enabled", "present", "priority"))
+    return text, curation
+
+
+def platform_text_rows() -> Iterator[PlatformRow]:
+    """Every platform, curated or not: the index holds all, curation decides who is found."""
+    rows = Platform.objects.values_list(*PlatformRow._fields)
+    for row in rows.iterator(chunk_size=2000):
+        yield PlatformRow(*row)
+
+
+def route_text_rows() -> Iterator[RouteRow]:
+    rows = Route.objects.values_list(*RouteRow._fields)
+    for row in rows.iterator(chunk_size=2000):
+        yield RouteRow(*row)
+
+
+def platform_curation_rows() -> list[CurationRow]:
+    fields = ("id", "enabled", "upstream_state", "priority")
+    return [CurationRow(i, None, *rest) for i, *rest in Platform.objects.values_list(*fields)]
+
+
+def route_curation_rows() -> list[CurationRow]:
+    return [
+        CurationRow(*row)
+        for row in Route.objects.values_list(
+            "id", "platform_id", "enabled", "upstream_state", "priority"
+        )
+    ]
+
+
+# The read below runs on every search. It is raw SQL, one UNION ALL of two simple selects,
+# because a round trip and the compiling of two ORM queries cost more than running them; the
+# tables and columns come from the models.
+
+_HEALTH = ("attempts", "successes", "latency_ms", "newest_item_at", "circuit", "circuit_open_until")
+
+
+def _id_in(ids: list[int]) -> tuple[str, list]:
+    """``id IN (...)``, or on PostgreSQL ``id = ANY(%s)``: one SQL text whatever the count,
+    which psycopg converts once and caches."""
+    if connection.vendor == "postgresql":
+        return f"{connection.ops.quote_name('id')} = ANY(%s)", [ids]
+    return f"{connection.ops.quote_name('id')} IN ({', '.join(['%s'] * len(ids))})", ids
+
+
+def _search_states_sql(route_ids: list[int], platform_ids: list[int]) -> tuple[str, list]:
+    """The SQL and its parameters. (S608 below: names come from the models, ids are parameters.)"""
+    quote = connection.ops.quote_name
+    parts, params = [], []
+    if route_ids:
+        columns = ", ".join(quote(c) for c in ("id", "platform_id", *CURATION, *_HEALTH))
+        where, where_params = _id_in(route_ids)
+        table = quote(Route._meta.db_table)
+        parts.append(f"SELECT 'r', {columns} FROM {table} WHERE {where}")  # noqa: S608
+        params += where_params
+    if platform_ids:  # the same columns: NULL for platform_id and health
+        columns = ", ".join(quote(c) for c in CURATION)
+        nulls = ", ".join(["NULL"] * len(_HEALTH))
+        where, where_params = _id_in(platform_ids)
+        table = quote(Platform._meta.db_table)
+        select = f"SELECT 'p', {quote('id')}, NULL, {columns}, {nulls}"
+        parts.append(f"{select} FROM {table} WHERE {where}")
+        params += where_params
+    return " UNION ALL ".join(parts), params
+
+
+def _aware(value: Any) -> datetime | None:
+    """A datetime from a raw row: SQLite gives naive UTC (or text), PostgreSQL aware."""
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if value is not None and timezone.is_naive(value):
+        value = timezone.make_aware(value, UTC)
+    return value
+
+
+def search_states(
+    route_ids: Collection[int], platform_ids: Collection[int]
+) -> tuple[dict[int, RouteSearchState], dict[int, PlatformSearchState]]:
+    """Fresh curation and health of routes, fresh curation of platforms, in one query.
+
+    A route's platform must be among ``platform_ids`` for the route to have a state; missing
+    ids are absent from the answer.
+    """
+    route_ids, platform_ids = [int(i) for i in route_ids], [int(i) for i in platform_ids]
+    if not route_ids and not platform_ids:
+        return {}, {}
+    with connection.cursor() as cursor:
+        cursor.execute(*_search_states_sql(route_ids, platform_ids))
+        rows = cursor.fetchall()
+    platforms = {
+        row[1]: PlatformSearchState(row[1], bool(row[3]), row[4], row[5])
+        for row in rows
+        if row[0] == "p"
+    }
+    routes = {}
+    for kind, id_, platform_id, enabled, state, priority, *health in rows:
+        platform = platforms.get(platform_id)
+        if kind == "r" and platform is not None:
+            health[3], health[5] = _aware(health[3]), _aware(health[5])
+            routes[id_] = RouteSearchState(
+                id_, bool(enabled), state, priority, platform.enabled, platform.upstream_state,
+                platform.priority, *health,
+            )  # fmt: skip
+    return routes, platforms
