@@ -29,7 +29,8 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import F
 
 from briefs.models import Brief, RunStep
 
@@ -50,12 +51,25 @@ def step_append(*, brief_id: int, kind: str, payload: dict[str, Any]) -> RunStep
     if kind not in STEP_KINDS:
         raise ValueError(f"unknown step kind {kind!r}")
     with transaction.atomic():
-        brief = Brief.objects.select_for_update().only("id", "step_seq").get(pk=brief_id)
-        seq = brief.step_seq + 1
-        Brief.objects.filter(pk=brief_id).update(step_seq=seq)
+        _commit_without_flush_wait()
+        # The UPDATE locks the brief's row until commit: two writers get consecutive seqs.
+        if not Brief.objects.filter(pk=brief_id).update(step_seq=F("step_seq") + 1):
+            raise Brief.DoesNotExist(f"brief {brief_id} is gone")
+        seq = Brief.objects.values_list("step_seq", flat=True).get(pk=brief_id)
         step = RunStep.objects.create(brief_id=brief_id, seq=seq, kind=kind, payload=payload)
         transaction.on_commit(lambda: step_notify(brief_id=brief_id, seq=seq))
     return step
+
+
+def _commit_without_flush_wait() -> None:
+    """Let this transaction commit without waiting for PostgreSQL's WAL flush.
+
+    A step is progress, not an outcome: losing the last few steps in a database crash is
+    harmless, and the run's final status UPDATE commits synchronously, which makes every earlier
+    step durable. The flush wait was ~5.6 ms of each ~8 ms step write (bench/run.py)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
 def step_notify(*, brief_id: int, seq: int) -> None:

@@ -180,6 +180,10 @@ RSSHUB_MAX_BYTES = env_int("RSSHUB_MAX_BYTES", 5 * 1024 * 1024, minimum=1024)
 RSSHUB_CONCURRENCY = env_int("RSSHUB_CONCURRENCY", 16, minimum=1)
 FETCH_GLOBAL_CONCURRENCY = env_int("FETCH_GLOBAL_CONCURRENCY", 32, minimum=1)
 
+# --- Route search ------------------------------------------------------------------------------
+# How often (seconds) each process checks whether the catalog changed under its search index.
+CATALOG_SEARCH_RECHECK_SECONDS = env_float("CATALOG_SEARCH_RECHECK_SECONDS", 2.0, minimum=0.0)
+
 # --- LLM (any OpenAI-compatible endpoint; offline mode when no key) ----------------------------
 OPENAI_BASE_URL = env_url("OPENAI_BASE_URL", "", schemes=("http", "https"))
 OPENAI_API_KEY = env_str("OPENAI_API_KEY")

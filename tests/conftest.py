@@ -17,6 +17,13 @@ def catalog_seed_import():
     return catalog_import(catalog_read_file(SEED_PATH))
 
 
+@pytest.fixture(autouse=True)
+def search_index_always_current(settings):
+    """Each test sees the catalog as it left it: an index built from an earlier test's
+    rolled-back changes must not answer for up to the recheck interval."""
+    settings.CATALOG_SEARCH_RECHECK_SECONDS = 0
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
