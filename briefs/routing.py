@@ -1,3 +1,9 @@
-"""Websocket routes (filled by the dashboard work)."""
+"""Websocket routes: the live step log of one brief (see ``briefs.consumers``)."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from briefs.consumers import BriefStepsConsumer
+
+websocket_urlpatterns = [
+    path("ws/briefs/<int:brief_id>/", BriefStepsConsumer.as_asgi()),
+]

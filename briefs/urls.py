@@ -1,4 +1,17 @@
-"""Dashboard pages (filled by the dashboard work)."""
+"""Dashboard pages, and Django's own auth views (``login``, ``logout``, ``password_change``...)."""
 
+from django.urls import include, path
 
-urlpatterns: list = []
+from briefs import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("briefs/", views.brief_list, name="brief-list"),
+    path("briefs/<int:pk>/", views.brief_detail, name="brief-detail"),
+    path("briefs/<int:pk>/markdown/", views.brief_markdown, name="brief-markdown"),
+    path("briefs/<int:pk>/cancel/", views.brief_cancel, name="brief-cancel"),
+    path("briefs/<int:pk>/rerun/", views.brief_rerun, name="brief-rerun"),
+    path("briefs/<int:pk>/delete/", views.brief_delete, name="brief-delete"),
+    path("health/routes/", views.route_health, name="route-health"),
+    path("accounts/", include("django.contrib.auth.urls")),
+]

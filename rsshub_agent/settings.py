@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "briefs.middleware.TimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -179,6 +180,10 @@ RSSHUB_CONNECT_TIMEOUT = env_float("RSSHUB_CONNECT_TIMEOUT", 5.0, minimum=0.1)
 RSSHUB_MAX_BYTES = env_int("RSSHUB_MAX_BYTES", 5 * 1024 * 1024, minimum=1024)
 RSSHUB_CONCURRENCY = env_int("RSSHUB_CONCURRENCY", 16, minimum=1)
 FETCH_GLOBAL_CONCURRENCY = env_int("FETCH_GLOBAL_CONCURRENCY", 32, minimum=1)
+
+# --- Dashboard ---------------------------------------------------------------------------------
+# Without REDIS_URL, live pages read the step log at this interval (seconds).
+DASHBOARD_POLL_SECONDS = env_float("DASHBOARD_POLL_SECONDS", 0.5, minimum=0.05)
 
 # --- Route search ------------------------------------------------------------------------------
 # How often (seconds) each process checks whether the catalog changed under its search index.

@@ -1,0 +1,77 @@
+"""Forms of the dashboard. They check shape only: ``briefs.services`` decides what is valid."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from briefs.models import QUESTION_MAX_LENGTH, BriefStatus
+
+
+class AskForm(forms.Form):
+    question = forms.CharField(
+        label=_("Question"),
+        max_length=QUESTION_MAX_LENGTH,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 3,
+                "placeholder": _("e.g. What is new on Hacker News today?"),
+                "autofocus": True,
+            }
+        ),
+    )
+    follow_up_of = forms.TypedChoiceField(
+        label=_("Follow up"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+    )
+    offline = forms.BooleanField(label=_("Answer without a model (offline)"), required=False)
+
+    def __init__(self, *args, follow_up_choices: list[tuple[int, str]], llm: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["follow_up_of"].choices = [
+            ("", _("— a new question —")),
+            *((pk, _shorten(question)) for pk, question in follow_up_choices),
+        ]
+        if not llm:  # without a model every brief is offline: nothing to choose
+            del self.fields["offline"]
+
+
+def _shorten(text: str, limit: int = 90) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class BriefSearchForm(forms.Form):
+    q = forms.CharField(label=_("Text"), required=False, max_length=200)
+    status = forms.ChoiceField(
+        label=_("Status"),
+        required=False,
+        choices=[("", _("any status")), *BriefStatus.choices],
+    )
+    since = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def clean(self):
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            self.add_error("until", _("The end date is before the start date."))
+        return data
+
+
+class RouteHealthFilterForm(forms.Form):
+    state = forms.ChoiceField(
+        label=_("State"),
+        required=False,
+        choices=[
+            ("", _("every state")),
+            ("healthy", _("healthy")),
+            ("degraded", _("degraded")),
+            ("failing", _("failing")),
+            ("open", _("open")),
+        ],
+    )
+    q = forms.CharField(label=_("Platform or route"), required=False, max_length=200)

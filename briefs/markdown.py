@@ -1,0 +1,181 @@
+"""A brief's markdown as safe HTML, with each ``[n]`` a link to the item it cites.
+
+The body is model output, so it is hostile input (DESIGN.md section 5). Three layers, each enough
+on its own against script injection, together also against misleading links:
+
+1. markdown-it-py's ``commonmark`` preset with ``html=False``: raw HTML stays text. Links,
+   images and autolinks written by the model are reduced to their text; reference definitions
+   are not parsed (``[1]: ...`` would otherwise vanish from the page).
+2. ``[n]`` becomes a link only when ``n`` is a citation of the brief whose item has an http(s)
+   URL; the link goes to that URL, titled with the item's title, source and published time.
+3. nh3 with an allowlist of tags and attributes, where ``href`` may only take the values of the
+   cited items' URLs and every link gets ``rel="noopener noreferrer nofollow"``.
+"""
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from urllib.parse import urlsplit
+
+import nh3
+from django.utils import formats, timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.safestring import SafeString, mark_safe
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_inline import StateInline
+
+CITATION_RE = re.compile(r"\[(\d{1,4})\]")
+ALLOWED_TAGS = {
+    "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "code", "pre",
+    "blockquote", "ul", "ol", "li", "a", "sup",
+}  # fmt: skip
+LINK_REL = "noopener noreferrer nofollow"
+URL_UNSAFE_RE = re.compile(r"[\x00-\x20\x7f\"'<>\\`]")
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One cited item as a page shows it. ``url`` is "" when the item has no http(s) link."""
+
+    n: int
+    title: str
+    url: str
+    source: str
+    path: str
+    published_at: datetime | None
+
+    @property
+    def tooltip(self) -> str:
+        when = (
+            formats.date_format(timezone.localtime(self.published_at), "DATETIME_FORMAT")
+            if self.published_at
+            else ""
+        )
+        return " · ".join(part for part in (self.title, self.source, when) if part)
+
+
+def http_url(value: object) -> str:
+    """``value`` when it is an absolute http(s) URL with a host and nothing odd in it, else ""."""
+    if not isinstance(value, str) or len(value) > 2000 or URL_UNSAFE_RE.search(value):
+        return ""
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return ""
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return ""
+    return value
+
+
+def _published(value: object) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = parse_datetime(value)
+    except ValueError:
+        return None
+    if moment is None or timezone.is_naive(moment):
+        return None
+    return moment
+
+
+def citations_read(raw: object) -> list[Citation]:
+    """The brief's ``citations`` JSON as ``Citation`` rows, malformed entries skipped."""
+    rows: dict[int, Citation] = {}
+    for entry in raw if isinstance(raw, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("n"), int):
+            continue
+        n = entry["n"]
+        rows.setdefault(
+            n,
+            Citation(
+                n=n,
+                title=str(entry.get("title") or "")[:1000],
+                url=http_url(entry.get("link")),
+                source=str(entry.get("source") or "")[:300],
+                path=str(entry.get("path") or "")[:1000],
+                published_at=_published(entry.get("published_at")),
+            ),
+        )
+    return sorted(rows.values(), key=lambda c: c.n)
+
+
+def _citation_rule(state: StateInline, silent: bool) -> bool:
+    if state.src[state.pos] != "[":
+        return False
+    match = CITATION_RE.match(state.src, state.pos)
+    if not match:
+        return False
+    if not silent:
+        token = state.push("citation", "", 0)
+        token.meta = {"n": int(match.group(1))}
+        token.content = match.group(0)
+    state.pos = match.end()
+    return True
+
+
+def _render_citation(self, tokens, idx, options, env) -> str:
+    n = tokens[idx].meta["n"]
+    citation = env["citations"].get(n)
+    text = f"[{n}]"
+    if citation is None:
+        return escapeHtml(text)
+    title = escapeHtml(citation.tooltip)
+    if not citation.url:
+        return f'<sup class="cite" title="{title}">{text}</sup>'
+    return (
+        f'<sup class="cite"><a href="{escapeHtml(citation.url)}" title="{title}" '
+        f'data-n="{n}" target="_blank">{text}</a></sup>'
+    )
+
+
+def _render_nothing(self, tokens, idx, options, env) -> str:
+    return ""
+
+
+def _render_image_as_text(self, tokens, idx, options, env) -> str:
+    return escapeHtml(self.renderInlineAsText(tokens[idx].children or [], options, env))
+
+
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.disable("reference")
+    md.inline.ruler.before("link", "citation", _citation_rule)
+    md.add_render_rule("citation", _render_citation)
+    for rule in ("link_open", "link_close"):
+        md.add_render_rule(rule, _render_nothing)
+    md.add_render_rule("image", _render_image_as_text)
+    return md
+
+
+PARSER = _parser()
+
+
+def brief_html(body: str, citations: list[Citation]) -> SafeString:
+    """The body as sanitised HTML; ``[n]`` links only to the cited items' http(s) URLs."""
+    by_number = {c.n: c for c in citations}
+    html = PARSER.render(body or "", {"citations": by_number})
+    allowed_urls = {c.url for c in citations if c.url}
+    cleaned = nh3.clean(
+        html,
+        tags=ALLOWED_TAGS,
+        attributes={"a": {"title", "data-n", "target"}, "sup": {"class", "title"}, "ol": {"start"}},
+        tag_attribute_values={"a": {"href": allowed_urls}},
+        url_schemes={"http", "https"},
+        link_rel=LINK_REL,
+        strip_comments=True,
+    )
+    return mark_safe(cleaned)  # noqa: S308 -- nh3's allowlist output is the point of this module
+
+
+def brief_markdown_export(*, question: str, body: str, citations: list[Citation]) -> str:
+    """The brief as portable markdown: the body, then its sources with their URLs."""
+    lines = [f"# {' '.join(question.split())}", "", body.strip()]
+    if citations:
+        lines += ["", "## Sources", ""]
+        for c in citations:
+            when = c.published_at.isoformat() if c.published_at else ""
+            parts = [p for p in (c.title or c.path, c.source, when, c.url) if p]
+            lines.append(f"[{c.n}] " + " — ".join(parts))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,317 @@
+"""Reads for the dashboard's pages and its live stream. Every brief read is filtered by owner:
+another user's brief is ``Brief.DoesNotExist`` here and a 404 (or a refused socket) above."""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+
+from asgiref.sync import async_to_sync
+from django.core.cache import cache
+from django.db.models import Avg, Count, Q, QuerySet
+from django.db.models.functions import TruncHour
+from django.utils import timezone
+
+from briefs.models import Brief, BriefStatus, RunStep
+from catalog.admin import HEALTH_STATES
+from catalog.models import CircuitChange, CircuitState, Route
+from fetching.client import FetchFailed, RSSHubClient
+from fetching.models import SUCCESS_OUTCOMES, FetchAttempt
+
+RECENT_BRIEFS = 8
+FOLLOW_UP_CHOICES = 20
+STEPS_PAGE = 500
+# The list pages never need a brief's large fields.
+HEAVY_FIELDS = ("body", "citations", "coverage", "usage", "timings", "keywords")
+
+
+# --- briefs ---------------------------------------------------------------------------------
+
+
+def briefs_of(owner) -> QuerySet[Brief]:
+    """The only way to reach briefs from a page: the owner's, newest first."""
+    return Brief.objects.filter(owner=owner)
+
+
+def brief_of(*, owner, brief_id: int) -> Brief:
+    """The owner's brief ``brief_id``, or ``Brief.DoesNotExist`` (also for another's brief)."""
+    return briefs_of(owner).select_related("follow_up_of").get(pk=brief_id)
+
+
+def briefs_recent(*, owner, limit: int = RECENT_BRIEFS) -> list[Brief]:
+    return list(briefs_of(owner).defer(*HEAVY_FIELDS)[:limit])
+
+
+def follow_up_choices(*, owner, include: Brief | None = None) -> list[tuple[int, str]]:
+    """(id, question) of the owner's latest briefs to follow up, plus ``include`` if older."""
+    rows = list(briefs_of(owner).values_list("pk", "question")[:FOLLOW_UP_CHOICES])
+    if include is not None and all(pk != include.pk for pk, _ in rows):
+        rows.insert(0, (include.pk, include.question))
+    return rows
+
+
+def briefs_search(
+    *,
+    owner,
+    text: str = "",
+    status: str = "",
+    since: date | None = None,
+    until: date | None = None,
+) -> QuerySet[Brief]:
+    """The owner's briefs matching every given filter; dates are days in the current zone."""
+    briefs = briefs_of(owner).defer(*HEAVY_FIELDS)
+    if text:
+        briefs = briefs.filter(
+            Q(question__icontains=text) | Q(query__icontains=text) | Q(body__icontains=text)
+        )
+    if status:
+        briefs = briefs.filter(status=status)
+    if since:
+        briefs = briefs.filter(created_at__gte=_day_start(since))
+    if until:
+        briefs = briefs.filter(created_at__lt=_day_start(until + timedelta(days=1)))
+    return briefs
+
+
+def _day_start(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, datetime.min.time()))
+
+
+def brief_queue_position(brief: Brief) -> int | None:
+    """1 for the next brief a worker takes; None unless queued. Workers serve every user's
+    briefs in creation order, so everyone's queued briefs count."""
+    if brief.status != BriefStatus.QUEUED:
+        return None
+    ahead = Brief.objects.filter(status=BriefStatus.QUEUED).filter(
+        Q(created_at__lt=brief.created_at) | Q(created_at=brief.created_at, pk__lt=brief.pk)
+    )
+    return ahead.count() + 1
+
+
+def brief_steps(*, brief_id: int, after: int = 0) -> list[RunStep]:
+    """Every step after ``after``, in order (read in pages of ``STEPS_PAGE``)."""
+    steps: list[RunStep] = []
+    while True:
+        page = list(
+            RunStep.objects.filter(brief_id=brief_id, seq__gt=after).order_by("seq")[:STEPS_PAGE]
+        )
+        steps += page
+        if len(page) < STEPS_PAGE:
+            return steps
+        after = page[-1].seq
+
+
+@dataclass(frozen=True)
+class LiveState:
+    """What a watcher of a running brief needs besides its steps."""
+
+    status: str
+    step_seq: int = field(compare=False)  # steps travel as steps, not as state changes
+    queue_position: int | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    error: str
+
+    @property
+    def finished(self) -> bool:
+        return self.status not in (BriefStatus.QUEUED, BriefStatus.RUNNING)
+
+    def as_message(self) -> dict:
+        return {
+            "type": "status",
+            "status": self.status,
+            "status_label": str(BriefStatus(self.status).label),
+            "finished": self.finished,
+            "queue_position": self.queue_position,
+            "created_at": self.created_at.isoformat(),
+            "started_at": self.started_at.isoformat() if self.started_at else None,
+            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
+            "error": self.error,
+        }
+
+
+LIVE_FIELDS = ("pk", "status", "step_seq", "created_at", "started_at", "finished_at", "error")
+
+
+def brief_live_state(*, brief_id: int, owner=None) -> LiveState | None:
+    """The brief's live state (None when gone, or not ``owner``'s when an owner is given)."""
+    briefs = Brief.objects.all() if owner is None else briefs_of(owner)
+    brief = briefs.only(*LIVE_FIELDS).filter(pk=brief_id).first()
+    if brief is None:
+        return None
+    return LiveState(
+        status=brief.status,
+        step_seq=brief.step_seq,
+        queue_position=brief_queue_position(brief),
+        created_at=brief.created_at,
+        started_at=brief.started_at,
+        finished_at=brief.finished_at,
+        error=brief.error,
+    )
+
+
+def brief_live_read(*, brief_id: int, after: int) -> tuple[LiveState | None, list[RunStep]]:
+    """The state and the steps after ``after``; the steps are read only when there are any."""
+    state = brief_live_state(brief_id=brief_id)
+    if state is None or state.step_seq <= after:
+        return state, []
+    return state, brief_steps(brief_id=brief_id, after=after)
+
+
+# --- RSSHub status --------------------------------------------------------------------------
+
+RSSHUB_STATUS_CACHE_KEY = "dashboard:rsshub-answers"
+RSSHUB_STATUS_SECONDS = 30
+RSSHUB_STATUS_TIMEOUT = 2.0
+
+
+async def _rsshub_probe() -> bool:
+    async with RSSHubClient(timeout=RSSHUB_STATUS_TIMEOUT) as client:
+        try:
+            response = await client.get("/healthz")
+        except FetchFailed:
+            return False
+    return response.status == 200
+
+
+def rsshub_answers() -> bool:
+    """Whether RSSHub answers its health check; remembered for ``RSSHUB_STATUS_SECONDS``.
+
+    Goes through the one RSSHub client, which adds the access key below the logs."""
+    answer = cache.get(RSSHUB_STATUS_CACHE_KEY)
+    if answer is None:
+        try:
+            answer = async_to_sync(_rsshub_probe)()
+        except OSError:  # the client maps transport failures; this is a last guard
+            answer = False
+        cache.set(RSSHUB_STATUS_CACHE_KEY, answer, RSSHUB_STATUS_SECONDS)
+    return answer
+
+
+# --- route health ---------------------------------------------------------------------------
+
+HEALTH_DAYS = 7
+BUCKET_HOURS = 6
+ROUTES_PER_PAGE = 40
+RECENT_CHANGES = 12
+
+
+@dataclass
+class Series:
+    """One point per bucket, oldest first: the share of successes and the mean latency."""
+
+    success: list[float | None] = field(default_factory=list)
+    latency: list[float | None] = field(default_factory=list)
+    attempts: list[int] = field(default_factory=list)
+
+
+def routes_for_health(*, state: str = "", text: str = "") -> QuerySet[Route]:
+    """Routes that have been tried (or whose circuit is not closed), by platform then path."""
+    routes = Route.objects.select_related("platform").filter(
+        Q(attempts__gt=0) | ~Q(circuit=CircuitState.CLOSED)
+    )
+    if state in HEALTH_STATES:
+        routes = routes.filter(HEALTH_STATES[state])
+    if text:
+        routes = routes.filter(
+            Q(path__icontains=text)
+            | Q(name__icontains=text)
+            | Q(platform__name__icontains=text)
+            | Q(platform__namespace__icontains=text)
+        )
+    return routes.order_by("platform__namespace", "path")
+
+
+def _buckets(now: datetime) -> tuple[datetime, int]:
+    """The start of the first bucket (aligned to ``BUCKET_HOURS`` in UTC) and the count."""
+    end = now.replace(minute=0, second=0, microsecond=0)
+    end -= timedelta(hours=end.hour % BUCKET_HOURS)
+    count = HEALTH_DAYS * 24 // BUCKET_HOURS
+    return end - timedelta(hours=BUCKET_HOURS * (count - 1)), count
+
+
+def health_series(*, route_ids: list[int] | None, now: datetime | None = None) -> dict:
+    """Per route (or ``None`` for all routes together), the success/latency series of the last
+    ``HEALTH_DAYS`` days. One aggregate query, grouped by route and hour."""
+    start, count = _buckets(now or timezone.now())
+    attempts = FetchAttempt.objects.filter(created_at__gte=start).exclude(
+        outcome="rsshub_unavailable"  # RSSHub down is no route's fault (DESIGN.md 2.3)
+    )
+    keys: tuple[str, ...] = ("hour",)
+    if route_ids is not None:
+        attempts = attempts.filter(route_id__in=route_ids)
+        keys = ("route_id", "hour")
+    rows = (
+        attempts.annotate(hour=TruncHour("created_at", tzinfo=UTC))
+        .values(*keys)
+        .annotate(
+            n=Count("id"),
+            ok=Count("id", filter=Q(outcome__in=list(SUCCESS_OUTCOMES))),
+            latency=Avg("latency_ms"),
+        )
+        .order_by()
+    )
+    totals: dict = defaultdict(lambda: [[0, 0, 0.0] for _ in range(count)])
+    for row in rows:
+        index = int((row["hour"] - start).total_seconds() // (BUCKET_HOURS * 3600))
+        if 0 <= index < count:
+            bucket = totals[row.get("route_id")][index]
+            bucket[0] += row["n"]
+            bucket[1] += row["ok"]
+            bucket[2] += (row["latency"] or 0) * row["n"]
+    return {key: _series(buckets) for key, buckets in totals.items()}
+
+
+def series_empty() -> Series:
+    """The series of a route without attempts in the period: every bucket empty."""
+    _, count = _buckets(timezone.now())
+    return _series([[0, 0, 0.0]] * count)
+
+
+def _series(buckets: list[list]) -> Series:
+    series = Series()
+    for n, ok, latency_sum in buckets:
+        series.attempts.append(n)
+        series.success.append(ok / n if n else None)
+        series.latency.append(latency_sum / n if n else None)
+    return series
+
+
+@dataclass(frozen=True)
+class HealthSummary:
+    routes_tried: int
+    open_circuits: int
+    failing: int
+    attempts_24h: int
+    success_24h: float | None
+    latency_24h: float | None
+
+
+def health_summary(*, now: datetime | None = None) -> HealthSummary:
+    now = now or timezone.now()
+    counts = Route.objects.aggregate(
+        tried=Count("id", filter=Q(attempts__gt=0)),
+        open=Count("id", filter=~Q(circuit=CircuitState.CLOSED)),
+        failing=Count("id", filter=HEALTH_STATES["failing"]),
+    )
+    day = (
+        FetchAttempt.objects.filter(created_at__gte=now - timedelta(hours=24))
+        .exclude(outcome="rsshub_unavailable")
+        .aggregate(
+            n=Count("id"),
+            ok=Count("id", filter=Q(outcome__in=list(SUCCESS_OUTCOMES))),
+            latency=Avg("latency_ms"),
+        )
+    )
+    return HealthSummary(
+        routes_tried=counts["tried"],
+        open_circuits=counts["open"],
+        failing=counts["failing"],
+        attempts_24h=day["n"],
+        success_24h=day["ok"] / day["n"] if day["n"] else None,
+        latency_24h=day["latency"],
+    )
+
+
+def circuit_changes_recent(limit: int = RECENT_CHANGES) -> list[CircuitChange]:
+    return list(CircuitChange.objects.select_related("route")[:limit])

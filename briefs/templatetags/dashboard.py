@@ -1,0 +1,114 @@
+"""Small visual pieces of the dashboard: status badges, percentage bars, SVG sparklines."""
+
+from django import template
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+
+register = template.Library()
+
+STATUS_TONES = {
+    "queued": "plain",
+    "running": "live",
+    "succeeded": "ok",
+    "failed": "bad",
+    "cancelled": "warn",
+}
+HEALTH_TONES = {
+    "healthy": "ok",
+    "degraded": "warn",
+    "failing": "bad",
+    "open": "bad",
+    "unknown": "plain",
+}
+
+
+@register.filter
+def status_tone(status: str) -> str:
+    return STATUS_TONES.get(status, "plain")
+
+
+@register.filter
+def health_tone(state: str) -> str:
+    return HEALTH_TONES.get(state, "plain")
+
+
+@register.filter
+def rate_tone(rate: float | None) -> str:
+    if rate is None:
+        return "plain"
+    return "ok" if rate >= 0.8 else "warn" if rate >= 0.5 else "bad"
+
+
+@register.filter
+def percent(rate: float | None) -> str:
+    return "—" if rate is None else f"{rate * 100:.0f}%"
+
+
+@register.simple_tag
+def rate_bar(rate: float | None, width: int = 90) -> SafeString:
+    """A horizontal bar filled to ``rate`` (0..1), coloured by how good it is."""
+    if rate is None:
+        return format_html(
+            '<svg class="bar" width="{}" height="10" aria-hidden="true"></svg>', width
+        )
+    filled = max(0.0, min(1.0, rate)) * width
+    return format_html(
+        '<svg class="bar" width="{w}" height="10" role="img" aria-label="{label}">'
+        '<rect class="track" x="0" y="0" width="{w}" height="10" rx="3"/>'
+        '<rect class="fill tone-{tone}" x="0" y="0" width="{f}" height="10" rx="3"/></svg>',
+        w=width,
+        f=f"{filled:.1f}",
+        tone=rate_tone(rate),
+        label=percent(rate),
+    )
+
+
+def _bar(i: int, slot: float, value: float | None, top: float, height: int, tone: str) -> tuple:
+    if value is None:  # no attempt in this bucket: a faint tick on the baseline
+        return (f"{i * slot:.1f}", height - 1, f"{max(slot - 1, 1):.1f}", 1, "none")
+    bar = max(2.0, min(1.0, value / top) * (height - 2)) if top else 2.0
+    return (f"{i * slot:.1f}", f"{height - bar:.1f}", f"{max(slot - 1, 1):.1f}", f"{bar:.1f}", tone)
+
+
+@register.simple_tag
+def sparkline(
+    values: list[float | None], kind: str = "success", width: int = 140, height: int = 28
+) -> SafeString:
+    """A small inline SVG column chart of ``values``, oldest first; None = no data (a tick).
+
+    ``kind`` "success": shares 0..1 on a fixed scale, each column coloured by how good it is;
+    "latency": milliseconds, scaled to the largest.
+    """
+    known = [v for v in values if v is not None]
+    if not values:
+        return SafeString("")
+    top = 1.0 if kind == "success" else (max(known) if known else 0) or 1.0
+    slot = width / len(values)
+    bars = [
+        _bar(i, slot, v, top, height, rate_tone(v) if kind == "success" else "latency")
+        for i, v in enumerate(values)
+    ]
+    if not known:
+        label = _("no data")
+    elif kind == "success":
+        label = _("success from %(low)s to %(high)s") % {
+            "low": percent(min(known)),
+            "high": percent(max(known)),
+        }
+    else:
+        label = _("latency up to %(ms)d ms") % {"ms": max(known)}
+    columns = format_html_join(
+        "",
+        '<rect x="{}" y="{}" width="{}" height="{}" class="tone-{}"/>',
+        bars,
+    )
+    return format_html(
+        '<svg class="spark spark-{kind}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+        'role="img" aria-label="{label}"><title>{label}</title>{columns}</svg>',
+        kind=kind,
+        w=width,
+        h=height,
+        label=label,
+        columns=columns,
+    )

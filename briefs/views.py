@@ -1,0 +1,197 @@
+"""Dashboard pages. Thin: read through ``briefs.selectors``, write through ``briefs.services``.
+
+Another user's brief is a 404 on every page and action, exactly like a brief that does not exist.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from briefs import selectors, services
+from briefs.forms import AskForm, BriefSearchForm, RouteHealthFilterForm
+from briefs.llm import llm_configured, llm_mode_label
+from briefs.markdown import brief_html, brief_markdown_export, citations_read
+from briefs.models import Brief
+
+BRIEFS_PER_PAGE = 20
+
+
+def _own_brief(request: HttpRequest, pk: int) -> Brief:
+    try:
+        return selectors.brief_of(owner=request.user, brief_id=pk)
+    except Brief.DoesNotExist:
+        raise Http404("No such brief.") from None
+
+
+def _ask_form(request: HttpRequest, *, data=None, follow_up: Brief | None = None) -> AskForm:
+    return AskForm(
+        data=data,
+        initial={"follow_up_of": follow_up.pk if follow_up else None},
+        follow_up_choices=selectors.follow_up_choices(owner=request.user, include=follow_up),
+        llm=llm_configured(),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def home(request: HttpRequest) -> HttpResponse:
+    """The question box, the recent briefs and which mode answers."""
+    if request.method == "POST":
+        form = _ask_form(request, data=request.POST)
+        if form.is_valid():
+            try:
+                brief = services.brief_create(
+                    owner=request.user,
+                    question=form.cleaned_data["question"],
+                    follow_up_of=form.cleaned_data["follow_up_of"],
+                    offline=form.cleaned_data.get("offline", False),
+                )
+            except services.BriefInvalid as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                return redirect(brief)
+    else:
+        follow_up_id = request.GET.get("follow_up", "")
+        follow_up = None
+        if follow_up_id:
+            if not follow_up_id.isdigit() or len(follow_up_id) > 18:
+                raise Http404("No such brief.")
+            follow_up = _own_brief(request, int(follow_up_id))
+        form = _ask_form(request, follow_up=follow_up)
+    context = {
+        "form": form,
+        "recent": selectors.briefs_recent(owner=request.user),
+        "mode": llm_mode_label(),
+        "rsshub_up": selectors.rsshub_answers(),
+    }
+    return render(request, "briefs/home.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_GET
+def brief_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    brief = _own_brief(request, pk)
+    citations = citations_read(brief.citations)
+    steps = selectors.brief_steps(brief_id=brief.pk)
+    context = {
+        "brief": brief,
+        "steps": steps,
+        "last_seq": steps[-1].seq if steps else 0,
+        "queue_position": selectors.brief_queue_position(brief),
+        "citations": citations,
+        "body_html": brief_html(brief.body, citations) if brief.body else "",
+        "markdown": brief_markdown_export(
+            question=brief.question, body=brief.body, citations=citations
+        ),
+        "usage_nodes": _usage_rows(brief.usage),
+    }
+    return render(request, "briefs/detail.html", context)
+
+
+def _usage_rows(usage: object) -> list[dict]:
+    nodes = usage.get("nodes") if isinstance(usage, dict) else None
+    if not isinstance(nodes, dict):
+        return []
+    return [{"node": node, **totals} for node, totals in nodes.items() if isinstance(totals, dict)]
+
+
+@login_required
+@require_GET
+def brief_markdown(request: HttpRequest, pk: int) -> HttpResponse:
+    """The brief as markdown text, for copying or saving without JavaScript."""
+    brief = _own_brief(request, pk)
+    text = brief_markdown_export(
+        question=brief.question, body=brief.body, citations=citations_read(brief.citations)
+    )
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")
+
+
+@login_required
+@require_POST
+def brief_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        brief = services.brief_cancel(owner=request.user, brief_id=pk)
+    except Brief.DoesNotExist:
+        raise Http404("No such brief.") from None
+    messages.info(request, _("Cancel requested: the run stops at its next step."))
+    return redirect(brief)
+
+
+@login_required
+@require_POST
+def brief_rerun(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        brief = services.brief_rerun(owner=request.user, brief_id=pk)
+    except Brief.DoesNotExist:
+        raise Http404("No such brief.") from None
+    except services.BriefInvalid as exc:
+        messages.error(request, exc.message)
+        return redirect("brief-detail", pk=pk)
+    return redirect(brief)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def brief_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET asks for confirmation; POST deletes."""
+    brief = _own_brief(request, pk)
+    if request.method == "GET":
+        return render(request, "briefs/confirm_delete.html", {"brief": brief})
+    try:
+        services.brief_delete(owner=request.user, brief_id=pk)
+    except Brief.DoesNotExist:
+        raise Http404("No such brief.") from None
+    messages.success(request, _("The brief is deleted."))
+    return redirect("brief-list")
+
+
+@login_required
+@require_GET
+def brief_list(request: HttpRequest) -> HttpResponse:
+    form = BriefSearchForm(request.GET or None)
+    filters = form.cleaned_data if form.is_valid() else {}
+    briefs = selectors.briefs_search(
+        owner=request.user,
+        text=filters.get("q", ""),
+        status=filters.get("status", ""),
+        since=filters.get("since"),
+        until=filters.get("until"),
+    )
+    page = Paginator(briefs, BRIEFS_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {"form": form, "page": page, "query": query.urlencode()}
+    return render(request, "briefs/list.html", context)
+
+
+@login_required
+@require_GET
+def route_health(request: HttpRequest) -> HttpResponse:
+    """Staff only: every tried route's health, with charts of the last days."""
+    if not request.user.is_staff:
+        raise PermissionDenied
+    form = RouteHealthFilterForm(request.GET or None)
+    filters = form.cleaned_data if form.is_valid() else {}
+    routes = selectors.routes_for_health(state=filters.get("state", ""), text=filters.get("q", ""))
+    page = Paginator(routes, selectors.ROUTES_PER_PAGE).get_page(request.GET.get("page"))
+    series = selectors.health_series(route_ids=[r.pk for r in page.object_list])
+    overall = selectors.health_series(route_ids=None).get(None) or selectors.series_empty()
+    rows = [(route, series.get(route.pk) or selectors.series_empty()) for route in page.object_list]
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "page": page,
+        "rows": rows,
+        "summary": selectors.health_summary(),
+        "overall": overall,
+        "changes": selectors.circuit_changes_recent(),
+        "days": selectors.HEALTH_DAYS,
+        "query": query.urlencode(),
+    }
+    return render(request, "briefs/route_health.html", context)

@@ -1,0 +1,166 @@
+/* RSSHub Agent dashboard: progressive enhancement only; every page works without it. */
+(function () {
+  "use strict";
+
+  var TERMINAL_KINDS = ["brief_ready", "run_failed", "run_cancelled"];
+  var CLOSE_NOT_SIGNED_IN = 4401, CLOSE_NOT_YOURS = 4403, CLOSE_GONE = 4410;
+
+  function cookie(name) {
+    var found = document.cookie.split("; ").filter(function (c) { return c.indexOf(name + "=") === 0; })[0];
+    return found ? found.slice(name.length + 1) : null;
+  }
+
+  /* Time zone: the server renders times in the zone named by the "tz" cookie. */
+  function rememberTimeZone() {
+    var zone;
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { return false; }
+    if (!zone || cookie("tz") === zone) return false;
+    document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
+    // Once per session: show this page's times in the zone just learnt.
+    if (document.querySelector("time[datetime]") && !sessionStorage.getItem("tz-reloaded")) {
+      sessionStorage.setItem("tz-reloaded", "1");
+      location.reload();
+      return true;
+    }
+    return false;
+  }
+
+  function autosubmit() {
+    document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
+      select.addEventListener("change", function () { select.form.submit(); });
+    });
+  }
+
+  function copyButtons() {
+    document.querySelectorAll("button[data-copy]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var text = JSON.parse(document.getElementById(button.dataset.copy).textContent);
+        var done = function () {
+          var label = button.textContent;
+          button.textContent = button.dataset.done || "Copied";
+          setTimeout(function () { button.textContent = label; }, 1500);
+        };
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(text).then(done, function () { copyByHand(text); done(); });
+        } else {
+          copyByHand(text);
+          done();
+        }
+      });
+    });
+  }
+
+  function copyByHand(text) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    try { document.execCommand("copy"); } catch (e) { /* nothing more to try */ }
+    document.body.removeChild(area);
+  }
+
+  function elapsedText(seconds) {
+    seconds = Math.max(0, Math.floor(seconds));
+    var h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+    if (h) return h + " h " + m + " min";
+    if (m) return m + " min " + s + " s";
+    return s + " s";
+  }
+
+  function elapsedClock() {
+    var node = document.getElementById("elapsed");
+    if (!node) return;
+    var tick = function () {
+      var since = Date.parse(node.dataset.since);
+      if (!isNaN(since)) node.textContent = elapsedText((Date.now() - since) / 1000);
+    };
+    tick();
+    setInterval(tick, 1000);
+  }
+
+  /* The live timeline: replay after the last seq shown, then every new step, once each. */
+  function liveTimeline() {
+    var live = document.getElementById("live");
+    var timeline = document.getElementById("timeline");
+    if (!live || !timeline) return;
+    var lastSeq = parseInt(live.dataset.after, 10) || 0;
+    var finished = false, socket = null, retry = 500, finishTimer = null;
+    var connection = document.getElementById("connection");
+    var count = document.getElementById("step-count");
+
+    function setConnection(state) {
+      if (connection) { connection.dataset.state = state; connection.textContent = state; }
+    }
+
+    function finish() {
+      if (finished) return;
+      finished = true;
+      if (socket) socket.close(1000);
+      // The server renders the finished brief; reloading shows it (and works without JS too).
+      location.reload();
+    }
+
+    function onStep(message) {
+      if (message.seq <= lastSeq) return;  // already shown
+      if (message.seq !== lastSeq + 1) {  // a gap: reconnect, the server replays from lastSeq
+        socket.close(1000);
+        return;
+      }
+      timeline.insertAdjacentHTML("beforeend", message.html);
+      lastSeq = message.seq;
+      live.dataset.after = String(lastSeq);
+      if (count) count.textContent = String(timeline.children.length);
+      if (TERMINAL_KINDS.indexOf(message.kind) !== -1) finish();
+    }
+
+    function onStatus(message) {
+      var badge = document.querySelector("#brief-status .badge");
+      if (badge) {
+        badge.dataset.status = message.status;
+        badge.textContent = message.status_label;
+        badge.className = "badge tone-" + ({ running: "live", succeeded: "ok", failed: "bad", cancelled: "warn" }[message.status] || "plain");
+      }
+      var queueLine = document.getElementById("queue-line");
+      if (queueLine) {
+        queueLine.hidden = message.queue_position === null;
+        document.getElementById("queue-position").textContent = message.queue_position === null ? "" : message.queue_position;
+      }
+      var elapsed = document.getElementById("elapsed");
+      if (elapsed && message.started_at) elapsed.dataset.since = message.started_at;
+      // The closing step follows the status change; reload without it if it does not come.
+      if (message.finished && !finishTimer) finishTimer = setTimeout(finish, 2000);
+    }
+
+    function connect() {
+      var scheme = location.protocol === "https:" ? "wss:" : "ws:";
+      var url = scheme + "//" + location.host + live.dataset.ws + "?after=" + lastSeq + "&lang=" + encodeURIComponent(live.dataset.lang || "");
+      socket = new WebSocket(url);
+      socket.onopen = function () { retry = 500; setConnection("live"); };
+      socket.onmessage = function (event) {
+        var message = JSON.parse(event.data);
+        if (message.type === "step") onStep(message);
+        else if (message.type === "status") onStatus(message);
+      };
+      socket.onclose = function (event) {
+        if (finished) return;
+        if (event.code === CLOSE_NOT_SIGNED_IN) { location.reload(); return; }
+        if (event.code === CLOSE_NOT_YOURS || event.code === CLOSE_GONE) { setConnection("closed"); return; }
+        setConnection("reconnecting");
+        setTimeout(connect, retry);
+        retry = Math.min(retry * 2, 10000);
+      };
+    }
+    connect();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (rememberTimeZone()) return;
+    autosubmit();
+    copyButtons();
+    elapsedClock();
+    liveTimeline();
+  });
+})();

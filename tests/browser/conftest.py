@@ -1,0 +1,306 @@
+"""The real thing for browser tests: a PostgreSQL database of their own, a real RSSHub, Daphne,
+a ``qcluster`` worker, and Debian's Chromium driven by Selenium.
+
+Why a database of our own rather than pytest-django's: the web server and the worker are other
+processes, so they must see committed data, and pytest-django's test database is wrapped in a
+transaction per test. The fixture creates ``rsshub_agent_browser_<pid>`` next to the configured
+database, migrates it, imports the catalog snapshot, curates it for offline questions (below),
+and drops it at the end. RSSHub keeps routes in its cache for 1 s only, so that every fetch of
+a slow route is slow.
+
+Curation: the catalog's ``test`` platform (route ``/test/:id/:params?``, example ``/test/1``) gets
+the aliases "测试源" and "rsshub test feed", and its ``id`` parameter an option labelled "slow"
+for RSSHub's ``/test/slow4`` (answers after 4 s). A question naming "rsshub test feed" is routed
+there offline; with "slow", the fetch lasts long enough to watch steps arrive, reload, or cancel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+import pytest
+from django.conf import settings
+from psycopg import sql
+
+from tests.rsshub_server import INSTALL_SCRIPT, LocalRSSHub, rsshub_installed
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+LOGS = ARTIFACTS / "browser-logs"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+SEED = ROOT / "catalog" / "seed" / "namespace.json.gz"
+PASSWORDS = {
+    "alice": "alice-browser-pass-1",
+    "mallory": "mallory-browser-pass-1",
+    "sam": "sam-browser-pass-1",
+}
+STARTUP_SECONDS = 60
+
+CURATION = f"""
+from django.contrib.auth import get_user_model
+from catalog.models import Platform, Route
+
+Platform.objects.filter(namespace="test").update(aliases=["测试源", "rsshub test feed"])
+Route.objects.filter(path="/test/:id/:params?").update(parameters={{
+    "id": {{"description": "which test feed",
+            "options": [{{"label": "slow", "value": "slow4"}}]}}
+}})
+users = get_user_model().objects
+passwords = {PASSWORDS!r}
+users.create_user("alice", password=passwords["alice"])
+users.create_user("mallory", password=passwords["mallory"])
+users.create_superuser("sam", password=passwords["sam"])
+"""
+
+
+@dataclass
+class Stack:
+    url: str
+    database: dict
+    rsshub_url: str
+
+    def query(self, statement: str, *params) -> list[tuple]:
+        """Read the stack's database (the tests only ever read it)."""
+        with psycopg.connect(**self.database) as conn:
+            return conn.execute(statement, params).fetchall()
+
+
+def _require_tools() -> None:
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.access(p, os.X_OK)]
+    if missing:
+        pytest.skip(f"{', '.join(missing)} missing: run scripts/system-deps")
+    if not rsshub_installed():
+        pytest.skip(f"RSSHub not installed: run {INSTALL_SCRIPT}")
+    if shutil.which("msgfmt") is None:
+        pytest.fail("msgfmt missing (Debian package gettext): compilemessages needs it")
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        pytest.skip("browser tests run against PostgreSQL (DATABASE_URL=postgres://...)")
+
+
+def _connection_params(dbname: str) -> dict:
+    db = settings.DATABASES["default"]
+    params = {
+        "host": db.get("HOST") or "127.0.0.1",
+        "port": int(db.get("PORT") or 5432),
+        "user": db.get("USER") or "postgres",
+        "dbname": dbname,
+        "autocommit": True,
+    }
+    if db.get("PASSWORD"):
+        params["password"] = db["PASSWORD"]
+    return params
+
+
+def _database_url(params: dict) -> str:
+    auth = params["user"] + (f":{params['password']}" if params.get("password") else "")
+    return f"postgres://{auth}@{params['host']}:{params['port']}/{params['dbname']}"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _environment(database_url: str, rsshub_url: str, data_dir: Path) -> dict:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("OPENAI_", "REDIS_", "RSSHUB_", "ADMIN_")) and k != "DATABASE_URL"
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="tests.browser.settings",
+        DATABASE_URL=database_url,
+        RSSHUB_URL=rsshub_url,
+        SECRET_KEY="browser-tests-secret-key-not-for-production",
+        DEBUG="0",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        DATA_DIR=str(data_dir),
+        Q_WORKERS="2",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def _manage(env: dict, *args: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if done.returncode:
+        raise RuntimeError(
+            f"manage.py {args[0]} failed:\n{done.stdout[-2000:]}{done.stderr[-4000:]}"
+        )
+
+
+def _spawn(name: str, command: list[str], env: dict) -> subprocess.Popen:
+    LOGS.mkdir(parents=True, exist_ok=True)
+    log = (LOGS / f"{name}.log").open("wb")
+    return subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: we stop it and its children
+    )
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+
+
+def _wait_for(url: str, process: subprocess.Popen, name: str) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{name} exited early; see {LOGS / (name + '.log')}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{name} did not answer {url} in {STARTUP_SECONDS} s")
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory):
+    _require_tools()
+    name = f"rsshub_agent_browser_{os.getpid()}"
+    admin = _connection_params("postgres")
+    with psycopg.connect(**admin) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    database = _connection_params(name)
+    processes: list[subprocess.Popen] = []
+    # RSSHub's route cache (5 min) would answer /test/slow4 at once the second time.
+    rsshub = LocalRSSHub(extra_env={"CACHE_EXPIRE": "1"})
+    try:
+        rsshub.start()
+        env = _environment(_database_url(database), rsshub.url, tmp_path_factory.mktemp("data"))
+        _manage(env, "migrate", "--noinput")
+        _manage(env, "import_catalog", str(SEED))
+        _manage(env, "collectstatic", "--noinput")
+        _manage(env, "compilemessages", "-l", "zh_Hans")
+        _manage(env, "shell", "-c", CURATION)
+        port = _free_port()
+        web = _spawn(
+            "daphne",
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "rsshub_agent.asgi:application",
+            ],
+            env,
+        )
+        processes.append(web)
+        processes.append(_spawn("qcluster", [sys.executable, "manage.py", "qcluster"], env))
+        url = f"http://127.0.0.1:{port}"
+        _wait_for(f"{url}/accounts/login/", web, "daphne")
+        yield Stack(url=url, database={**database, "autocommit": True}, rsshub_url=rsshub.url)
+    finally:
+        for process in processes:
+            _stop(process)
+        rsshub.stop()
+        with psycopg.connect(**admin) as conn:
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+
+
+def chrome(user_data_dir: Path, *, javascript: bool = True):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,1000",
+        "--lang=en-US",
+        f"--user-data-dir={user_data_dir}",
+    ):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": "en-US,en"})
+    if not javascript:
+        options.add_experimental_option(
+            "prefs",
+            {
+                "intl.accept_languages": "en-US,en",
+                "profile.managed_default_content_settings.javascript": 2,
+            },
+        )
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    return driver
+
+
+@pytest.fixture
+def browser(tmp_path):
+    driver = chrome(tmp_path / "chrome")
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def second_browser(tmp_path):
+    driver = chrome(tmp_path / "chrome-2")
+    yield driver
+    driver.quit()
+
+
+def screenshot(driver, name: str) -> Path:
+    """Keep a picture of the page as a test artifact (artifacts/ is not committed)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    driver.save_screenshot(str(path))
+    return path
+
+
+def citations_of(stack: Stack, brief_id: int) -> list[dict]:
+    [(raw,)] = stack.query("SELECT citations FROM briefs_brief WHERE id = %s", brief_id)
+    return raw if isinstance(raw, list) else json.loads(raw)
