@@ -74,7 +74,8 @@ async def _fetch_cancellable(ctx: RunContext, paths: list[str]) -> list[FetchRes
 async def node_fetch(ctx: RunContext, paths: list[tuple[str, int | None]]) -> list[FetchResult]:
     results = await _fetch_cancellable(ctx, [p for p, _ in paths])
     for result in results:
-        items = result.items_new + result.items_seen
+        # A 304 carries no new or seen counts, but the feed's stored items answer for it.
+        items = max(result.items_new + result.items_seen, len(result.item_ids))
         ctx.attempted.append(Attempted(result.path, result.outcome, items, result.message))
         if result.circuit_open and result.route_id:
             ctx.circuit_skipped.add(result.route_id)
