@@ -106,6 +106,9 @@ def _database_config() -> dict:
                 "transaction_mode": "IMMEDIATE",
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # A file, not Django's in-memory default: tests start worker subprocesses and race
+            # concurrent writers, which an in-memory database cannot take.
+            "TEST": {"NAME": str(DATA_DIR / "test_db.sqlite3")},
         }
     try:
         config = dj_database_url.parse(url, conn_max_age=0)

@@ -105,13 +105,20 @@ def test_an_unknown_user_fails_before_any_run():
     assert not Brief.objects.exists()
 
 
+def test_database_url() -> str:
+    """A URL for the test database, which this test commits to, for a subprocess."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    login = quote(db["USER"]) + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
+    return f"postgres://{login}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
 def test_the_process_exits_non_zero_when_the_run_did_not_succeed(stub_rsshub):
     stub_rsshub.route("/alpha/flash", cancel_then_not_found)
-    db = connection.settings_dict  # the test database, which this test commits to
-    login = quote(db["USER"]) + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
     env = {
         **os.environ,
-        "DATABASE_URL": f"postgres://{login}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
+        "DATABASE_URL": test_database_url(),
         "RSSHUB_URL": stub_rsshub.url,
         "OPENAI_API_KEY": "",
         "SECRET_KEY": "x",

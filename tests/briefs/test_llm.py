@@ -376,15 +376,6 @@ def test_the_probe_is_claimed_once_and_taken_over_when_stale(db, llm, settings):
     assert [breaker_admit(key, now=later), breaker_admit(key, now=later)] == [True, False]
 
 
-# On SQLite the test database is in memory with a shared cache, where a second writer fails at
-# once with "database table is locked" instead of waiting out the busy timeout as it does on the
-# file database (WAL) the service uses; the sequential tests above cover the logic there.
-needs_concurrent_writers = pytest.mark.skipif(
-    connection.vendor == "sqlite", reason="in-memory SQLite test DB cannot take concurrent writers"
-)
-
-
-@needs_concurrent_writers
 @pytest.mark.django_db(transaction=True)
 def test_exactly_one_half_open_probe_goes_out(settings, django_user_model):
     user = django_user_model.objects.create_user("prober")
@@ -448,7 +439,6 @@ def test_reservations_stop_at_the_budget(owner, settings):
     assert not budget_reserve(user_id=owner.pk, tokens=1001, day=day + timedelta(days=1))
 
 
-@needs_concurrent_writers
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_reservations_admit_exactly_the_budget(settings, django_user_model):
     settings.LLM_DAILY_TOKEN_BUDGET = 1000

@@ -77,6 +77,8 @@ print(json.dumps(ids))
 CANCEL = """
 from django.contrib.auth import get_user_model
 from briefs.services import brief_cancel
+
+pytestmark = pytest.mark.postgres
 brief_cancel(owner=get_user_model().objects.get(username="worker-test"), brief_id={brief_id})
 """
 

@@ -199,10 +199,6 @@ def test_a_closed_route_is_let_through_without_a_write(route):
     assert len(queries) == 1
 
 
-@pytest.mark.skipif(
-    connection.vendor == "sqlite",
-    reason="the in-memory shared-cache test database raises 'table is locked' instead of waiting",
-)
 @pytest.mark.django_db(transaction=True)
 def test_two_workers_racing_for_the_probe_get_one(route):
     fail_times(route, 3)
