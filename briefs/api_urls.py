@@ -1,3 +1,91 @@
-"""The integration API under /api/ (filled by the API work)."""
+"""The integration API under /api/: ``v1/`` (one view per path), the OpenAPI schema and its docs.
 
-urlpatterns: list = []
+Ids in paths are 1 to 18 digits: anything else (negative, zero, garbage, past a bigint) is not a
+route, and so the catch-all's 404 in the API's error shape rather than a database error.
+"""
+
+from django.urls import include, path, re_path, register_converter
+from drf_spectacular.views import SpectacularAPIView
+
+from briefs.api import account, briefs, catalog, status, webhooks
+from briefs.api.base import NotFoundView
+from briefs.api.docs import ApiDocsView, schema_settings
+
+
+class IdConverter:
+    regex = "[1-9][0-9]{0,17}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "api_id")
+
+v1_urlpatterns = [
+    path("briefs", briefs.BriefCollectionApi.as_view(), name="api-briefs"),
+    path("briefs/<api_id:brief_id>", briefs.BriefDetailApi.as_view(), name="api-brief-detail"),
+    path("briefs/<api_id:brief_id>/steps", briefs.BriefStepsApi.as_view(), name="api-brief-steps"),
+    path(
+        "briefs/<api_id:brief_id>/cancel",
+        briefs.BriefCancelApi.as_view(),
+        name="api-brief-cancel",
+    ),
+    path("briefs/<api_id:brief_id>/rerun", briefs.BriefRerunApi.as_view(), name="api-brief-rerun"),
+    path("catalog/platforms", catalog.PlatformListApi.as_view(), name="api-catalog-platforms"),
+    path("catalog/routes", catalog.RouteListApi.as_view(), name="api-catalog-routes"),
+    path(
+        "catalog/routes/<api_id:route_id>",
+        catalog.RouteDetailApi.as_view(),
+        name="api-catalog-route",
+    ),
+    path(
+        "catalog/routes/<api_id:route_id>/enable",
+        catalog.RouteEnableApi.as_view(),
+        name="api-catalog-route-enable",
+    ),
+    path(
+        "catalog/routes/<api_id:route_id>/disable",
+        catalog.RouteDisableApi.as_view(),
+        name="api-catalog-route-disable",
+    ),
+    path(
+        "catalog/routes/<api_id:route_id>/prefer",
+        catalog.RoutePreferApi.as_view(),
+        name="api-catalog-route-prefer",
+    ),
+    path("webhooks", webhooks.WebhookCollectionApi.as_view(), name="api-webhooks"),
+    path(
+        "webhooks/<api_id:webhook_id>",
+        webhooks.WebhookDetailApi.as_view(),
+        name="api-webhook-detail",
+    ),
+    path(
+        "webhooks/<api_id:webhook_id>/deliveries",
+        webhooks.WebhookDeliveriesApi.as_view(),
+        name="api-webhook-deliveries",
+    ),
+    path("tokens", account.TokenListApi.as_view(), name="api-tokens"),
+    path("tokens/<api_id:token_id>", account.TokenRevokeApi.as_view(), name="api-token-revoke"),
+    path("quota", account.QuotaApi.as_view(), name="api-quota"),
+    path("status", status.StatusApi.as_view(), name="api-status"),
+]
+
+urlpatterns = [
+    path("v1/", include(v1_urlpatterns)),
+    path(
+        "schema/",
+        SpectacularAPIView.as_view(
+            patterns=[path("api/v1/", include(v1_urlpatterns))],
+            custom_settings=schema_settings(),
+            authentication_classes=[],
+            permission_classes=[],
+        ),
+        name="api-schema",
+    ),
+    path("docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
+    # [\s\S], not ".": a path may hold an encoded newline, and must still get the JSON 404.
+    re_path(r"^[\s\S]*$", NotFoundView.as_view(), name="api-not-found"),
+]

@@ -120,3 +120,104 @@ class LLMBreaker(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+# --- The integration API: tokens, daily quotas, webhooks -----------------------------------------
+
+
+class ApiToken(models.Model):
+    """A named API token of one user. Only the SHA-256 digest of the secret is stored;
+    ``briefs.tokens`` documents the format and why a fast hash suffices for a random secret."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100)
+    # The first characters of the secret, shown in lists so people can tell tokens apart.
+    prefix = models.CharField(max_length=12)
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}...)"
+
+
+class BriefQuotaDay(models.Model):
+    """Briefs one user created through the quota on one UTC day (``briefs.quotas``)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    day = models.DateField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "day"], name="brief_quota_per_day")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.day}: {self.count}"
+
+
+class Webhook(models.Model):
+    """A URL of one user that receives a signed JSON event when one of their briefs finishes."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks"
+    )
+    url = models.CharField(max_length=2000)
+    description = models.CharField(max_length=200, blank=True)
+    # Kept in clear: signing needs it. Shown once, when the webhook is created.
+    secret = models.CharField(max_length=100)
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", _("pending")
+    DELIVERING = "delivering", _("delivering")
+    SUCCEEDED = "succeeded", _("succeeded")
+    FAILED = "failed", _("failed")
+
+
+class WebhookDelivery(models.Model):
+    """One event for one webhook and its delivery log; written by ``briefs.webhooks``."""
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    # The log outlives the brief: deleting a brief keeps what was sent about it.
+    brief = models.ForeignKey(Brief, null=True, blank=True, on_delete=models.SET_NULL)
+    event = models.CharField(max_length=40)
+    event_id = models.UUIDField(unique=True)
+    body = models.TextField(help_text=_("The exact JSON sent on every attempt."))
+    status = models.CharField(
+        max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["webhook", "brief", "event"], name="webhook_delivery_once"
+            )
+        ]
+        indexes = [models.Index(fields=["webhook", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.event} -> {self.webhook_id}: {self.status}"

@@ -33,6 +33,7 @@ from django.db import connection, transaction
 from django.db.models import F
 
 from briefs.models import Brief, RunStep
+from briefs.webhooks import webhooks_brief_finished
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,8 @@ STEP_KINDS = frozenset(
     }
 )  # fmt: skip
 STEP_MESSAGE_TYPE = "step.new"
+# The kinds that record a brief's end: their commit also queues the owner's webhooks.
+FINISH_KINDS = frozenset({"brief_ready", "run_failed", "run_cancelled"})
 
 
 def step_append(*, brief_id: int, kind: str, payload: dict[str, Any]) -> RunStep:
@@ -58,6 +61,10 @@ def step_append(*, brief_id: int, kind: str, payload: dict[str, Any]) -> RunStep
         seq = Brief.objects.values_list("step_seq", flat=True).get(pk=brief_id)
         step = RunStep.objects.create(brief_id=brief_id, seq=seq, kind=kind, payload=payload)
         transaction.on_commit(lambda: step_notify(brief_id=brief_id, seq=seq))
+        if kind in FINISH_KINDS:
+            # Every finish path (worker, cancel, failure) appends one of these after writing the
+            # final status, so this is the one place that sees them all.
+            transaction.on_commit(lambda: webhooks_brief_finished(brief_id))
     return step
 
 

@@ -48,8 +48,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "knox",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "channels",
     "django_q",
     "rsshub_agent",
@@ -187,6 +187,19 @@ FETCH_GLOBAL_CONCURRENCY = env_int("FETCH_GLOBAL_CONCURRENCY", 32, minimum=1)
 # --- Dashboard ---------------------------------------------------------------------------------
 # Without REDIS_URL, live pages read the step log at this interval (seconds).
 DASHBOARD_POLL_SECONDS = env_float("DASHBOARD_POLL_SECONDS", 0.5, minimum=0.05)
+
+# --- Integration API ---------------------------------------------------------------------------
+# Tokens: hashed, named, revocable, expiring (briefs/tokens.py says why not knox).
+API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 90, minimum=1, maximum=3650)
+API_BRIEFS_PER_DAY = env_int("API_BRIEFS_PER_DAY", 200, minimum=0)
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 16 * 1024, minimum=1024)
+API_THROTTLE_RATE = env_str("API_THROTTLE_RATE", "240/minute")
+API_CREATE_THROTTLE_RATE = env_str("API_CREATE_THROTTLE_RATE", "30/minute")
+# Webhooks: private and loopback targets are refused unless allowed (a same-host integration).
+WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)
+WEBHOOK_TIMEOUT = env_float("WEBHOOK_TIMEOUT", 10.0, minimum=1.0)
+WEBHOOKS_PER_USER = env_int("WEBHOOKS_PER_USER", 10, minimum=0)
+WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6, minimum=1, maximum=20)
 
 # --- Route search ------------------------------------------------------------------------------
 # How often (seconds) each process checks whether the catalog changed under its search index.

@@ -34,6 +34,8 @@ from django.conf import settings
 
 from tests.httpserver import Reply, Request, ScriptedServer
 
+pytestmark = pytest.mark.postgres
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 TIMEOUT, RETRY = 8, 15  # the task timeout and the ORM broker's redelivery delay, in seconds
 HOLD_SECONDS = 30.0  # how long the stand-in holds a first request (longer than TIMEOUT)
@@ -78,7 +80,6 @@ CANCEL = """
 from django.contrib.auth import get_user_model
 from briefs.services import brief_cancel
 
-pytestmark = pytest.mark.postgres
 brief_cancel(owner=get_user_model().objects.get(username="worker-test"), brief_id={brief_id})
 """
 

@@ -1,0 +1,247 @@
+"""The route catalog, read-only for everyone, with route health; staff may enable, disable and
+prefer routes (the same services the admin uses)."""
+
+from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, When
+from rest_framework import serializers
+from rest_framework.permissions import IsAdminUser, IsAuthenticated
+from rest_framework.response import Response
+
+from briefs.api.base import (
+    ApiView,
+    QuerySerializer,
+    api_schema,
+    errors,
+    page_of,
+    paginated,
+    query_params,
+    search_field,
+    text_param,
+)
+from catalog.models import CircuitState, Platform, Route, UpstreamState
+from catalog.search import SearchQuestionInvalid, search_catalog
+from catalog.services import routes_prefer, routes_set_enabled
+
+HEALTH_STATES = ("unknown", "healthy", "degraded", "failing", "open")
+RANKED_LIMIT = 100
+
+
+# --- Platforms ----------------------------------------------------------------------------------
+
+
+class PlatformOut(serializers.Serializer):
+    namespace = serializers.CharField()
+    name = serializers.CharField()
+    url = serializers.CharField()
+    lang = serializers.CharField()
+    categories = serializers.ListField(child=serializers.CharField())
+    description = serializers.CharField()
+    aliases = serializers.ListField(child=serializers.CharField())
+    enabled = serializers.BooleanField()
+    priority = serializers.IntegerField()
+    upstream_state = serializers.ChoiceField(choices=UpstreamState.choices)
+    routes = serializers.IntegerField(source="route_count")
+    routes_enabled = serializers.IntegerField(source="route_enabled_count")
+
+
+class PlatformListApi(ApiView):
+    class FilterSerializer(QuerySerializer):
+        search = search_field()
+        enabled = serializers.BooleanField(required=False)
+        lang = text_param(max_length=20)
+        category = text_param(max_length=100)
+
+    @api_schema(
+        operation_id="catalog_platforms_list",
+        parameters=[FilterSerializer],
+        responses={200: page_of("PlatformPage", PlatformOut), **errors(400, 404)},
+        summary="Platforms (RSSHub namespaces) with their route counts",
+    )
+    def get(self, request):
+        params = query_params(self.FilterSerializer, request)
+        platforms = platforms_filtered(**params).annotate(
+            route_count=Count("routes"),
+            route_enabled_count=Count("routes", filter=Q(routes__enabled=True)),
+        )
+        return paginated(request, self, platforms, PlatformOut)
+
+
+def platforms_filtered(
+    *,
+    search: str = "",
+    enabled: bool | None = None,
+    lang: str = "",
+    category: str = "",
+    **_page,
+) -> QuerySet[Platform]:
+    platforms = Platform.objects.all()
+    if search:
+        platforms = platforms.filter(
+            Q(namespace__icontains=search) | Q(name__icontains=search) | Q(url__icontains=search)
+        )
+    if enabled is not None:
+        platforms = platforms.filter(enabled=enabled)
+    if lang:
+        platforms = platforms.filter(lang=lang)
+    if category:
+        platforms = platforms.filter(categories__contains=[category])
+    return platforms.order_by("namespace")
+
+
+# --- Routes -------------------------------------------------------------------------------------
+
+
+class RouteHealthOut(serializers.Serializer):
+    state = serializers.ChoiceField(choices=HEALTH_STATES, source="health_state")
+    attempts = serializers.IntegerField()
+    successes = serializers.IntegerField()
+    success_rate = serializers.FloatField(allow_null=True)
+    consecutive_failures = serializers.IntegerField()
+    latency_ms = serializers.FloatField(allow_null=True)
+    last_attempt_at = serializers.DateTimeField(allow_null=True)
+    last_success_at = serializers.DateTimeField(allow_null=True)
+    last_error_class = serializers.CharField()
+    newest_item_at = serializers.DateTimeField(allow_null=True)
+    circuit = serializers.ChoiceField(choices=CircuitState.choices)
+    circuit_open_until = serializers.DateTimeField(allow_null=True)
+
+
+class RouteOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    platform = serializers.CharField(source="platform.namespace")
+    path = serializers.CharField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    example = serializers.CharField()
+    url = serializers.CharField()
+    categories = serializers.ListField(child=serializers.CharField())
+    parameters = serializers.DictField(help_text="Parameter name -> description.")
+    require_config = serializers.BooleanField()
+    require_browser = serializers.BooleanField()
+    anti_crawler = serializers.BooleanField()
+    nsfw = serializers.BooleanField()
+    enabled = serializers.BooleanField()
+    priority = serializers.IntegerField()
+    upstream_state = serializers.ChoiceField(choices=UpstreamState.choices)
+    health = RouteHealthOut(source="*")
+
+
+def health_condition(state: str) -> Q:
+    """``Route.health_state`` as a database condition (same thresholds)."""
+    closed = Q(circuit=CircuitState.CLOSED)
+    tried = closed & Q(attempts__gt=0)
+    healthy = tried & Q(consecutive_failures=0) & Q(successes__gte=F("attempts") * 0.8)
+    return {
+        "open": ~closed,
+        "unknown": closed & Q(attempts=0),
+        "failing": tried & Q(consecutive_failures__gt=0),
+        "healthy": healthy,
+        "degraded": tried & Q(consecutive_failures=0) & ~Q(successes__gte=F("attempts") * 0.8),
+    }[state]
+
+
+class RouteListApi(ApiView):
+    class FilterSerializer(QuerySerializer):
+        platform = text_param(max_length=100, help_text="A platform's namespace.")
+        enabled = serializers.BooleanField(required=False)
+        health = serializers.ChoiceField(choices=HEALTH_STATES, required=False)
+        search = search_field(help_text="A substring of the path, name or description.")
+        q = search_field(help_text="Relevance search, as the agent ranks routes; best first.")
+
+    @api_schema(
+        operation_id="catalog_routes_list",
+        parameters=[FilterSerializer],
+        responses={200: page_of("RoutePage", RouteOut), **errors(400, 404)},
+        summary="Routes with their health; filter by platform, state and health; search",
+    )
+    def get(self, request):
+        params = query_params(self.FilterSerializer, request)
+        routes = routes_filtered(**params).select_related("platform")
+        return paginated(request, self, routes, RouteOut)
+
+
+def _ranked(routes: QuerySet[Route], question: str) -> QuerySet[Route]:
+    try:
+        hits = search_catalog(question, limit=RANKED_LIMIT).routes
+    except SearchQuestionInvalid as exc:
+        raise serializers.ValidationError({"q": [str(exc)]}) from None
+    order = Case(
+        *(When(pk=hit.route_id, then=rank) for rank, hit in enumerate(hits)),
+        output_field=IntegerField(),
+    )
+    ids = [hit.route_id for hit in hits]
+    if not ids:
+        return routes.none()
+    return routes.filter(pk__in=ids).annotate(rank=order).order_by("rank")
+
+
+def routes_filtered(
+    *,
+    platform: str = "",
+    enabled: bool | None = None,
+    health: str = "",
+    search: str = "",
+    q: str = "",
+    **_page,
+) -> QuerySet[Route]:
+    routes = Route.objects.all()
+    if platform:
+        routes = routes.filter(platform__namespace=platform)
+    if enabled is not None:
+        routes = routes.filter(enabled=enabled)
+    if health:
+        routes = routes.filter(health_condition(health))
+    if search:
+        routes = routes.filter(
+            Q(path__icontains=search) | Q(name__icontains=search) | Q(description__icontains=search)
+        )
+    if q:
+        return _ranked(routes, q)
+    return routes.order_by("path")
+
+
+class RouteDetailApi(ApiView):
+    @api_schema(
+        operation_id="catalog_routes_retrieve",
+        responses={200: RouteOut, **errors(404)},
+        summary="One route with its health",
+    )
+    def get(self, request, route_id: int):
+        route = Route.objects.select_related("platform").get(pk=route_id)
+        return Response(RouteOut(route).data)
+
+
+class StaffOnly(IsAdminUser):
+    message = "Only staff may change the catalog."
+
+
+class RouteCurateApi(ApiView):
+    """Staff only: ``action`` is set per URL (enable, disable, prefer)."""
+
+    permission_classes = [IsAuthenticated, StaffOnly]
+    action: str = ""
+
+    @api_schema(
+        request=None,
+        responses={200: RouteOut, **errors(404)},
+        summary="Staff: change a route's curation",
+    )
+    def post(self, request, route_id: int):
+        route = Route.objects.only("id").get(pk=route_id)
+        if self.action == "prefer":
+            routes_prefer(route_ids=[route.pk])
+        else:
+            routes_set_enabled(route_ids=[route.pk], enabled=self.action == "enable")
+        route = Route.objects.select_related("platform").get(pk=route.pk)
+        return Response(RouteOut(route).data)
+
+
+class RouteEnableApi(RouteCurateApi):
+    action = "enable"
+
+
+class RouteDisableApi(RouteCurateApi):
+    action = "disable"
+
+
+class RoutePreferApi(RouteCurateApi):
+    action = "prefer"

@@ -1,0 +1,135 @@
+"""``GET /api/v1/status``: the database, the queue, RSSHub's reachability, the answering mode.
+
+RSSHub is asked for ``/healthz`` through the one RSSHub client (``fetching.client``), within
+``STATUS_RSSHUB_TIMEOUT`` seconds; its URL and access key never appear in the answer.
+"""
+
+import time
+from datetime import timedelta
+
+from asgiref.sync import async_to_sync
+from django.db import DatabaseError, connection
+from django.utils import timezone
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from briefs import llm
+from briefs.api.base import ApiView, api_schema, errors
+from fetching.client import FetchFailed, RSSHubClient
+from fetching.paths import RoutePathRejected
+
+STATUS_RSSHUB_TIMEOUT = 2.0
+# A task waiting longer than this means no worker is taking tasks.
+QUEUE_STALL = timedelta(minutes=2)
+
+
+class DatabaseOut(serializers.Serializer):
+    ok = serializers.BooleanField()
+    vendor = serializers.CharField()
+    latency_ms = serializers.IntegerField(allow_null=True)
+
+
+class QueueOut(serializers.Serializer):
+    ok = serializers.BooleanField(help_text="No task has waited longer than two minutes.")
+    queued = serializers.IntegerField(allow_null=True, help_text="Tasks waiting for a worker.")
+    running = serializers.IntegerField(allow_null=True, help_text="Tasks a worker has taken.")
+    oldest_queued_seconds = serializers.IntegerField(allow_null=True)
+    detail = serializers.CharField()
+
+
+class RSSHubOut(serializers.Serializer):
+    ok = serializers.BooleanField()
+    http_status = serializers.IntegerField(allow_null=True)
+    latency_ms = serializers.IntegerField(allow_null=True)
+    detail = serializers.CharField()
+
+
+class StatusOut(serializers.Serializer):
+    database = DatabaseOut()
+    queue = QueueOut()
+    rsshub = RSSHubOut()
+    answering_mode = serializers.CharField(help_text='"offline", or the model(s) that answer.')
+    llm_configured = serializers.BooleanField()
+
+
+def database_status() -> dict:
+    started = time.monotonic()
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        return {"ok": False, "vendor": connection.vendor, "latency_ms": None}
+    return {
+        "ok": True,
+        "vendor": connection.vendor,
+        "latency_ms": int((time.monotonic() - started) * 1000),
+    }
+
+
+def queue_status() -> dict:
+    """The django-q ORM broker's backlog (OrmQ rows; ``lock`` in the future means taken)."""
+    from django_q.conf import Conf
+    from django_q.models import OrmQ
+
+    if Conf.ORM is None:
+        return {
+            "ok": True,
+            "queued": None,
+            "running": None,
+            "oldest_queued_seconds": None,
+            "detail": "the broker is not the database; its backlog is not shown here",
+        }
+    now = timezone.now()
+    tasks = OrmQ.objects.using(Conf.ORM)
+    queued = tasks.filter(lock__lte=now)
+    oldest = queued.order_by("lock").values_list("lock", flat=True).first()
+    waited = int((now - oldest).total_seconds()) if oldest else None
+    ok = waited is None or waited < QUEUE_STALL.total_seconds()
+    return {
+        "ok": ok,
+        "queued": queued.count(),
+        "running": tasks.filter(lock__gt=now).count(),
+        "oldest_queued_seconds": waited,
+        "detail": "tasks are being taken" if ok else "tasks wait: is a worker (qcluster) running?",
+    }
+
+
+async def _rsshub_probe() -> dict:
+    async with RSSHubClient(
+        timeout=STATUS_RSSHUB_TIMEOUT, connect_timeout=STATUS_RSSHUB_TIMEOUT
+    ) as client:
+        try:
+            response = await client.get("/healthz")
+        except FetchFailed as exc:
+            return {
+                "ok": False,
+                "http_status": exc.http_status,
+                "latency_ms": exc.latency_ms or None,
+                "detail": f"{exc.outcome}: {exc.message}",
+            }
+        except RoutePathRejected:  # cannot happen for a fixed path; the client's contract
+            return {"ok": False, "http_status": None, "latency_ms": None, "detail": "refused"}
+    ok = 200 <= response.status < 300
+    return {
+        "ok": ok,
+        "http_status": response.status,
+        "latency_ms": response.latency_ms,
+        "detail": "reachable" if ok else f"answered HTTP {response.status}",
+    }
+
+
+class StatusApi(ApiView):
+    @api_schema(
+        operation_id="status_retrieve",
+        responses={200: StatusOut, **errors()},
+        summary="Health of the service's parts and the answering mode",
+    )
+    def get(self, request):
+        data = {
+            "database": database_status(),
+            "queue": queue_status(),
+            "rsshub": async_to_sync(_rsshub_probe)(),
+            "answering_mode": llm.llm_mode_label(),
+            "llm_configured": llm.llm_configured(),
+        }
+        return Response(StatusOut(data).data)

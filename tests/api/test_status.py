@@ -1,0 +1,91 @@
+"""GET /api/v1/status: the database, the queue, RSSHub's reachability, the answering mode."""
+
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from django_q.conf import Conf
+from django_q.models import OrmQ
+
+from tests.httpserver import Reply, ScriptedServer
+
+pytestmark = pytest.mark.django_db
+
+STATUS = "/api/v1/status"
+KEY = "s3cr3t-access-key"
+
+
+@pytest.fixture
+def rsshub(settings):
+    with ScriptedServer() as server:
+        settings.RSSHUB_URL = server.url
+        settings.RSSHUB_ACCESS_KEY = KEY
+        yield server
+
+
+def test_it_reports_a_reachable_rsshub_without_its_key(api, rsshub):
+    rsshub.route("/healthz", Reply(200, {"Content-Type": "text/plain"}, b"ok"))
+    response = api.get(STATUS)
+    body = response.json()
+    assert body["rsshub"]["ok"] is True and body["rsshub"]["http_status"] == 200
+    assert rsshub.requests_to("/healthz")[0].query["key"] == [KEY], "the key was not sent"
+    assert KEY.encode() not in response.content, "the access key reached the answer"
+    assert rsshub.url.encode() not in response.content, "RSSHub's address reached the answer"
+
+
+def test_it_reports_an_rsshub_that_answers_an_error(api, rsshub):
+    rsshub.route("/healthz", Reply(503, body=b"down"))
+    body = api.get(STATUS).json()["rsshub"]
+    assert body["ok"] is False and body["http_status"] == 503
+
+
+def test_it_reports_an_unreachable_rsshub(api, settings):
+    settings.RSSHUB_URL = "http://127.0.0.1:9"
+    body = api.get(STATUS).json()["rsshub"]
+    assert body["ok"] is False and "rsshub_unavailable" in body["detail"]
+
+
+def test_it_gives_up_on_a_slow_rsshub_within_two_seconds(api, rsshub):
+    rsshub.route("/healthz", lambda request: (time.sleep(3), Reply(200, body=b"ok"))[1])
+    started = time.monotonic()
+    body = api.get(STATUS).json()["rsshub"]
+    assert time.monotonic() - started < 2.8, "the status waited past its deadline"
+    assert body["ok"] is False and "timeout" in body["detail"]
+
+
+def test_it_reports_the_database_and_mode(api, rsshub, settings):
+    settings.OPENAI_API_KEY = ""
+    body = api.get(STATUS).json()
+    assert body["database"]["ok"] is True
+    assert body["answering_mode"] == "offline" and body["llm_configured"] is False
+
+
+def test_it_reports_the_model_when_configured(api, rsshub, settings):
+    settings.OPENAI_API_KEY = "sk-not-shown"
+    settings.OPENAI_ROUTER_MODEL = settings.OPENAI_WRITER_MODEL = "test-model"
+    response = api.get(STATUS)
+    assert response.json()["answering_mode"] == "test-model"
+    assert b"sk-not-shown" not in response.content
+
+
+def test_it_reports_a_queue_that_nobody_takes_from(api, rsshub):
+    OrmQ.objects.create(
+        key=Conf.CLUSTER_NAME, payload="x", lock=timezone.now() - timedelta(minutes=5)
+    )
+    body = api.get(STATUS).json()["queue"]
+    assert body["queued"] == 1 and body["ok"] is False
+    assert body["oldest_queued_seconds"] >= 300
+
+
+def test_it_reports_a_moving_queue(api, rsshub):
+    OrmQ.objects.create(key=Conf.CLUSTER_NAME, payload="x", lock=timezone.now())
+    OrmQ.objects.create(
+        key=Conf.CLUSTER_NAME, payload="y", lock=timezone.now() + timedelta(minutes=5)
+    )
+    body = api.get(STATUS).json()["queue"]
+    assert (body["queued"], body["running"], body["ok"]) == (1, 1, True)
+
+
+def test_it_requires_authentication(anon):
+    assert anon.get(STATUS).status_code == 401
