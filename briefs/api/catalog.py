@@ -1,6 +1,8 @@
 """The route catalog, read-only for everyone, with route health; staff may enable, disable and
 prefer routes (the same services the admin uses)."""
 
+import json
+
 from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, When
 from rest_framework import serializers
 from rest_framework.permissions import IsAdminUser, IsAuthenticated
@@ -83,7 +85,12 @@ def platforms_filtered(
     if lang:
         platforms = platforms.filter(lang=lang)
     if category:
-        platforms = platforms.filter(categories__contains=[category])
+        # The JSON text holds the quoted name: portable where JSON containment is not (SQLite),
+        # whether the backend stores non-ASCII escaped (SQLite) or not (PostgreSQL).
+        platforms = platforms.filter(
+            Q(categories__icontains=json.dumps(category))
+            | Q(categories__icontains=json.dumps(category, ensure_ascii=False))
+        )
     return platforms.order_by("namespace")
 
 

@@ -97,6 +97,7 @@ def test_it_accepts_model_briefs_while_tokens_are_left(api, owner, settings):
 # --- The edge of the quota under concurrency (real transactions, real PostgreSQL) -----------
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_burst_at_the_quota_edge_accepts_exactly_the_quota(owner, settings):
     assert connection.vendor == "postgresql", "this test is about PostgreSQL's row locks"
