@@ -2,7 +2,7 @@
 
 Domain errors become HTTP ones here, so views and services never build error responses:
 
-- ``ValidationError``, ``BriefInvalid``, ``TokenInvalid``, ``WebhookInvalid``: 400, with
+- ``ValidationError`` and every ``FieldInvalid`` (brief, token, webhook input): 400, with
   ``extra = {"fields": {name: [messages]}}``; the message names the first offending field
   (``"question: The question is empty."``).
 - ``ObjectDoesNotExist``, ``Http404``: 404 ("No such brief.").
@@ -24,14 +24,12 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from briefs.errors import FieldInvalid
 from briefs.quotas import QuotaExceeded
-from briefs.services import BriefInvalid
-from briefs.tokens import TokenInvalid
-from briefs.webhooks import WebhookInvalid
 
 log = logging.getLogger(__name__)
 
-FIELD_ERRORS = (BriefInvalid, TokenInvalid, WebhookInvalid)
+FIELD_ERRORS = (FieldInvalid,)
 NON_FIELD_KEYS = {"non_field_errors": "body"}
 
 

@@ -6,17 +6,13 @@ import unicodedata
 from django.db import transaction
 from django.utils import timezone
 
+from briefs.errors import FieldInvalid
 from briefs.models import FINISHED_STATUSES, QUESTION_MAX_LENGTH, Brief, BriefStatus
 from briefs.steps import step_append
 
 
-class BriefInvalid(ValueError):
+class BriefInvalid(FieldInvalid):
     """The request cannot become a brief; ``field`` names the offending input."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
 
 
 def question_clean(question: object) -> str:

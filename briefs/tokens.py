@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from briefs.errors import FieldInvalid
 from briefs.models import ApiToken
 
 TOKEN_MARK = "rsa_"  # noqa: S105 (a format marker, not a secret)
@@ -51,13 +52,8 @@ class TokenRejected(Exception):
         self.message = message
 
 
-class TokenInvalid(ValueError):
+class TokenInvalid(FieldInvalid):
     """A token cannot be issued as asked; ``field`` names the offending input."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True)

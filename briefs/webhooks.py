@@ -55,6 +55,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from briefs.errors import FieldInvalid
 from briefs.models import Brief, DeliveryStatus, Webhook, WebhookDelivery
 
 log = logging.getLogger(__name__)
@@ -78,13 +79,8 @@ _RESOLVER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-dns")
 NAT64_PREFIXES = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
 
 
-class WebhookInvalid(ValueError):
+class WebhookInvalid(FieldInvalid):
     """A webhook cannot be registered as asked; ``field`` names the offending input."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True)
