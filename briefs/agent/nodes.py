@@ -73,16 +73,7 @@ async def _with_model(
 
 async def _usage_step(ctx: RunContext, usage: "llm.LLMUsage") -> None:
     ctx.usage_add(usage.node, usage)
-    await ctx.step(
-        "llm_usage",
-        node=usage.node,
-        model=usage.model,
-        prompt_tokens=usage.prompt_tokens,
-        completion_tokens=usage.completion_tokens,
-        cached_tokens=usage.cached_tokens,
-        truncated=usage.truncated,
-        latency_ms=usage.latency_ms,
-    )
+    await ctx.step("llm_usage", **usage.as_payload())
 
 
 # --- rewrite ------------------------------------------------------------------------------------
