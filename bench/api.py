@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import statistics
 import sys
 import tempfile
@@ -32,20 +31,14 @@ BENCH_DB = "rsshub_agent_bench_api"
 
 
 def django_setup(workdir: str) -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    postgres = url.startswith(("postgres://", "postgresql://"))
-    if not postgres:
-        os.environ["DATABASE_URL"] = f"sqlite:///{workdir}/bench.sqlite3"
-    os.environ.setdefault("SECRET_KEY", "bench-only-not-a-secret")
-    os.environ["DATA_DIR"] = workdir
+    from bench.scratch import scratch_database_create, scratch_environment
+
+    postgres = scratch_environment(workdir)
     Path(workdir, "static").mkdir()  # STATIC_ROOT, so WhiteNoise does not warn
-    os.environ["DJANGO_SETTINGS_MODULE"] = "rsshub_agent.settings"
     import django
     from django.conf import settings
 
     django.setup()
-    from django.core.management import call_command
-    from django.db import connection
     from django.test.utils import setup_test_environment
 
     setup_test_environment()  # the test client's host, in-memory email
@@ -55,19 +48,13 @@ def django_setup(workdir: str) -> str:
     settings.API_CREATE_THROTTLE_RATE = None
     settings.API_BRIEFS_PER_DAY = 10**9
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    if postgres:
-        connection.settings_dict["TEST"]["NAME"] = BENCH_DB
-        connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-        return f"PostgreSQL (scratch database {BENCH_DB})"
-    call_command("migrate", verbosity=0)
-    return "SQLite (temporary file)"
+    return scratch_database_create(postgres=postgres, name=BENCH_DB)
 
 
 def django_teardown(label: str) -> None:
-    from django.db import connection
+    from bench.scratch import scratch_database_drop
 
-    if label.startswith("PostgreSQL"):
-        connection.creation.destroy_test_db(BENCH_DB, verbosity=0)
+    scratch_database_drop(label, BENCH_DB)
 
 
 def briefs_fill(owner, other, count: int) -> list[int]:

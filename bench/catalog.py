@@ -36,32 +36,19 @@ BENCH_DB = "rsshub_agent_bench"
 
 def django_setup(workdir: str) -> str:
     """Configure Django on a throwaway database; returns a label for it."""
-    url = os.environ.get("DATABASE_URL", "")
-    postgres = url.startswith(("postgres://", "postgresql://"))
-    if not postgres:
-        os.environ["DATABASE_URL"] = f"sqlite:///{workdir}/bench.sqlite3"
-    os.environ.setdefault("SECRET_KEY", "bench-only-not-a-secret")
-    os.environ["DATA_DIR"] = workdir
-    os.environ["DJANGO_SETTINGS_MODULE"] = "rsshub_agent.settings"
+    from bench.scratch import scratch_database_create, scratch_environment
+
+    postgres = scratch_environment(workdir)
     import django
 
     django.setup()
-    from django.core.management import call_command
-    from django.db import connection
-
-    if postgres:
-        connection.settings_dict["TEST"]["NAME"] = BENCH_DB
-        connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-        return f"PostgreSQL (scratch database {BENCH_DB})"
-    call_command("migrate", verbosity=0)
-    return "SQLite (temporary file)"
+    return scratch_database_create(postgres=postgres, name=BENCH_DB)
 
 
 def django_teardown(label: str) -> None:
-    from django.db import connection
+    from bench.scratch import scratch_database_drop
 
-    if label.startswith("PostgreSQL"):
-        connection.creation.destroy_test_db(BENCH_DB, verbosity=0)
+    scratch_database_drop(label, BENCH_DB)
 
 
 # --- Catalogs -----------------------------------------------------------------------------------
