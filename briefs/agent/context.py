@@ -35,6 +35,10 @@ class RunContext:
     usage: dict[str, dict[str, int]] = field(default_factory=dict)
     timings: dict[str, int] = field(default_factory=dict)
     llm_fallbacks: list[str] = field(default_factory=list)
+    # What the question did not say: one entry per required subject parameter that no candidate
+    # route could fill, {"parameter", "description", "format", "route", "source"}. A run that
+    # fetched nothing and has needs ends with the outcome ``needs_input`` and asks for them.
+    needs: list[dict[str, str]] = field(default_factory=list)
     # A dry run (``eval_routing``) has no saved brief: its steps are kept here, not in the log.
     memory_steps: list[tuple[str, dict]] | None = None
 
