@@ -70,9 +70,7 @@ def test_every_route_failing_dns_leaves_health_and_circuits_alone(offline_rsshub
     results = fetch_paths_sync(PATHS)
     for _ in range(3):  # a run's retries, and the next runs: still no route is to blame
         results += fetch_paths_sync(PATHS)
-    assert {(r.outcome, r.reason) for r in results} == {
-        (Outcome.RSSHUB_UNAVAILABLE, EGRESS_REASON)
-    }
+    assert {(r.outcome, r.reason) for r in results} == {(Outcome.RSSHUB_UNAVAILABLE, EGRESS_REASON)}
     assert "RSSHub cannot reach the internet" in results[0].message
     assert health_of(routes) == before, "an egress outage counted against routes"
     assert not CircuitChange.objects.exists()
@@ -181,7 +179,7 @@ def test_two_workers_that_claim_at_once_get_one_check(settings):
 @pytest.mark.django_db(transaction=True)
 def test_two_workers_that_see_the_outage_at_once_run_one_canary(rsshub_at_server):
     routes = routes_make()
-    both_asked = threading.Barrier(2)  # both workers' fetches reach RSSHub before either is answered
+    both_asked = threading.Barrier(2)  # both fetches reach RSSHub before either is answered
     first_back = threading.Event()
 
     def route_handler(request):
