@@ -217,3 +217,12 @@ def test_two_workers_that_see_the_outage_at_once_run_one_canary(rsshub_at_server
     ]
     assert all(Route.objects.get(pk=r.pk).attempts == 0 for r in routes.values())
     assert egress_outage() is not None
+
+
+def test_the_recovery_check_is_scheduled_every_minute(db):
+    from django.utils.module_loading import import_string
+    from django_q.models import Schedule
+
+    schedule = Schedule.objects.get(name="egress-recovery-check")
+    assert (schedule.schedule_type, schedule.minutes, schedule.repeats) == ("I", 1, -1)
+    assert import_string(schedule.func)() == 0, "nothing is down: nothing recovers"
