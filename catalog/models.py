@@ -2,10 +2,12 @@
 
 Three kinds of field live side by side and are written by different hands:
 - upstream fields come from RSSHub's ``/api/namespace`` and are rewritten by ``import_catalog``;
-- curated fields (enabled, priority, aliases, note) belong to staff and no import touches them;
+- curated fields (enabled, priority, aliases, note, fresh_seconds) belong to staff and no
+  import touches them;
 - health fields are written by the fetching app, one ``UPDATE`` per fetch attempt.
 """
 
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -88,6 +90,15 @@ class Route(models.Model):
     enabled = models.BooleanField(default=True)
     priority = models.IntegerField(default=0, help_text=_("Higher is preferred in search."))
     note = models.TextField(blank=True)
+    fresh_seconds = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(24 * 3600)],
+        help_text=_(
+            "Serve this route's feeds from the last fetch for this many seconds (longer than "
+            "the default window only; empty: the default)."
+        ),
+    )
     # Health (written by fetching.health, one UPDATE per attempt).
     attempts = models.PositiveIntegerField(default=0)
     successes = models.PositiveIntegerField(default=0)

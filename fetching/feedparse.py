@@ -80,7 +80,7 @@ class FeedRefused(Exception):
 def feed_read(body: bytes, content_type: str = "", *, now: datetime | None = None) -> dict:
     """Parse and normalise one feed body in this process, with no time or memory bound.
 
-    Returns ``{"title", "link", "items": [{"guid_hash", "guid", "title", "link", "summary",
+    Returns ``{"title", "link", "ttl", "items": [{"guid_hash", "guid", "title", "link", "summary",
     "author", "published_at" (epoch seconds or None)}]}``; raises ``FeedRefused``. Production
     code calls this only inside the parse worker (``fetching.ingest.feed_parse``).
     """
@@ -97,6 +97,7 @@ def feed_read(body: bytes, content_type: str = "", *, now: datetime | None = Non
     return {
         "title": html_text(parsed.feed.get("title", ""), FEED_TITLE_MAX),
         "link": http_url(parsed.feed.get("link", "")),
+        "ttl": plain_line(parsed.feed.get("ttl", ""), 12),
         "items": _items_from(parsed.entries, now or datetime.now(UTC)),
     }
 

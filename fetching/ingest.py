@@ -53,6 +53,7 @@ from fetching.models import Feed, Item, Outcome
 logger = logging.getLogger(__name__)
 
 PARSE_TIMEOUT_SECONDS = 5.0
+RECENT_ITEMS = 200  # item ids handed back when the feed's stored items answer for it
 PARSE_MEMORY_BYTES = 512 * 1024 * 1024
 PARSE_WORKERS = 2
 MAX_BODY_BYTES = feedparse.MAX_BODY_BYTES
@@ -91,6 +92,7 @@ class ParsedFeed:
     title: str
     link: str
     items: list[ParsedItem]
+    ttl: str = ""  # the feed's own <ttl> (minutes), as written; fetching.flight reads it
 
 
 def feed_parse(
@@ -134,7 +136,7 @@ def _parsed_feed(data: dict) -> ParsedFeed:
         )
         for item in data["items"]
     ]
-    return ParsedFeed(title=data["title"], link=data["link"], items=items)
+    return ParsedFeed(title=data["title"], link=data["link"], items=items, ttl=data.get("ttl", ""))
 
 
 # --- the parse worker pool ---------------------------------------------------------------------
@@ -402,6 +404,13 @@ def feed_details_update(*, feed: Feed, parsed: ParsedFeed) -> bool:
     Feed.objects.filter(pk=feed.pk).update(title=title, link=link)
     feed.title, feed.link = title, link
     return True
+
+
+def feed_recent_item_ids(feed_id: int) -> tuple[int, ...]:
+    """The ids of the feed's newest stored items: what answers for it when nothing new came
+    (a 304, or an answer served from an earlier fetch)."""
+    recent = Item.objects.filter(feed_id=feed_id).order_by("-published_at", "-id")
+    return tuple(recent.values_list("id", flat=True)[:RECENT_ITEMS])
 
 
 def feed_ingest(*, feed: Feed, parsed: ParsedFeed, now: datetime | None = None) -> tuple[int, int]:

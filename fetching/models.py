@@ -111,6 +111,40 @@ class FetchAttempt(models.Model):
         return f"{self.path}: {self.outcome}"
 
 
+class PathFetch(models.Model):
+    """How one path was last fetched, shared by every worker (``fetching.flight`` holds the rules).
+
+    ``claim_token`` / ``claim_until``: the single-flight claim, taken by compare-and-set and
+    expiring by itself, so a fetcher that crashed holds its path for one claim lifetime at most
+    (with ``REDIS_URL`` the claim lives in Redis and these stay empty). ``answered_at`` and the
+    fields after it: how the last fetch of the path ended, whoever made it. A success or a
+    semantic failure is served from here within the path's freshness window; a transient failure
+    only to the runs that were waiting for that very fetch.
+    """
+
+    path = models.CharField(max_length=1000, unique=True)
+    claim_token = models.CharField(max_length=32, blank=True)
+    claim_until = models.DateTimeField(null=True, blank=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=30, choices=Outcome.choices, blank=True)
+    transient = models.BooleanField(default=False)
+    http_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    message = models.CharField(max_length=500, blank=True)
+    retry_after = models.PositiveIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=20, blank=True)
+    route = models.ForeignKey(
+        "catalog.Route", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    feed = models.ForeignKey(
+        Feed, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The feed's own <ttl>, in seconds (capped): how long its publisher says it stays fresh.
+    ttl_seconds = models.PositiveIntegerField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.path
+
+
 class RSSHubEgress(models.Model):
     """Whether one RSSHub instance can reach the internet, as its last canary check found.
 

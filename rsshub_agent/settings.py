@@ -183,6 +183,13 @@ RSSHUB_CONNECT_TIMEOUT = env_float("RSSHUB_CONNECT_TIMEOUT", 5.0, minimum=0.1)
 RSSHUB_MAX_BYTES = env_int("RSSHUB_MAX_BYTES", 5 * 1024 * 1024, minimum=1024)
 RSSHUB_CONCURRENCY = env_int("RSSHUB_CONCURRENCY", 16, minimum=1)
 FETCH_GLOBAL_CONCURRENCY = env_int("FETCH_GLOBAL_CONCURRENCY", 32, minimum=1)
+# Fetch once, serve many (fetching/flight.py): a path fetched less than this many seconds ago is
+# served from the stored items without a request (a route may carry a longer window). A run that
+# needs a path another worker is fetching waits for that fetch instead of sending its own; the
+# claim on the path expires after FETCH_CLAIM_SECONDS, so a crashed fetcher holds it no longer:
+# long enough for the request, the egress check that may follow it, and the parse.
+FETCH_FRESH_SECONDS = env_float("FETCH_FRESH_SECONDS", 60.0, minimum=0.0)
+FETCH_CLAIM_SECONDS = env_float("FETCH_CLAIM_SECONDS", 2 * RSSHUB_TIMEOUT + 10, minimum=1.0)
 # The path asked when RSSHub reports that a source gave no answer at all (DNS, refused, reset), to
 # tell "that site is gone" from "RSSHub cannot reach the internet" (fetching/egress.py), after a
 # route of another namespace that succeeded recently. Any route that reaches a site that is

@@ -1,0 +1,94 @@
+"""What one path's fetch hands back (``FetchResult``), and the records a batch passes between
+deciding (``fetching.services``), sharing (``fetching.flight``) and writing
+(``fetching.recording``) it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+
+from fetching.client import RSSHubResponse
+from fetching.ingest import ParsedFeed
+from fetching.models import Feed, Outcome
+from fetching.outcomes import Verdict, message_clean
+from fetching.paths import RoutePathRejected
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """The end of one path's fetch. ``items_new`` were stored by this attempt; ``items_seen``
+    were in the answer and already stored (so the answer held ``items_new + items_seen``).
+    ``item_ids``: the answer's items (for a 304, or an answer served from an earlier fetch, the
+    feed's newest stored ones). ``fetch_age_s`` is set when no request was made for this result:
+    it is the answer of a fetch that ended that many seconds earlier (within the path's
+    freshness window, or the fetch of another run this one waited for)."""
+
+    path: str
+    outcome: Outcome
+    transient: bool
+    http_status: int | None = None
+    items_new: int = 0
+    items_seen: int = 0
+    latency_ms: int = 0
+    message: str = ""
+    retry_after: int | None = None
+    feed_id: int | None = None
+    item_ids: tuple[int, ...] = ()
+    route_id: int | None = None
+    attempt_id: int | None = None
+    circuit_open: bool = False
+    reason: str = ""  # "egress": RSSHub cannot reach the internet (fetching.egress)
+    fetch_age_s: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome in (Outcome.OK, Outcome.NOT_MODIFIED)
+
+    def as_dict(self) -> dict:
+        data = asdict(self)
+        data["outcome"] = str(self.outcome)
+        data["item_ids"] = list(self.item_ids)
+        return data
+
+
+@dataclass
+class Plan:
+    """One path of a batch, as decided before sending."""
+
+    raw: str
+    path: str = ""
+    route_id: int | None = None
+    route_pinned: bool = False  # the caller named the route: credit it, whatever RSSHub says
+    feed: Feed | None = None  # as read before sending (validators, title, link)
+    probe_at: datetime | None = None
+    window_s: float = 0.0  # the path's freshness window (fetching.flight)
+    result: FetchResult | None = field(default=None, repr=False)  # decided before sending
+
+    @property
+    def feed_id(self) -> int | None:
+        return self.feed.pk if self.feed else None
+
+
+@dataclass
+class Done:
+    """A finished request, waiting to be written."""
+
+    plan: Plan
+    verdict: Verdict
+    latency_ms: int
+    response: RSSHubResponse | None = None
+    parsed: ParsedFeed | None = None
+
+
+def _storable(raw: str) -> str:
+    """A refused path as it may be stored and shown: no control characters, bounded."""
+    return message_clean(repr(raw)[1:-1], limit=1000)
+
+
+def result_rejected(raw: str, exc: RoutePathRejected) -> FetchResult:
+    return FetchResult(
+        path=_storable(raw),
+        outcome=Outcome.REJECTED,
+        transient=False,
+        message=message_clean(f"path refused: {exc}"),
+    )
