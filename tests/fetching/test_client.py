@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from catalog.models import Platform, Route
 from fetching.client import FetchFailed, RSSHubClient
-from fetching.models import Feed, FetchAttempt, Item, Outcome
+from fetching.models import Feed, FetchAttempt, Item, Outcome, PathFetch
 from fetching.paths import RoutePathRejected
 from fetching.services import fetch_path_sync, fetch_paths, fetch_paths_sync, route_probe
 from tests.fetching.conftest import RSS_TYPE, feed_reply, rss
@@ -350,7 +350,7 @@ def test_a_304_writes_nothing_but_the_attempt(rsshub_at_server):
     rsshub_at_server.route("/test/cond", conditional)
     first = fetch_path_sync("/test/cond")
     with CaptureQueriesContext(connection) as queries:
-        second = fetch_path_sync("/test/cond")
+        second = fetch_path_sync("/test/cond", refresh=True)
     assert (first.outcome, second.outcome) == (Outcome.OK, Outcome.NOT_MODIFIED)
     assert second.feed_id == first.feed_id and len(second.item_ids) == 5
     writes = [q["sql"].split()[:3] for q in queries if q["sql"].startswith(("INSERT", "UPDATE"))]
@@ -358,6 +358,7 @@ def test_a_304_writes_nothing_but_the_attempt(rsshub_at_server):
     assert tables == {
         f'INSERT INTO "{FetchAttempt._meta.db_table}"',
         f'UPDATE "{Route._meta.db_table}" SET',
+        f'UPDATE "{PathFetch._meta.db_table}" SET',  # the path's claim and shared answer
     }
 
 
@@ -366,7 +367,7 @@ def test_an_unchanged_200_writes_no_item_or_feed_rows(rsshub_at_server):
     rsshub_at_server.route("/test/same", feed_reply(5))  # no validators: always a 200
     fetch_path_sync("/test/same")
     with CaptureQueriesContext(connection) as queries:
-        again = fetch_path_sync("/test/same")
+        again = fetch_path_sync("/test/same", refresh=True)
     assert (again.items_new, again.items_seen) == (0, 5)
     touched = [q["sql"] for q in queries if q["sql"].startswith(("INSERT", "UPDATE"))]
     assert not [sql for sql in touched if Item._meta.db_table in sql or Feed._meta.db_table in sql]
@@ -434,16 +435,16 @@ def test_a_dripping_feed_times_out_and_other_paths_still_succeed(rsshub_at_serve
 
 @pytest.mark.django_db
 def test_an_attempt_the_database_refuses_loses_only_itself(rsshub_at_server, monkeypatch):
-    import fetching.services
+    import fetching.recording
 
-    real_store = fetching.services.items_store
+    real_store = fetching.recording.items_store
 
     def store(*, feed, items, now=None):
         if feed.path == "/test/bad":
             raise DatabaseError("simulated refusal")
         return real_store(feed=feed, items=items, now=now)
 
-    monkeypatch.setattr(fetching.services, "items_store", store)
+    monkeypatch.setattr(fetching.recording, "items_store", store)
     rsshub_at_server.route("/test/bad", feed_reply(2))
     rsshub_at_server.route("/test/good", feed_reply(3))
     bad, good = fetch_paths_sync(["/test/bad", "/test/good"])

@@ -44,8 +44,16 @@ def test_not_modified_also_exits_0(rsshub_at_server):
 
     rsshub_at_server.route("/test/cond", conditional)
     run("/test/cond")
-    data, code = run("/test/cond", "--json")
+    data, code = run("/test/cond", "--json", "--refresh")
     assert (data["outcome"], code) == ("not_modified", 0)
+
+
+def test_within_the_window_it_answers_from_the_last_fetch(rsshub_at_server):
+    rsshub_at_server.route("/test/again", feed_reply(2))
+    run("/test/again")
+    text, code = run("/test/again")
+    assert code == 0 and "no request: from a fetch" in text, text
+    assert len(rsshub_at_server.requests_to("/test/again")) == 1
 
 
 def test_a_failure_exits_non_zero_with_its_class(rsshub_at_server):

@@ -1,4 +1,5 @@
-"""``python manage.py fetch PATH [--json]``: one path through the client and the ingest."""
+"""``python manage.py fetch PATH [--json] [--force] [--refresh]``: one path through the client
+and the ingest."""
 
 import json as jsonlib
 
@@ -11,7 +12,8 @@ class Command(BaseCommand):
     help = (
         "Fetch one RSSHub path (e.g. /36kr/newsflashes) from RSSHUB_URL through the client and "
         "the ingest, record the attempt, and print the outcome. Exit status 0 for ok and "
-        "not_modified, 1 otherwise."
+        "not_modified, 1 otherwise. A path fetched within its freshness window is answered from "
+        "that fetch unless --refresh is given."
     )
 
     def add_arguments(self, parser):
@@ -20,9 +22,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--force", action="store_true", help="fetch even when the route's circuit is open"
         )
+        parser.add_argument(
+            "--refresh", action="store_true", help="fetch even within the freshness window"
+        )
 
     def handle(self, *args, path: str, json: bool = False, force: bool = False, **options):
-        result = fetch_path_sync(path, force=force)
+        result = fetch_path_sync(path, force=force, refresh=options.get("refresh", False))
         self.stdout.write(self._json(result) if json else self._line(result))
         if not result.ok:
             raise CommandError(f"{result.outcome}: {result.message}", returncode=1)
@@ -42,4 +47,6 @@ class Command(BaseCommand):
             text += f" ({kind}) {result.message}"
         if result.retry_after is not None:
             text += f"; retry after {result.retry_after} s"
+        if result.fetch_age_s is not None:
+            text += f" (no request: from a fetch {result.fetch_age_s} s ago)"
         return text
