@@ -29,6 +29,9 @@ class Brief(models.Model):
     )
     question = models.TextField(max_length=QUESTION_MAX_LENGTH)
     offline = models.BooleanField(default=False, help_text=_("Asked to run without a model."))
+    refresh = models.BooleanField(
+        default=False, help_text=_("Asked to fetch anew, even a source fetched a moment ago.")
+    )
     # What the run made of the question.
     query = models.TextField(blank=True)
     language = models.CharField(max_length=10, blank=True)

@@ -129,14 +129,20 @@ def _quota_take(*, owner, offline: bool) -> None:
 
 
 def brief_create_limited(
-    *, owner, question: object, follow_up_of: int | None = None, offline: bool = False
+    *,
+    owner,
+    question: object,
+    follow_up_of: int | None = None,
+    offline: bool = False,
+    refresh: bool = False,
 ) -> Brief:
     """``brief_create`` within the owner's daily quotas: ``QuotaExceeded``, ``BriefInvalid``."""
     with transaction.atomic():
         _quota_take(owner=owner, offline=offline)
         return brief_create(
-            owner=owner, question=question, follow_up_of=follow_up_of, offline=offline
-        )
+            owner=owner, question=question, follow_up_of=follow_up_of, offline=offline,
+            refresh=refresh,
+        )  # fmt: skip
 
 
 def brief_rerun_limited(*, owner, brief_id: int) -> Brief:

@@ -46,6 +46,7 @@ def brief_create(
     question: object,
     follow_up_of: int | None = None,
     offline: bool = False,
+    refresh: bool = False,
     enqueue: bool = True,
 ) -> Brief:
     """A queued brief, handed to a worker on commit (``enqueue=False``: the caller runs it)."""
@@ -57,7 +58,7 @@ def brief_create(
             raise BriefInvalid("follow_up_of", "No such brief to follow up.")
     with transaction.atomic():
         brief = Brief.objects.create(
-            owner=owner, question=text, follow_up_of=parent, offline=offline
+            owner=owner, question=text, follow_up_of=parent, offline=offline, refresh=refresh
         )
         if enqueue:
             brief_enqueue(brief)
@@ -91,6 +92,7 @@ def brief_rerun(*, owner, brief_id: int) -> Brief:
         question=original.question,
         follow_up_of=original.follow_up_of_id,
         offline=original.offline,
+        refresh=original.refresh,
     )
 
 

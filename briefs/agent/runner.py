@@ -60,7 +60,9 @@ def context_load(brief_id: int) -> RunContext:
 
 async def _fetch_cancellable(ctx: RunContext, paths: list[str]) -> list[FetchResult]:
     """Fetch concurrently; a cancel request stops the fetches in flight."""
-    fetch = asyncio.ensure_future(fetch_paths(paths, brief_id=ctx.brief_id))
+    fetch = asyncio.ensure_future(
+        fetch_paths(paths, brief_id=ctx.brief_id, refresh=ctx.brief.refresh)
+    )
     try:
         while True:
             done, _ = await asyncio.wait({fetch}, timeout=CANCEL_POLL_SECONDS)
@@ -78,7 +80,9 @@ async def node_fetch(ctx: RunContext, paths: list[tuple[str, int | None]]) -> li
     for result in results:
         # A 304 carries no new or seen counts, but the feed's stored items answer for it.
         items = max(result.items_new + result.items_seen, len(result.item_ids))
-        ctx.attempted.append(Attempted(result.path, result.outcome, items, result.message))
+        ctx.attempted.append(
+            Attempted(result.path, result.outcome, items, result.message, result.fetch_age_s)
+        )
         if result.circuit_open and result.route_id:
             ctx.circuit_skipped.add(result.route_id)
         if result.ok:
@@ -93,6 +97,7 @@ async def node_fetch(ctx: RunContext, paths: list[tuple[str, int | None]]) -> li
             items_seen=result.items_seen,
             latency_ms=result.latency_ms,
             message=result.message,
+            fetch_age_s=result.fetch_age_s,
         )
     return results
 

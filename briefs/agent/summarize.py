@@ -40,6 +40,7 @@ class Attempted:
     outcome: str
     items: int
     message: str = ""
+    fetch_age_s: int | None = None  # served from a fetch this old: no request was made
 
 
 @dataclass
@@ -132,6 +133,9 @@ def coverage_rows(attempted: list[Attempted]) -> list[dict]:
     for a in attempted:
         row = rows.setdefault(a.path, {"path": a.path, "attempts": 0})
         row.update(outcome=a.outcome, items=a.items, message=a.message[:300])
+        row.pop("fetch_age_s", None)  # set only when no request was made for the last outcome
+        if a.fetch_age_s is not None:
+            row["fetch_age_s"] = a.fetch_age_s
         row["attempts"] += 1
         row["ok"] = a.outcome in SUCCESS
     return list(rows.values())
@@ -143,6 +147,8 @@ def coverage_markdown(attempted: list[Attempted]) -> str:
         result = f"{row['items']} items" if row["ok"] else row["outcome"]
         tries = f", {row['attempts']} attempts" if row["attempts"] > 1 else ""
         detail = f": {_escape(row['message'][:120])}" if row["message"] and not row["ok"] else ""
+        age = row.get("fetch_age_s")
+        result += f", from a fetch {age} s ago" if age is not None else ""
         lines.append(f"- `{row['path']}`: {result}{tries}{detail}")
     return "\n".join(lines)
 

@@ -116,6 +116,11 @@ class BriefCollectionApi(ApiView):
             required=False, allow_null=True, min_value=1, max_value=MAX_ID
         )
         offline = StrictBooleanField(required=False, default=False)
+        refresh = StrictBooleanField(
+            required=False,
+            default=False,
+            help_text="Fetch every source anew, even one fetched within its freshness window.",
+        )
 
     class FilterSerializer(QuerySerializer):
         status = serializers.ChoiceField(choices=BriefStatus.choices, required=False)
@@ -195,6 +200,11 @@ class CoverageRowOut(serializers.Serializer):
     items = serializers.IntegerField()
     attempts = serializers.IntegerField()
     message = serializers.CharField()
+    fetch_age_s = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Set when no request was made: the answer of a fetch this many seconds old.",
+    )
 
 
 class CoverageOut(serializers.Serializer):
@@ -231,6 +241,7 @@ class BriefDetailOut(serializers.Serializer):
     status = serializers.ChoiceField(choices=BriefStatus.choices)
     mode = serializers.CharField(help_text='"offline", or the model(s) that answered.')
     offline = serializers.BooleanField()
+    refresh = serializers.BooleanField(help_text="Asked to fetch every source anew.")
     question = serializers.CharField()
     query = serializers.CharField()
     language = serializers.CharField()
@@ -304,6 +315,7 @@ def brief_detail_data(request, brief: Brief) -> dict:
         "status": brief.status,
         "mode": brief.mode,
         "offline": brief.offline,
+        "refresh": brief.refresh,
         "question": brief.question,
         "query": brief.query,
         "language": brief.language,
