@@ -189,7 +189,7 @@ class RouteAdmin(admin.ModelAdmin):
     readonly_fields = ["path", *upstream, *health, "created_at", "updated_at"]
     fieldsets = [
         (None, {"fields": ["path"]}),
-        (_("Curated"), {"fields": ["enabled", "priority", "note"]}),
+        (_("Curated"), {"fields": ["enabled", "priority", "note", "fresh_seconds"]}),
         (_("Health"), {"fields": health}),
         (_("Upstream"), {"fields": upstream, "classes": ["collapse"]}),
     ]

@@ -13,6 +13,7 @@ from datetime import timedelta
 import pytest
 import redis
 from django.db import connections
+from django.urls import reverse
 from django.utils import timezone
 
 import fetching.flight
@@ -261,3 +262,31 @@ def test_the_same_path_twice_in_a_batch_is_fetched_once(rsshub_at_server, test_r
     first, second = fetch_paths_sync(["/test/twice", "/test/twice"])
     assert (first.outcome, second.outcome) == (Outcome.OK, Outcome.OK)
     assert len(rsshub_at_server.requests_to("/test/twice")) == 1
+
+
+# --- staff ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_staff_fetch_selected_feeds_anew_from_the_admin(
+    client, staff, rsshub_at_server, test_route
+):
+    rsshub_at_server.route("/test/a", feed_reply(5))
+    first = fetch_path_sync("/test/a")
+    client.force_login(staff)
+    response = client.post(
+        reverse("admin:fetching_feed_changelist"),
+        {"action": "fetch_now", "_selected_action": [first.feed_id]},
+        follow=True,
+    )
+    messages = [str(m) for m in response.context["messages"]]
+    assert messages == ["/test/a: ok (5 items)"]
+    assert len(rsshub_at_server.requests_to("/test/a")) == 2, "the window answered for staff"
+
+
+@pytest.mark.django_db
+def test_staff_curate_a_routes_window_in_the_admin(client, staff, test_route):
+    client.force_login(staff)
+    page = client.get(reverse("admin:catalog_route_change", args=[test_route.pk]))
+    assert page.status_code == 200
+    assert b'name="fresh_seconds"' in page.content
