@@ -8,20 +8,27 @@
    design, one row each per fetch).
 3. Wall time of 16 paths fetched together from a local server that answers each after 300 ms,
    as a ratio to 300 ms. Target: <= 1.3.
+4. The demand curve (fetch once, serve many): 1, 10, 100 and 1,000 briefs over 50 paths with a
+   Zipf popularity, arriving within one minute and run by worker processes against one
+   database: the RSSHub requests made, and requests per brief. Target at 1,000 briefs: <= 0.1.
+   The minute is compressed (``--minute``, seconds of real time) and the freshness window with
+   it, so the curve takes seconds; the ratio of window to arrival span is the real one.
 
 Run from the repository root (any DATABASE_URL; a throwaway database is created and dropped,
 never the configured one):
 
     SECRET_KEY=x DATABASE_URL=postgres://postgres@127.0.0.1:5432/rsshub_agent \\
-        .venv/bin/python bench/fetch.py
+        .venv/bin/python bench/fetch.py [--only demand] [--minute 15] [--workers 4]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import io
 import multiprocessing
 import os
+import random
 import statistics
 import sys
 import time
@@ -40,7 +47,7 @@ django.setup()
 import feedparser  # noqa: E402
 from asgiref.sync import async_to_sync  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.db import connection  # noqa: E402
+from django.db import connection, connections  # noqa: E402
 
 from catalog.models import Platform, Route  # noqa: E402
 from fetching.client import RSSHubClient  # noqa: E402
@@ -137,8 +144,8 @@ def refetch_rows(paths: list[str]) -> tuple[Counter, RowCounter]:
     outcomes = Counter(r.outcome for r in async_to_sync(fetch_paths)(paths))
     assert outcomes == Counter({"ok": len(paths)}), outcomes
     counter = RowCounter()
-    with connection.execute_wrapper(counter):
-        again = async_to_sync(fetch_paths)(paths)
+    with connection.execute_wrapper(counter):  # refresh: past the window, as a minute later
+        again = async_to_sync(fetch_paths)(paths, refresh=True)
     return Counter(str(r.outcome) for r in again), counter
 
 
@@ -155,7 +162,7 @@ def bench_refetch(server: ScriptedServer) -> None:
         rows = counter.rows
         print(f"  item rows written {rows[items]}, feed rows written {rows[feeds]}  (target 0)")
         others = {k: n for k, n in counter.statements.items() if items not in k and feeds not in k}
-        print(f"  statements by design (attempt log, route health): {others}")
+        print(f"  statements by design (attempt log, route health, the path's claim): {others}")
 
 
 # --- 3. 16 paths at 300 ms ---------------------------------------------------------------------
@@ -220,15 +227,128 @@ def bench_concurrency() -> None:
         process.terminate()
 
 
+# --- 4. the demand curve ----------------------------------------------------------------------
+
+DEMAND_LEVELS = (1, 10, 100, 1000)
+DEMAND_PATHS = 50
+DEMAND_PATHS_PER_BRIEF = 2
+ZIPF_S = 1.0
+DEMAND_LATENCY = 0.3  # how long the stand-in RSSHub takes to answer each request
+
+
+def _demand_reply(request) -> Reply:
+    time.sleep(DEMAND_LATENCY)
+    return Reply(200, RSS_TYPE, rss(20, title="demand", prefix=request.path))
+
+
+def zipf_briefs(count: int, *, tag: str, minute: float, seed: int) -> list[tuple[float, list]]:
+    """(arrival offset in seconds, paths) per brief: each names DEMAND_PATHS_PER_BRIEF distinct
+    paths drawn by a Zipf popularity over DEMAND_PATHS, and arrives at a uniform time within
+    the (compressed) minute."""
+    rng = random.Random(seed)
+    paths = [f"/test/demand-{tag}-{rank}" for rank in range(1, DEMAND_PATHS + 1)]
+    weights = [1 / rank**ZIPF_S for rank in range(1, DEMAND_PATHS + 1)]
+    briefs = []
+    for _ in range(count):
+        chosen: list[str] = []
+        while len(chosen) < DEMAND_PATHS_PER_BRIEF:
+            path = rng.choices(paths, weights)[0]
+            if path not in chosen:
+                chosen.append(path)
+        briefs.append((rng.uniform(0, minute), chosen))
+    return sorted(briefs)
+
+
+def _demand_worker(briefs: list[tuple[float, list]], start: float, out) -> None:
+    """One worker process: each brief's fetch starts at its arrival time, concurrently."""
+    connections.close_all()  # never share the parent's connection across a fork
+
+    async def run() -> Counter:
+        tally: Counter = Counter()
+        async with RSSHubClient() as client:
+
+            async def brief(offset: float, paths: list[str]) -> None:
+                await asyncio.sleep(max(0.0, start + offset - time.time()))
+                for result in await fetch_paths(paths, client=client):
+                    tally[str(result.outcome)] += 1
+                    tally["served" if result.fetch_age_s is not None else "fetched"] += 1
+
+            await asyncio.gather(*(brief(offset, paths) for offset, paths in briefs))
+        return tally
+
+    try:
+        out.put(dict(async_to_sync(run)()))
+    finally:
+        connections.close_all()
+
+
+def demand_level(server: ScriptedServer, count: int, *, minute: float, workers: int) -> tuple:
+    briefs = zipf_briefs(count, tag=str(count), minute=minute, seed=count)
+    before = len(server.requests)
+    context = multiprocessing.get_context("fork")
+    out = context.Queue()
+    connections.close_all()
+    start = time.time() + 1.0  # every worker is up before the first arrival
+    shares = [briefs[n::workers] for n in range(workers)]
+    processes = [context.Process(target=_demand_worker, args=(share, start, out))
+                 for share in shares if share]  # fmt: skip
+    for process in processes:
+        process.start()
+    tally: Counter = Counter()
+    for _ in processes:
+        tally.update(out.get(timeout=600))
+    for process in processes:
+        process.join(timeout=60)
+    wall = time.time() - start
+    asked = len({p for _, paths in briefs for p in paths})
+    return asked, len(server.requests) - before, tally, wall
+
+
+def bench_demand(server: ScriptedServer, *, minute: float, workers: int) -> None:
+    settings.FETCH_FRESH_SECONDS = minute  # the 60 s window, compressed like the minute
+    server.route_default(_demand_reply)
+    print(f"demand curve: briefs of {DEMAND_PATHS_PER_BRIEF} paths each over {DEMAND_PATHS} "
+          f"paths (Zipf s={ZIPF_S}), arriving within one minute, run by {workers} worker "
+          f"processes; the minute and the 60 s window compressed to {minute:.0f} s; RSSHub "
+          f"answers after {DEMAND_LATENCY * 1000:.0f} ms")  # fmt: skip
+    print(f"  {'briefs':>6} {'paths asked':>11} {'requests':>9} {'per brief':>9}  "
+          f"{'results served / fetched':>24}  {'wall':>6}")  # fmt: skip
+    for count in DEMAND_LEVELS:
+        asked, requests, tally, wall = demand_level(server, count, minute=minute, workers=workers)
+        split = f"{tally['served']} / {tally['fetched']}"
+        failed = {k: n for k, n in tally.items() if k not in ("ok", "served", "fetched")}
+        note = f"  not ok: {failed}" if failed else ""
+        print(f"  {count:>6} {asked:>11} {requests:>9} {requests / count:>9.3f}  {split:>24}  "
+              f"{wall:>5.1f}s{note}")  # fmt: skip
+    print(f"  without sharing: {DEMAND_PATHS_PER_BRIEF} requests per brief at every level; "
+          "target: <= 0.1 requests per brief at 1000 briefs")  # fmt: skip
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", choices=["ingest", "refetch", "concurrency", "demand"])
+    parser.add_argument(
+        "--minute",
+        type=float,
+        default=15.0,
+        help="seconds of real time one minute of arrivals takes (demand)",
+    )
+    parser.add_argument("--workers", type=int, default=4, help="worker processes (demand)")
+    args = parser.parse_args()  # fmt: skip
     print(f"database: {connection.vendor}; python {sys.version.split()[0]}")
     with throwaway_database(), ScriptedServer() as server:
         settings.RSSHUB_URL = server.url
         settings.RSSHUB_ACCESS_KEY = ""
         catalog_minimal()
-        bench_ingest()
-        bench_refetch(server)
-        bench_concurrency()
+        wanted = (args.only,) if args.only else ("ingest", "refetch", "concurrency", "demand")
+        if "ingest" in wanted:
+            bench_ingest()
+        if "refetch" in wanted:
+            bench_refetch(server)
+        if "concurrency" in wanted:
+            bench_concurrency()
+        if "demand" in wanted:
+            bench_demand(server, minute=args.minute, workers=args.workers)
 
 
 if __name__ == "__main__":
