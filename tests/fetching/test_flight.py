@@ -6,12 +6,14 @@ wait for another run's fetch are real threads with their own event loops and con
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import uuid
 from datetime import timedelta
 
 import pytest
 import redis
+from asgiref.sync import sync_to_async
 from django.db import connections
 from django.urls import reverse
 from django.utils import timezone
@@ -21,7 +23,7 @@ from catalog.models import Platform, Route
 from fetching.egress import EGRESS_REASON
 from fetching.flight import FEED_TTL_CAP, RedisClaims, feed_ttl_seconds
 from fetching.models import FetchAttempt, Outcome, PathFetch
-from fetching.services import fetch_path_sync, fetch_paths_sync
+from fetching.services import fetch_path_sync, fetch_paths, fetch_paths_sync
 from tests.fetching.conftest import RSS_TYPE, feed_reply, rss
 from tests.httpserver import Reply
 from tests.rsshub_replies import CANARY, dns_failure, rsshub_error_page
@@ -262,6 +264,29 @@ def test_the_same_path_twice_in_a_batch_is_fetched_once(rsshub_at_server, test_r
     first, second = fetch_paths_sync(["/test/twice", "/test/twice"])
     assert (first.outcome, second.outcome) == (Outcome.OK, Outcome.OK)
     assert len(rsshub_at_server.requests_to("/test/twice")) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_cancelled_fetch_gives_its_claim_back(rsshub_at_server, async_db_closed):
+    await sync_to_async(Platform.objects.get_or_create)(namespace="test", name="RSSHub Test")
+    asked = threading.Event()
+
+    def held(request):
+        asked.set()
+        request.stopping.wait(10)
+        return feed_reply(1)
+
+    rsshub_at_server.route("/test/cancelled", held)
+    task = asyncio.create_task(fetch_paths(["/test/cancelled"]))
+    assert await asyncio.to_thread(asked.wait, 10), "the fetch never reached RSSHub"
+    claimed = await PathFetch.objects.aget(path="/test/cancelled")
+    assert claimed.claim_token and claimed.claim_until is not None
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    row = await PathFetch.objects.aget(path="/test/cancelled")
+    assert (row.claim_token, row.claim_until, row.answered_at) == ("", None, None)
 
 
 # --- staff ---------------------------------------------------------------------------------------
