@@ -11,7 +11,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from django.core.management import call_command
 
 from rsshub_agent.management.commands.ensure_staff import Command as EnsureStaff
