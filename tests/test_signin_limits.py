@@ -141,3 +141,11 @@ def test_the_address_comes_from_the_socket_unless_proxies_are_trusted(settings):
     assert client_address(request) == "203.0.113.9", "the entry the proxy appended"
     settings.TRUSTED_PROXY_COUNT = 3
     assert client_address(request) == "10.0.0.1", "fewer entries than proxies: not proxied"
+
+
+def test_the_lockout_page_is_translated(client, staff):
+    client.cookies["django_language"] = "zh-hans"
+    fail_until_locked(client, DASHBOARD, "sam")
+    page = sign_in(client, DASHBOARD, "sam", "sam-pass-1234").content.decode()
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    assert f"请在 {minutes} 分钟后" in page, page
