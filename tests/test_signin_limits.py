@@ -10,8 +10,10 @@ import re
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import sync_to_async
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.db import connections
 from django.test import RequestFactory
 
 from briefs.tokens import token_issue
@@ -149,3 +151,22 @@ def test_the_lockout_page_is_translated(client, staff):
     page = sign_in(client, DASHBOARD, "sam", "sam-pass-1234").content.decode()
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     assert f"请在 {minutes} 分钟后" in page, page
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_lockout_holds_when_served_over_asgi(async_client, staff):
+    """Daphne runs the middleware chain asynchronously: django-axes takes another path there."""
+    statuses = []
+    try:
+        for n in range(settings.AXES_FAILURE_LIMIT + 1):
+            password = "sam-pass-1234" if n == settings.AXES_FAILURE_LIMIT else f"wrong-{n}"
+            response = await async_client.post(
+                DASHBOARD, {"username": "sam", "password": password}, REMOTE_ADDR=ATTACKER
+            )
+            statuses.append(response.status_code)
+    finally:
+        # The handler's worker thread holds a connection the test database's teardown waits on.
+        await sync_to_async(connections.close_all)()
+    assert statuses == [200, 200, 200, 200, 429, 429], statuses
+    assert "Try again in" in response.content.decode()
