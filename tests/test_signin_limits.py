@@ -15,6 +15,7 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.db import connections
 from django.test import RequestFactory
+from django.utils import translation
 
 from briefs.tokens import token_issue
 from rsshub_agent.lockout import client_address
@@ -148,7 +149,10 @@ def test_the_address_comes_from_the_socket_unless_proxies_are_trusted(settings):
 def test_the_lockout_page_is_translated(client, staff):
     client.cookies["django_language"] = "zh-hans"
     fail_until_locked(client, DASHBOARD, "sam")
-    page = sign_in(client, DASHBOARD, "sam", "sam-pass-1234").content.decode()
+    try:
+        page = sign_in(client, DASHBOARD, "sam", "sam-pass-1234").content.decode()
+    finally:
+        translation.deactivate()  # the middleware leaves the language active in this thread
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     assert f"请在 {minutes} 分钟后" in page, page
 

@@ -14,7 +14,7 @@ from typing import TextIO
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, no_translations
 
 MAX_PROMPTS = 5
 
@@ -38,6 +38,7 @@ class Command(BaseCommand):
             help="never ask: pick a random username",
         )
 
+    @no_translations  # the prompt's messages in English, whatever language the thread had
     def handle(self, *args, interactive: bool = True, **options) -> None:
         username = os.environ.get("ADMIN_USERNAME", "").strip()
         password = os.environ.get("ADMIN_PASSWORD", "")
