@@ -196,6 +196,13 @@ def _zh_word(run: str) -> str:
     return ""
 
 
+def zh_content(run: str) -> str:
+    """A CJK run without its filler words (文章, 更新, 最新...)."""
+    for filler in ZH_CUT:
+        run = run.replace(filler, " ")
+    return "".join(run.split())
+
+
 def _zh_last_word(run: str) -> str:
     """The last word of a CJK run (what stands right before a marker such as 标签)."""
     ends = [run.rfind(f) + len(f) for f in ZH_CUT if f in run]
@@ -271,8 +278,8 @@ def question_read(
     """Read ``question`` for a route of the platform named by ``platform_words``.
 
     ``excluded`` holds lower-case words that describe the route (its name, its literal path
-    segments): never a subject value. ``keywords`` are topic words for keyword parameters; by default those of the question
-    without the platform's names and time spans."""
+    segments): never a subject value. ``keywords`` are topic words for keyword parameters;
+    by default those of the question without the platform's names and time spans."""
     platform = {w.lower() for w in platform_words if w}
     skip = {w.lower() for w in excluded} | platform
     text = platform_blank(question, platform)

@@ -19,8 +19,8 @@ from briefs.agent.context import RunContext
 from briefs.agent.params import (
     FilledPath,
     SubjectMissing,
+    name_said,
     params_fill,
-    unasked_words,
     value_format,
 )
 from briefs.agent.rewrite import (
@@ -31,7 +31,7 @@ from briefs.agent.rewrite import (
     rewrite_offline,
     time_window,
 )
-from catalog.models import Route
+from catalog.models import Platform, Route
 from catalog.search import (
     MAX_QUESTION_CHARS,
     PlatformHit,
@@ -267,15 +267,18 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
     )
 
 
+def _words_of_platform(platform: Platform) -> tuple[str, ...]:
+    return (platform.namespace, platform.name, *platform.aliases)
+
+
 def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
-    platform = route.platform
     return params_fill(
         template=route.path,
         parameters=route.parameters,
         description=route.description,
         example=route.example,
         question=ctx.rewrite.query,
-        platform_words=(platform.namespace, platform.name, *platform.aliases),
+        platform_words=_words_of_platform(route.platform),
         route_name=route.name,
     )
 
@@ -284,31 +287,45 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
     """The best route of each chosen platform with parameters from the question.
 
     A route whose parameters cannot be filled is refused and the next one of that platform is
-    tried. When the question names a subject, only routes that take it are chosen. When none
-    can be filled and some lacked a subject the question did not give, those go to
-    ``ctx.needs``."""
+    tried. When the question names a subject, only routes that take it are chosen. Below a
+    route that is about the question (its name says something the question says) but was
+    refused for a subject the question did not give, only routes about the question are taken;
+    when none is left, what the refused routes lacked goes to ``ctx.needs``: asking beats
+    reading an unrelated feed."""
     routes = Route.objects.select_related("platform").in_bulk([c.route_id for c in candidates])
-    filled, rejected, missing = [], [], []
+    filled, rejected, missing, below = [], [], [], False
     for hit in candidates:
         route = routes[hit.route_id]
         try:
-            filled.append((hit.namespace, route, _route_fill(ctx, route)))
+            filled.append((hit.namespace, route, _route_fill(ctx, route), below))
         except RoutePathRejected as exc:
             rejected.append((route.path, str(exc)))
             ctx.tried_routes.add(route.pk)
             if isinstance(exc, SubjectMissing):
                 missing.append((route, exc))
-    named = [f for f in filled if f[2].names_subject]
-    named.sort(key=lambda f: unasked_words(f[1].name, ctx.rewrite.query))  # stable: search order
-    chosen, done = [], set()
-    for namespace, route, path in named or filled:
-        if namespace not in done and len(chosen) < MAX_PATHS:
-            chosen.append((path.path, route.pk))
-            done.add(namespace)
+                below = below or _said(ctx.rewrite.query, route)[0] > 0
+    chosen, named = _offline_choice(ctx.rewrite.query, filled)
     if not chosen:
         _needs_add(ctx, missing[:MAX_PATHS])
     reason = "route that takes the subject the question names" if named else "best-matching route"
     return chosen, f"{reason}, one per chosen platform", rejected
+
+
+def _said(query: str, route: Route) -> tuple[int, int]:
+    return name_said(route.name, query, _words_of_platform(route.platform))
+
+
+def _offline_choice(query: str, filled: list[tuple]) -> tuple[list[tuple[str, int]], bool]:
+    said = {route.pk: _said(query, route) for _ns, route, _path, _below in filled}
+    filled = [f for f in filled if not f[3] or said[f[1].pk][0]]
+    named = [f for f in filled if f[2].names_subject]
+    named.sort(key=lambda f: said[f[1].pk][1])  # fewest unasked words; stable: search order
+    chosen, done = [], set()
+    for namespace, route, path, _below in named or filled:
+        if namespace not in done and len(chosen) < MAX_PATHS:
+            chosen.append((path.path, route.pk))
+            done.add(namespace)
+    return chosen, bool(named)
 
 
 def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> None:

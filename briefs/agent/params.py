@@ -17,6 +17,7 @@ of one. An optional parameter stays out unless the question asks for it.
 The result is only a proposal: ``fetching.paths.path_build`` validates it before any request.
 """
 
+import itertools
 import re
 from dataclasses import dataclass
 from urllib.parse import unquote
@@ -26,14 +27,18 @@ from django.utils.translation import gettext as _
 from briefs.agent.entities import (
     CJK_RE,
     DOMAIN_RE,
+    GENERIC,
     STOCK_RE,
     VIDEO_RE,
     Asked,
     Entity,
     marked_after,
+    platform_blank,
     question_read,
+    zh_content,
 )
 from briefs.agent.enums import inline_values, option_named, options_of, table_blocks
+from briefs.agent.rewrite import EN_STOP
 from fetching.paths import RoutePathRejected, path_build, template_parameters, template_values
 
 # Parameters whose name says they choose a setting, not a subject (by their last word).
@@ -49,10 +54,12 @@ SETTING_WORDS = frozenset(
 TOPIC_PARAMS = frozenset(
     str.split("keyword keywords query q kw word words search searchword term qw wd tag tags topic")
 )
+NOT_NAMED = frozenset({"option", "topic", "default", "example"})  # sources that name no subject
+TABLE_POINTER_RE = re.compile(r"下表|表格|table|below", re.I)
 PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
 NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 DEFAULT_RES = [
-    re.compile(r"默认(?:为|是|值为|值是|[:：])?\s*`?([\w.\-]+)`?"),
+    re.compile(r"默认(?:为|是|值为|值是|[:\uff1a])?\s*`?([\w.\-]+)`?"),
     re.compile(r"defaults?(?: value)?(?: is| to|:)\s*`?([\w.\-]+)`?", re.I),
     re.compile(r"\bfills? in (?:the )?`?([\w.\-]+)`?", re.I),
 ]
@@ -81,7 +88,7 @@ class FilledPath:
     @property
     def names_subject(self) -> bool:
         """A subject value came from an entity the question names."""
-        return any(s not in ("option", "topic", "default", "example") for s in self.sources.values())
+        return any(s not in NOT_NAMED for s in self.sources.values())
 
 
 class SubjectMissing(RoutePathRejected):
@@ -116,7 +123,7 @@ def _tables(names: list[str], parameters: dict, description: str, example: dict)
     """Each description table goes to the parameter whose example value it lists, else to the
     one whose description points at a table, else to the first setting parameter."""
     settings = [n for n in names if _words_of(n)[-1:] and _words_of(n)[-1] in SETTING_WORDS]
-    pointing = [n for n in names if re.search(r"下表|表格|table|below", _spec_text(parameters.get(n)), re.I)]
+    pointing = [n for n in names if TABLE_POINTER_RE.search(_spec_text(parameters.get(n)))]
     tables: dict[str, list[tuple[str, str]]] = {}
     for pairs in table_blocks(description):
         values = {v for _label, v in pairs}
@@ -223,7 +230,7 @@ def _subject_value(slot: Slot, asked: Asked, used: set[str], excluded: set[str])
 def _pair_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:
     """An ``owner/name`` the question gives fills two subject parameters in a row."""
     pairs = [e.value for e in asked.entities if e.kind == "pair"]
-    for first, second in zip(slots, slots[1:], strict=False):
+    for first, second in itertools.pairwise(slots):
         if not pairs or not (first.subject and second.subject) or second.optional:
             continue
         if first.name in values or second.name in values:
@@ -262,8 +269,8 @@ def params_fill(
     )
     values: dict[str, str] = {}
     sources: dict[str, str] = {}
-    for slot in slots:
-        if slot.choices and (value := option_named(question, slot.choices, loose=not slot.optional)):
+    for slot in (s for s in slots if s.choices):
+        if value := option_named(question, slot.choices, loose=not slot.optional):
             values[slot.name], sources[slot.name] = value, "option"
     _pair_fill(slots, asked, values, sources)
     used = {v.casefold() for v in values.values()}
@@ -301,9 +308,9 @@ def _close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, st
     for index, slot in enumerate(slots[:last]):
         if slot.name in values:
             continue
-        fallback = slot.default or slot.example
-        if not slot.subject and fallback:
-            values[slot.name], sources[slot.name] = fallback, "default" if slot.default else "example"
+        if not slot.subject and (slot.default or slot.example):
+            values[slot.name] = slot.default or slot.example
+            sources[slot.name] = "default" if slot.default else "example"
             continue
         for later in slots[index + 1 :]:
             if later.optional:
@@ -312,23 +319,32 @@ def _close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, st
         return
 
 
-def unasked_words(route_name: str, question: str) -> int:
-    """How many words of a route's name the question does not say: a route that qualifies
-    what was asked ("Starred", "投币") reads a narrower feed than the one asked for.
+def name_said(route_name: str, question: str, platform_words: tuple[str, ...]) -> tuple[int, int]:
+    """How many words of a route's name (its platform's names left out) the question says,
+    generic ones (posts, 文章) not counted, and how many words it does not say.
 
-    A Latin word counts as said when a question word shares its first four letters
-    (repos, repositories); a Chinese word when one of its character pairs occurs."""
+    A route that shares no word with the question is not about it; one that qualifies what was
+    asked ("Starred", "投币") reads a narrower feed than the one asked for. A Latin word counts
+    as said when a question word shares its first four letters (repos, repositories); a
+    Chinese word when one of its character pairs occurs."""
     asked = question.casefold()
-    latin = {w for w in re.findall(r"[a-z0-9]+", asked)}
-    count = 0
-    for word in re.findall(r"[A-Za-z0-9]+|[^\sA-Za-z0-9\W]+", route_name.casefold()):
+    latin = set(re.findall(r"[a-z0-9]+", asked))
+    said = unsaid = 0
+    name = platform_blank(route_name, platform_words).casefold()
+    for word in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", name):
         if word.isascii():
-            said = any(w[:4] == word[:4] for w in latin if min(len(w), len(word)) >= 3)
-            said = said or word in latin
+            content = "" if word in GENERIC or word in EN_STOP else word
         else:
-            said = any(word[i : i + 2] in asked for i in range(max(1, len(word) - 1)))
-        count += not said
-    return count
+            content = zh_content(word)
+        said += bool(content) and _word_said(content, latin, asked)
+        unsaid += not _word_said(word, latin, asked)
+    return said, unsaid
+
+
+def _word_said(word: str, latin: set[str], asked: str) -> bool:
+    if word.isascii():
+        return word in latin or any(w[:4] == word[:4] for w in latin if min(len(w), len(word)) >= 4)
+    return any(word[i : i + 2] in asked for i in range(max(1, len(word) - 1)))
 
 
 def example_leaks(
