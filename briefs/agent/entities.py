@@ -73,9 +73,9 @@ EN_WORD_MARKERS = frozenset(
     organization image project subreddit group creator uploader member"""
     )
 )
+# What follows these is a topic to search for, not an account or a name.
+ZH_TOPIC_MARKERS = ("关于", "搜索", "关键词", "关键字")
 ZH_AFTER_MARKERS = (
-    "关于",
-    "搜索",
     "作者",
     "UP 主",
     "UP主",
@@ -85,8 +85,6 @@ ZH_AFTER_MARKERS = (
     "博主",
     "频道",
     "话题",
-    "关键词",
-    "关键字",
     "账号",
     "仓库",
     "标签",
@@ -128,7 +126,7 @@ RUN_RE = re.compile(rf"[{CJK}{LATIN}_\-.+#]+")
 @dataclass(frozen=True)
 class Entity:
     value: str
-    kind: str  # quoted | pair | handle | video | stock | domain | number | marked | latin
+    kind: str  # quoted | pair | handle | video | stock | domain | number | topic | marked | latin
     marked: bool = False  # a marker introduced it (a bare number is only a number)
 
 
@@ -263,7 +261,7 @@ def _marked_before(text: str, excluded: set[str]) -> list[str]:
 def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
     if not CJK_RE.search(text):
         return []
-    for marker in ZH_AFTER_MARKERS:  # "UP 主" is a marker, not a subject
+    for marker in ZH_AFTER_MARKERS + ZH_TOPIC_MARKERS:  # "UP 主" is a marker, not a subject
         text = re.sub(re.escape(marker), " ", text, flags=re.I)
     return [w for w in WORD_TOKEN_RE.findall(text) if not w.isdigit() and _usable(w, excluded)]
 
@@ -285,14 +283,18 @@ def question_read(
     text = platform_blank(question, platform)
     rest, formed = _formed(text)
     found = [Entity(v, k) for k, v in formed]
-    markers = (*EN_PHRASE_MARKERS, *sorted(EN_WORD_MARKERS), *ZH_AFTER_MARKERS)
+    topics = marked_after(rest, (*EN_PHRASE_MARKERS, *ZH_TOPIC_MARKERS), skip)
+    found += [Entity(v, "topic", marked=True) for v in topics]
     owners = [o for o in OWNER_RE.findall(rest) if _usable(o, skip)]
+    markers = (*sorted(EN_WORD_MARKERS), *ZH_AFTER_MARKERS)
     marked = _marked_before(rest, skip) + marked_after(rest, markers, skip) + owners
     found += [Entity(v, _kind_of(v), marked=True) for v in marked]
     found += [Entity(w, "latin") for w in _latin_in_chinese(rest, skip)]
     found += [Entity(n, "number") for n in NUMBER_RE.findall(rest)]
-    words = keywords_of(DURATION_RE.sub(" ", text)) if keywords is None else keywords
-    topic = [POSSESSIVE_RE.sub("", k) for k in words if _topical(k, platform)]
+    if keywords is None:
+        unmarked = re.sub("|".join(map(re.escape, ZH_AFTER_MARKERS)), " ", text, flags=re.I)
+        keywords = keywords_of(DURATION_RE.sub(" ", unmarked))
+    topic = [POSSESSIVE_RE.sub("", k) for k in keywords if _topical(k, platform)]
     return Asked(text=text, entities=_unique(found), topic=tuple(topic))
 
 

@@ -54,7 +54,7 @@ SETTING_WORDS = frozenset(
 TOPIC_PARAMS = frozenset(
     str.split("keyword keywords query q kw word words search searchword term qw wd tag tags topic")
 )
-NOT_NAMED = frozenset({"option", "topic", "default", "example"})  # sources that name no subject
+NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
 TABLE_POINTER_RE = re.compile(r"下表|表格|table|below", re.I)
 PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
 NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -83,7 +83,7 @@ class Slot:
 class FilledPath:
     path: str
     params: dict[str, str]
-    sources: dict[str, str]  # parameter -> option | entity kind | topic | default | example
+    sources: dict[str, str]  # parameter -> option | entity kind | keywords | default | example
 
     @property
     def names_subject(self) -> bool:
@@ -201,6 +201,8 @@ def _fits(entity: Entity, slot: Slot) -> bool:
         return entity.kind == shape
     if shape == "stock":
         return entity.kind == "stock" or (entity.kind == "number" and len(entity.value) == 6)
+    if entity.kind == "topic":  # "about X", "搜索 X": something to search for, not a name
+        return slot.name.lower() in TOPIC_PARAMS
     if entity.kind in ("pair", "domain") or (entity.kind == "number" and not entity.marked):
         return False
     return " " not in entity.value or entity.kind == "quoted" or slot.name.lower() in TOPIC_PARAMS
@@ -223,7 +225,7 @@ def _subject_value(slot: Slot, asked: Asked, used: set[str], excluded: set[str])
         if entity.value.casefold() not in used and _fits(entity, slot):
             return entity.value, entity.kind
     if slot.name.lower() in TOPIC_PARAMS and asked.topic and not slot.optional:
-        return " ".join(asked.topic[:4]), "topic"
+        return " ".join(asked.topic[:4]), "keywords"
     return None, ""
 
 
@@ -286,7 +288,7 @@ def params_fill(
 
 def _settle(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
     """Fill what the question left to defaults, keep Hono's order, or refuse the route."""
-    named = any(s not in ("option", "topic") for s in sources.values())
+    named = any(s not in NOT_NAMED for s in sources.values())
     for slot in slots:
         if slot.name in values or slot.optional:
             continue
