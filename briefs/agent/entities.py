@@ -20,12 +20,20 @@ from dataclasses import dataclass
 
 from briefs.agent.rewrite import CJK, EN_STOP, ZH_STOP, keywords_of
 
-# Words that say what kind of thing is asked for, never which one.
-GENERIC = frozenset(
+# Words around a topic that are not part of it ("latest posts about X").
+EN_FILLER = frozenset(
     str.split(
-        """post posts article articles story stories video videos feed feeds item items thread
-    threads comment comments review reviews issue issues release releases version versions tag
-    tags repo repos repository repositories user users page pages content contents topic topics
+        """post posts article articles story stories feed feeds item items update updates result
+    results search searches keyword keywords content contents stuff things thing list lists info
+    information trending popular hot best official"""
+    )
+)
+# Words that say what kind of thing is asked for, never which one.
+GENERIC = EN_FILLER | frozenset(
+    str.split(
+        """video videos thread threads comment comments review reviews issue issues release
+    releases version versions tag tags repo repos repository repositories user users page pages
+    topic topics
     question questions answer answers activity activities image images model models paper papers
     product products app apps game games blog blogs podcast podcasts episode episodes chapter
     chapters stuff things thing list lists account accounts channel channels package packages
@@ -308,7 +316,7 @@ def _topical(word: str, platform: set[str]) -> bool:
         return False
     if CJK_RE.search(word):
         return bool(_zh_word(word)) and word not in ZH_FILLER
-    return low not in GENERIC and low not in EN_STOP
+    return low not in EN_FILLER and low not in EN_STOP
 
 
 def _unique(entities: list[Entity]) -> tuple[Entity, ...]:

@@ -224,8 +224,10 @@ def _subject_value(slot: Slot, asked: Asked, used: set[str], excluded: set[str])
     for entity in candidates:
         if entity.value.casefold() not in used and _fits(entity, slot):
             return entity.value, entity.kind
-    if slot.name.lower() in TOPIC_PARAMS and asked.topic and not slot.optional:
-        return " ".join(asked.topic[:4]), "keywords"
+    words = " ".join(asked.topic[:4])
+    searchable = slot.name.lower() in TOPIC_PARAMS and words and not slot.optional
+    if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):
+        return words, "keywords"
     return None, ""
 
 
@@ -298,8 +300,8 @@ def _settle(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) 
         elif slot.subject and slot.default and named:
             values[slot.name], sources[slot.name] = slot.default, "default"
     missing = [s for s in slots if not s.optional and s.name not in values and s.subject]
-    if missing:
-        raise SubjectMissing(missing)
+    if missing:  # one with a default is asked for only when it alone is missing
+        raise SubjectMissing([s for s in missing if not s.default] or missing)
     _close_gaps(slots, values, sources)
 
 
