@@ -186,8 +186,20 @@ def _formed(text: str) -> tuple[str, list[tuple[str, str]]]:
 
 
 def _usable(word: str, excluded: set[str]) -> bool:
-    low = word.lower().strip(".'")
-    return bool(low) and low not in EN_STOP and low not in GENERIC and low not in excluded
+    low = word.lower().strip(".'-_")
+    return (
+        bool(re.search(r"[^\W_]", low))
+        and low not in EN_STOP
+        and low not in GENERIC
+        and not describes(low, excluded)
+    )
+
+
+def describes(word: str, excluded: set[str]) -> bool:
+    """``word`` is one of the route's own words (for Chinese, a part of one: 发帖 of 用户发帖)."""
+    if word in excluded:
+        return True
+    return bool(CJK_RE.search(word)) and any(word in e for e in excluded if not e.isascii())
 
 
 def _zh_word(run: str) -> str:
@@ -223,14 +235,16 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
         token = match.group(0)
         if CJK_RE.match(token):
             word = _zh_word(token)
-            if word and word.lower() not in excluded:
+            if word and not describes(word.lower(), excluded):
                 words.append(word)
             break
         token = POSSESSIVE_RE.sub("", token)
         low = token.lower()
         if not words and (low in EN_STOP or low in EN_WORD_MARKERS):
             continue
-        usable = low not in EN_STOP and low not in excluded if phrase else _usable(token, excluded)
+        usable = (
+            _usable(token, excluded) if not phrase else low not in EN_STOP and low not in excluded
+        )
         if not usable or low in EN_WORD_MARKERS:
             break
         words.append(token.rstrip(".'"))
@@ -259,7 +273,7 @@ def _marked_before(text: str, excluded: set[str]) -> list[str]:
             runs = RUN_RE.findall(text[: match.start()].rstrip())
             if not runs or not text[: match.start()].rstrip().endswith(runs[-1]):
                 continue
-            run = runs[-1]
+            run = runs[-1].strip(".-_")
             word = run if run.isascii() else _zh_last_word(run)
             if word and _usable(word, excluded) and not any(f == word for f in ZH_FILLER):
                 values.append(word)
@@ -290,19 +304,23 @@ def question_read(
     skip = {w.lower() for w in excluded} | platform
     text = platform_blank(question, platform)
     rest, formed = _formed(text)
-    found = [Entity(v, k) for k, v in formed]
-    topics = marked_after(rest, (*EN_PHRASE_MARKERS, *ZH_TOPIC_MARKERS), skip)
-    found += [Entity(v, "topic", marked=True) for v in topics]
+    found = [Entity(v, k) for k, v in formed if not describes(v.lower(), skip)]
     owners = [o for o in OWNER_RE.findall(rest) if _usable(o, skip)]
     markers = (*sorted(EN_WORD_MARKERS), *ZH_AFTER_MARKERS)
     marked = _marked_before(rest, skip) + marked_after(rest, markers, skip) + owners
     found += [Entity(v, _kind_of(v), marked=True) for v in marked]
+    topics = marked_after(rest, (*EN_PHRASE_MARKERS, *ZH_TOPIC_MARKERS), skip)
+    found += [Entity(v, "topic", marked=True) for v in topics]
     found += [Entity(w, "latin") for w in _latin_in_chinese(rest, skip)]
-    found += [Entity(n, "number") for n in NUMBER_RE.findall(rest)]
+    found += [Entity(n, "number") for n in NUMBER_RE.findall(rest) if n not in skip]
     if keywords is None:
         unmarked = re.sub("|".join(map(re.escape, ZH_AFTER_MARKERS)), " ", text, flags=re.I)
         keywords = keywords_of(DURATION_RE.sub(" ", unmarked))
-    topic = [POSSESSIVE_RE.sub("", k) for k in keywords if _topical(k, platform)]
+    topic = [
+        POSSESSIVE_RE.sub("", k)
+        for k in keywords
+        if _topical(k, platform) and not describes(k.lower(), skip)
+    ]
     return Asked(text=text, entities=_unique(found), topic=tuple(topic))
 
 

@@ -247,8 +247,8 @@ def _pair_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> 
 def _route_words(template: str, route_name: str) -> set[str]:
     """Words that describe the route itself: never its subject."""
     literals = PARAM_TOKEN_RE.sub(" ", template)
-    text = f"{route_name} {literals}"
-    return {w.lower() for w in re.findall(r"[A-Za-z0-9]+|[^\sA-Za-z0-9\W]+", text)}
+    text = f"{route_name} {literals}".lower()
+    return set(re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", text)) | set(route_name.lower().split())
 
 
 def params_fill(
