@@ -21,7 +21,6 @@ from briefs.agent.params import (
     SubjectMissing,
     name_said,
     params_fill,
-    value_format,
 )
 from briefs.agent.rewrite import (
     Rewrite,
@@ -332,19 +331,10 @@ def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> 
     """What the refused routes lacked, once per platform and parameter."""
     known = {(n["source"], n["parameter"]) for n in ctx.needs}
     for route, exc in missing:
-        for slot in exc.slots:
-            if (route.platform.name, slot.name) in known:
-                continue
-            known.add((route.platform.name, slot.name))
-            ctx.needs.append(
-                {
-                    "parameter": slot.name,
-                    "description": slot.description,
-                    "format": value_format(slot),
-                    "route": route.path,
-                    "source": route.platform.name,
-                }
-            )
+        for need in exc.needs(route=route.path, source=route.platform.name):
+            if (need["source"], need["parameter"]) not in known:
+                known.add((need["source"], need["parameter"]))
+                ctx.needs.append(need)
 
 
 def _route_schema(offered: list[str]) -> dict:

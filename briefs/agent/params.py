@@ -99,6 +99,19 @@ class SubjectMissing(RoutePathRejected):
         names = ", ".join(f":{s.name}" for s in slots)
         super().__init__("missing_subject", f"the question gives no value for {names}")
 
+    def needs(self, *, route: str, source: str) -> list[dict[str, str]]:
+        """What to ask for, in the shape of ``RunContext.needs``."""
+        return [
+            {
+                "parameter": slot.name,
+                "description": slot.description,
+                "format": value_format(slot),
+                "route": route,
+                "source": source,
+            }
+            for slot in self.slots
+        ]
+
 
 def _words_of(name: str) -> list[str]:
     return [w.lower() for w in NAME_WORD_RE.findall(name.replace("_", " "))]
