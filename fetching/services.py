@@ -47,6 +47,7 @@ from fetching.ingest import (
     feed_parse,
     feed_parser_warm,
     items_store,
+    seen_refresh,
 )
 from fetching.models import Feed, FetchAttempt, Item, Outcome
 from fetching.outcomes import Verdict, message_clean, outcome_is_transient, verdict_for_status
@@ -339,6 +340,20 @@ def _item_ids_fill(batch: list[_Done], stored: list[_Stored]) -> None:
             row.item_ids = tuple(dict.fromkeys(pk for pk in found if pk))
 
 
+def _answered_feeds(batch: list[_Done], stored: list[_Stored]) -> list[int]:
+    """Feeds RSSHub answered for (a feed, or 304), whatever the answer held."""
+    answered = (
+        s.feed_id
+        for d, s in zip(batch, stored, strict=True)
+        if d.parsed is not None or d.verdict.outcome == Outcome.NOT_MODIFIED
+    )
+    return [feed_id for feed_id in answered if feed_id]
+
+
+def _listed_items(stored: list[_Stored]) -> list[int]:
+    return [pk for row in stored for pk in row.item_ids]
+
+
 def _health_apply(batch: list[_Done], stored: list[_Stored], now: datetime) -> None:
     """Route health for the attempts that say something about their route; probes that were
     claimed but not credited are given back."""
@@ -386,6 +401,7 @@ def _batch_write(batch: list[_Done], brief_id: int | None) -> list[FetchResult]:
     for done, row in zip(batch, stored, strict=True):
         _items_ingest(done, row, feeds.get(done.plan.path), now)
     _item_ids_fill(batch, stored)
+    seen_refresh(feed_ids=_answered_feeds(batch, stored), item_ids=_listed_items(stored), now=now)
     rows = [_attempt_row(d, s, brief_id, now) for d, s in zip(batch, stored, strict=True)]
     attempts = FetchAttempt.objects.bulk_create(rows)
     _health_apply(batch, stored, now)
