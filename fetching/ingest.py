@@ -411,12 +411,16 @@ def feed_details_update(*, feed: Feed, parsed: ParsedFeed) -> bool:
 SEEN_REFRESH = timedelta(days=1)
 
 
-def seen_refresh(*, feed_ids: Iterable[int], item_ids: Iterable[int], now: datetime) -> None:
-    """Record that RSSHub answered for these feeds and listed these items (at most once a day
-    per row: the statements match nothing on the day's other fetches). Housekeeping keeps an
-    item's text while its feed lists it and its key while its feed is fetched."""
+def seen_refresh(
+    *, feeds: Iterable[Feed], items: Iterable[tuple[int, datetime]], now: datetime
+) -> None:
+    """Record that RSSHub answered for ``feeds`` and listed ``items`` (``(id, last_seen_at)``
+    pairs as read). A row is written at most once a day, and no statement is sent when nothing
+    is stale: the day's other fetches of an unchanged feed still write nothing. Housekeeping
+    keeps an item's text while its feed lists it, and its key while its feed is fetched."""
     stale = now - SEEN_REFRESH
-    item_ids, feed_ids = set(item_ids), set(feed_ids)
+    item_ids = {pk for pk, seen in items if seen < stale}
+    feed_ids = {f.pk for f in feeds if f.last_fetched_at is None or f.last_fetched_at < stale}
     if item_ids:
         Item.objects.filter(pk__in=item_ids, last_seen_at__lt=stale).update(last_seen_at=now)
     if feed_ids:
