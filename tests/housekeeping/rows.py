@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from briefs.models import Brief, BriefStatus, RunStep
-from catalog.models import CircuitChange, CircuitState, Platform, Route
+from catalog.models import CircuitChange, CircuitState, Route
 from fetching.models import Feed, FetchAttempt, Item, Outcome
 
 
@@ -24,11 +24,7 @@ def brief_finished(owner, *, days: float, steps: int = 4, citations: list[Item] 
         question=f"what happened {days} days ago?",
         status=BriefStatus.SUCCEEDED,
         body="Something happened [1].",
-        citations=[
-            {"n": n, "item_id": item.pk, "title": item.title, "link": item.link,
-             "path": item.feed.path, "source": "Test", "published_at": None}
-            for n, item in enumerate(citations, start=1)
-        ],  # fmt: skip
+        citations=[_citation(n, item) for n, item in enumerate(citations, start=1)],
         coverage={"tried": 1, "succeeded": [{"path": "/test/a", "outcome": "ok", "items": 1}]},
         created_at=at,
         started_at=at,
@@ -47,6 +43,18 @@ def brief_finished(owner, *, days: float, steps: int = 4, citations: list[Item] 
         for seq in range(1, steps + 1)
     )
     return brief
+
+
+def _citation(n: int, item: Item) -> dict:
+    return {
+        "n": n,
+        "item_id": item.pk,
+        "title": item.title,
+        "link": item.link,
+        "path": item.feed.path,
+        "source": "Test",
+        "published_at": None,
+    }
 
 
 def feed_at(path: str, *, fetched_days: float | None) -> Feed:

@@ -147,7 +147,7 @@ def test_it_removes_usage_days_past_their_age_only(owner, model):
 def test_it_clears_the_text_of_old_uncited_items_only(owner):
     feed = feed_at("/test/texts", fetched_days=0)
     old = item_at(feed, "old", seen_days=31)
-    recent = item_at(feed, "recent", seen_days=29)
+    item_at(feed, "recent", seen_days=29)
     cited = item_at(feed, "cited", seen_days=31)
     brief_finished(owner, days=31, citations=[cited])
     report = housekeep_run()
