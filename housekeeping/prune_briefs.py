@@ -54,19 +54,23 @@ def steps_prune(run: Pass) -> Iterator[int]:
         yield steps_summarise_and_delete(brief_ids=brief_ids, now=run.now)
 
 
-@transaction.atomic
 def steps_summarise_and_delete(*, brief_ids: list[int], now: datetime) -> int:
-    """Write each brief's step summary and delete its steps, in one transaction. A brief another
-    run marked first is left alone (the conditional UPDATE matches nothing)."""
+    """Summarise the briefs' steps, then delete them and write the summaries in one transaction.
+
+    The summaries are read first, outside it: a finished brief's steps no longer change. Inside,
+    the steps go first and the briefs are written last, so a brief's row is locked only for the
+    final UPDATE and the commit (a person writing to it meanwhile barely waits). A concurrent run
+    waits on the deleted steps' row locks, then deletes nothing and, its UPDATE matching only
+    briefs not yet pruned, writes nothing."""
     summaries = steps_summaries(brief_ids)
     marked = [
-        brief_id
-        for brief_id in brief_ids
-        if Brief.objects.filter(pk=brief_id, steps_pruned_at__isnull=True).update(
-            steps_pruned_at=now, steps_summary=summaries.get(brief_id, {"steps": 0})
-        )
+        Brief(pk=pk, steps_pruned_at=now, steps_summary=summaries.get(pk, _summary_empty()))
+        for pk in brief_ids
     ]
-    deleted, _ = RunStep.objects.filter(brief_id__in=marked).delete()
+    with transaction.atomic():
+        deleted, _ = RunStep.objects.filter(brief_id__in=brief_ids).delete()
+        unpruned = Brief.objects.filter(steps_pruned_at__isnull=True)
+        unpruned.bulk_update(marked, ["steps_pruned_at", "steps_summary"])
     return deleted
 
 
