@@ -1,7 +1,7 @@
 """What staff see of housekeeping: the size of the tables that grow, and the last run.
 
-PostgreSQL sizes come from the catalog (``reltuples``, kept by autovacuum's ANALYZE, and
-``pg_total_relation_size``): free to read on any table size. SQLite has no such estimate, so rows
+PostgreSQL sizes come from its statistics (``n_live_tup``) and ``pg_total_relation_size``: one
+query, free on any table size. SQLite has no such estimate, so rows
 are counted (an SQLite database is a single machine's, small by design); bytes come from the
 ``dbstat`` table when SQLite was built with it, else they are unknown.
 """
@@ -34,7 +34,7 @@ class TableSize:
     table: str
     rows: int
     bytes: int | None
-    estimated: bool  # rows is PostgreSQL's estimate, not a count
+    estimated: bool  # rows is PostgreSQL's running estimate, not a count
 
 
 def table_sizes() -> list[TableSize]:
@@ -45,21 +45,17 @@ def table_sizes() -> list[TableSize]:
 
 
 def _postgres_sizes(tables: list[str]) -> list[TableSize]:
+    """One query: live rows as the statistics collector counts them (kept current without an
+    ANALYZE), and the bytes of table, indexes and TOAST."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT t.name, c.reltuples::bigint, pg_total_relation_size(c.oid) "
-            "FROM unnest(%s::text[]) AS t(name) JOIN pg_class c ON c.oid = to_regclass(t.name)",
+            "SELECT t.name, COALESCE(s.n_live_tup, 0), pg_total_relation_size(to_regclass(t.name))"
+            " FROM unnest(%s::text[]) AS t(name)"
+            " LEFT JOIN pg_stat_user_tables s ON s.relid = to_regclass(t.name)",
             [tables],
         )
         found = {name: (rows, size) for name, rows, size in cursor.fetchall()}
-    sizes = []
-    for table in tables:
-        rows, size = found.get(table, (0, None))
-        if rows < 0:  # never analysed yet: count once (a new, small table)
-            sizes.append(TableSize(table, _count(table), size, estimated=False))
-        else:
-            sizes.append(TableSize(table, rows, size, estimated=True))
-    return sizes
+    return [TableSize(t, *found.get(t, (0, None)), estimated=True) for t in tables]
 
 
 def _sqlite_size(table: str) -> TableSize:
