@@ -5,16 +5,14 @@ Django-free on purpose: ``fetching.ingest`` runs this module as a separate, reso
 worker process (``python -c "...worker_main()"``), so importing it must not need settings. Read
 ``fetching.ingest`` for why parsing happens there; this module is what the worker does:
 
-1. Decode with feedparser's own encoding rules, so every later check sees exactly the text the
-   XML parser will see (a UTF-16 ``<!ENTITY`` is still caught).
-2. Refuse any entity declaration before a parser sees it (billion laughs, quadratic blowup, XXE).
-3. Scrub what makes feedparser crash or fall back to its slow loose parser: raw control bytes and
-   character references to NUL, surrogates or beyond U+10FFFF.
-4. Parse from a ``BytesIO`` (never a str: feedparser treats strings as URLs or file paths), with
+1. Turn the bytes into the exact text the XML parser will see, settle its encoding, and refuse
+   entity declarations and DTD subsets in that text (``fetching.feedtext``: the order is what
+   makes the check hold against NUL-split and UTF-16 disguises).
+2. Parse from a ``BytesIO`` (never a str: feedparser treats strings as URLs or file paths), with
    feedparser's HTML sanitiser off: every field is reduced to plain text here anyway, and the
    sanitiser costs 2-5x the parse itself.
-5. Decide feed or not from what was parsed (version, entries), never from ``bozo``.
-6. Normalise at most ``MAX_ITEMS`` distinct items: capped plain-text fields, http(s) links only,
+3. Decide feed or not from what was parsed (version, entries), never from ``bozo``.
+4. Normalise at most ``MAX_ITEMS`` distinct items: capped plain-text fields, http(s) links only,
    aware UTC dates within sane bounds, a stable ``guid_hash``.
 """
 
@@ -36,7 +34,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import feedparser
-from feedparser.encodings import convert_to_utf8
+
+from fetching.feedtext import PARSE_ERROR, UNSAFE_CHARS, FeedRefused, feed_text
 
 MAX_BODY_BYTES = 5 * 1024 * 1024
 MAX_ITEMS = 200
@@ -55,26 +54,10 @@ OLDEST_DATE = datetime(1990, 1, 1, tzinfo=UTC)
 FUTURE_SLACK = timedelta(days=2)
 
 NOT_A_FEED = "not_a_feed"
-PARSE_ERROR = "parse_error"
 TOO_LARGE = "too_large"
 
-_ENTITY_DECL = re.compile(rb"<!ENTITY", re.IGNORECASE)
-_CHARREF = re.compile(rb"&#([xX][0-9a-fA-F]+|[0-9]+);")
-# C0 controls other than tab, LF and CR are never valid XML; as raw bytes they only push
-# feedparser onto its slow loose parser. (UTF-8 multi-byte sequences never contain these bytes.)
-_CONTROL_BYTES = bytes(c for c in range(32) if c not in (9, 10, 13))
-_UNSAFE_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
 _ISO_DATE = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})")
 _HTML_START = re.compile(rb"\s*(<\?xml[^>]*>\s*)?(<!--.*?-->\s*)*<(!doctype\s+html|html)", re.I)
-
-
-class FeedRefused(Exception):
-    """The body is not a feed we will store; ``outcome`` is a ``fetching.models.Outcome`` value."""
-
-    def __init__(self, outcome: str, message: str) -> None:
-        super().__init__(message)
-        self.outcome = outcome
-        self.message = message
 
 
 def feed_read(body: bytes, content_type: str = "", *, now: datetime | None = None) -> dict:
@@ -88,10 +71,7 @@ def feed_read(body: bytes, content_type: str = "", *, now: datetime | None = Non
         raise FeedRefused(TOO_LARGE, f"body larger than {MAX_BODY_BYTES // 2**20} MiB")
     if not body.strip():
         raise FeedRefused(NOT_A_FEED, "empty body")
-    text = _utf8_decoded(body, content_type)
-    if _ENTITY_DECL.search(text):
-        raise FeedRefused(PARSE_ERROR, "feed declares XML entities (refused: expansion bombs)")
-    text = _CHARREF.sub(_charref_if_valid, text.translate(None, _CONTROL_BYTES))
+    text = feed_text(body, content_type)
     parsed = _feedparser_run(text)
     _require_feed(parsed, text)
     return {
@@ -115,24 +95,6 @@ def _feedparser_run(text: bytes) -> Any:
         return feedparser.FeedParserDict(
             version=parser.version, feed=parser.feeddata, entries=parser.entries
         )
-
-
-def _utf8_decoded(body: bytes, content_type: str) -> bytes:
-    headers = {"content-type": content_type} if content_type else {}
-    return convert_to_utf8(headers, body, {})
-
-
-def _charref_if_valid(match: re.Match[bytes]) -> bytes:
-    """Keep a character reference only when it names a character XML allows."""
-    ref = match.group(1)
-    if len(ref) > 8:  # beyond U+10FFFF whatever the digits; also spares int() a huge string
-        return b""
-    code = int(ref[1:], 16) if ref[:1] in (b"x", b"X") else int(ref)
-    if code < 32 and code not in (9, 10, 13):
-        return b""
-    if 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF) or code > 0x10FFFF:
-        return b""
-    return match.group(0)
 
 
 def _require_feed(parsed: Any, text: bytes) -> None:
@@ -239,7 +201,7 @@ def feed_date(parsed: Any, raw: str, *, now: datetime) -> datetime | None:
 
 def text_clean(value: str, limit: int) -> str:
     """Drop NUL, other controls and lone surrogates, collapse whitespace, cut to ``limit``."""
-    return " ".join(_UNSAFE_CHARS.sub("", value).split())[:limit].rstrip()
+    return " ".join(UNSAFE_CHARS.sub("", value).split())[:limit].rstrip()
 
 
 def plain_line(value: Any, limit: int) -> str:

@@ -357,14 +357,21 @@ def test_it_strips_nul_and_control_bytes_from_titles():
 
 
 def test_it_never_returns_lone_surrogates():
-    # A CESU-8 encoded surrogate, and a double-escaped reference that HTML unescaping meets later.
-    body = rss(item(title="a@ b", description="x &amp;#xD800; y"))
-    body = body.replace(b"a@ b", b"a\xed\xa0\x80 b")
-
-    got = only_item(body)
+    # A double-escaped reference to a surrogate, which HTML unescaping meets after XML parsing.
+    got = only_item(rss(item(title="a&#xD800; b", description="x &amp;#xD800; y")))
 
     for text in (got.title, got.summary):
         assert not any(0xD800 <= ord(char) <= 0xDFFF for char in text), text
+
+
+def test_it_refuses_bytes_its_declared_encoding_cannot_decode():
+    # A CESU-8 encoded surrogate is no UTF-8: the feed is not parsed in a guessed encoding.
+    body = rss(item(title="a@ b")).replace(b"a@ b", b"a\xed\xa0\x80 b")
+
+    error = rejected(body, content_type="application/xml; charset=utf-8")
+
+    assert error.outcome == Outcome.PARSE_ERROR
+    assert error.message.startswith("encoding cannot be settled"), error.message
 
 
 def test_text_clean_strips_surrogates_and_nul():
