@@ -84,6 +84,7 @@ class ParsedItem:
     summary: str
     author: str
     published_at: datetime | None
+    title_derived: bool = False  # the title is the first words of the text: the item had none
 
 
 @dataclass(frozen=True)
@@ -94,11 +95,17 @@ class ParsedFeed:
 
 
 def feed_parse(
-    body: bytes, *, content_type: str = "", timeout: float = PARSE_TIMEOUT_SECONDS
+    body: bytes,
+    *,
+    content_type: str = "",
+    url: str = "",
+    timeout: float = PARSE_TIMEOUT_SECONDS,
 ) -> ParsedFeed:
     """Parse an RSS, Atom or RDF body into at most ``MAX_ITEMS`` normalised items.
 
-    ``content_type`` is the response header (its charset decides the decoding). A valid feed with
+    ``content_type`` is the response header (its charset decides the decoding); ``url`` is where
+    the body was fetched from, the last base for relative links (``fetching.feeditems``). A valid
+    feed with
     no items returns ``items=[]``; deciding that this is ``empty`` is the caller's business.
     Raises ``FeedRejected`` with ``NOT_A_FEED`` (HTML, JSON, text, empty body), ``PARSE_ERROR``
     (entity declarations, parser failure), ``PARSE_TIMEOUT`` (past ``timeout`` seconds) or
@@ -109,12 +116,16 @@ def feed_parse(
         raise FeedRejected(Outcome.TOO_LARGE, f"body larger than {MAX_BODY_BYTES // 2**20} MiB")
     if not body.strip():
         raise FeedRejected(Outcome.NOT_A_FEED, "empty body")
-    header = content_type.replace("\r", " ").replace("\n", " ")[:200].encode("latin-1", "replace")
+    header = _header_line(content_type, 200) + b"\n" + _header_line(url, 2100)
     answer = _pool_parse(header + b"\n" + body, timeout)
     if "refused" in answer:
         outcome, message = answer["refused"]
         raise FeedRejected(Outcome(outcome), message)
     return _parsed_feed(answer["feed"])
+
+
+def _header_line(value: str, limit: int) -> bytes:
+    return value.replace("\r", " ").replace("\n", " ")[:limit].encode("latin-1", "replace")
 
 
 def _parsed_feed(data: dict) -> ParsedFeed:
@@ -123,6 +134,7 @@ def _parsed_feed(data: dict) -> ParsedFeed:
             guid_hash=item["guid_hash"],
             guid=item["guid"],
             title=item["title"],
+            title_derived=item["title_derived"],
             link=item["link"],
             summary=item["summary"],
             author=item["author"],
@@ -363,6 +375,7 @@ def _item_row(feed: Feed, item: ParsedItem, now: datetime) -> Item:
         summary=item.summary,
         author=item.author,
         published_at=item.published_at,
+        title_derived=item.title_derived,
         first_seen_at=now,
         last_seen_at=now,
     )
