@@ -19,10 +19,9 @@ time, and refuses timestamps older than a few minutes (``webhook_signature_verif
 Addresses. Only http(s) URLs without credentials; every address the host name resolves to must
 be public (``briefs.webhook_address.address_refused``: not private, loopback, link-local,
 shared, multicast or reserved, and no IPv6 form of such an IPv4 address) unless
-``WEBHOOK_ALLOW_PRIVATE`` is set. The check runs when a webhook is
-created and again before every attempt, and the request goes to the address that was checked
-(the name is not resolved a second time, so DNS rebinding cannot swap it). Redirects are not
-followed.
+``WEBHOOK_ALLOW_PRIVATE`` is set. The check runs when a webhook is created and again before every
+attempt, and the request goes to the address that was checked (the name is not resolved a second
+time, so DNS rebinding cannot swap it). Redirects are not followed.
 
 Delivery. A worker claims a delivery by compare-and-set (pending and due, or delivering with
 an expired lease), makes one attempt within ``WEBHOOK_TIMEOUT`` seconds in total, and records

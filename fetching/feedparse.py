@@ -62,7 +62,12 @@ def feed_read(
         raise FeedRefused(TOO_LARGE, f"body larger than {MAX_BODY_BYTES // 2**20} MiB")
     if not body.strip():
         raise FeedRefused(NOT_A_FEED, "empty body")
-    text = feed_text(body, content_type)
+    try:
+        text = feed_text(body, content_type)
+    except FeedRefused:
+        if _HTML_START.match(body[:4096]):  # a page in a legacy charset: still no feed
+            raise FeedRefused(NOT_A_FEED, "body is an HTML page, not a feed") from None
+        raise
     parsed = _feedparser_run(text)
     _require_feed(parsed, text)
     return feed_fields(parsed, url=url, now=now or datetime.now(UTC))
@@ -201,7 +206,7 @@ def request_answer(request: bytes) -> tuple[dict, bool]:
     content_type, _, rest = request.partition(b"\n")
     url, _, body = rest.partition(b"\n")
     try:
-        feed = feed_read(body, content_type.decode("latin-1"), url=url.decode("latin-1"))
+        feed = feed_read(body, content_type.decode("latin-1"), url=url.decode("utf-8", "replace"))
         return {"feed": feed}, False
     except FeedRefused as refused:
         return {"refused": [refused.outcome, refused.message]}, False

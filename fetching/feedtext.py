@@ -141,7 +141,7 @@ def _looks_wide(head: bytes) -> bool:
 
 def _declared_encodings(body: bytes, content_type: str) -> list[str]:
     """Candidate encodings in feedparser's RFC 3023 order, then UTF-8 (XML's default)."""
-    declared = _DECL_ENCODING.match(body.lstrip()[:200])
+    declared = _DECL_ENCODING.match(body[:300].lstrip())
     xml_encoding = declared.group(1).decode("ascii").lower() if declared else ""
     mime, charset = parse_content_type(content_type)
     mime, charset = mime.lower(), charset.lower()

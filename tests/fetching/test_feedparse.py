@@ -190,6 +190,17 @@ def test_it_rejects_html_pages(body):
     )
 
 
+def test_an_html_page_in_an_undeclared_legacy_charset_is_not_a_feed():
+    page = "<!DOCTYPE html><html><body>Caf\xe9 cr\xe8me</body></html>".encode("latin-1")
+
+    error = rejected(page, content_type="text/html")
+
+    assert (error.outcome, error.message) == (
+        Outcome.NOT_A_FEED,
+        "body is an HTML page, not a feed",
+    )
+
+
 @pytest.mark.parametrize(
     "body",
     [
