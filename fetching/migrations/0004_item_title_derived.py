@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("fetching", "0001_initial"),
+        ("fetching", "0003_item_text_age_index"),
     ]
 
     operations = [
