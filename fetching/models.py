@@ -64,6 +64,8 @@ class Item(models.Model):
     guid_hash = models.CharField(max_length=64)
     guid = models.CharField(max_length=2000, blank=True)
     title = models.CharField(max_length=1000, blank=True)
+    # The feed gave no title: ``title`` is the first words of the summary.
+    title_derived = models.BooleanField(default=False)
     link = models.CharField(max_length=2000, blank=True)
     summary = models.TextField(blank=True)
     author = models.CharField(max_length=500, blank=True)

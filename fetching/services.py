@@ -226,7 +226,9 @@ def _plans_prepare(
 # --- After the answer: classify, store, record ---------------------------------------------------
 
 
-async def _verdict_for(response: RSSHubResponse) -> tuple[Verdict, ParsedFeed | None]:
+async def _verdict_for(
+    response: RSSHubResponse, fetched_url: str
+) -> tuple[Verdict, ParsedFeed | None]:
     status = response.status
     if status == 304:
         return Verdict(Outcome.NOT_MODIFIED, "not modified", status), None
@@ -241,7 +243,7 @@ async def _verdict_for(response: RSSHubResponse) -> tuple[Verdict, ParsedFeed | 
         return verdict, None
     try:
         parsed = await asyncio.to_thread(
-            feed_parse, response.body, content_type=response.content_type
+            feed_parse, response.body, content_type=response.content_type, url=fetched_url
         )
     except FeedRejected as exc:
         return Verdict(exc.outcome, message_clean(exc.message), status), None
@@ -493,8 +495,14 @@ async def _request(rsshub: RSSHubClient, plan: _Plan) -> _Done:
     except RoutePathRejected as exc:  # confined already; kept so no path can slip through
         verdict = Verdict(Outcome.REJECTED, f"path refused: {exc}", counts_for_route=False)
         return _Done(plan, verdict, 0)
-    verdict, parsed = await _verdict_for(response)
+    verdict, parsed = await _verdict_for(response, _fetched_url(rsshub, response))
     return _Done(plan, verdict, response.latency_ms, response, parsed)
+
+
+def _fetched_url(rsshub: RSSHubClient, response: RSSHubResponse) -> str:
+    """The URL the feed came from: the last base for its relative links. Only joined with links,
+    never requested; the path never holds the access key."""
+    return rsshub.base_url.rstrip("/") + response.path
 
 
 async def _plan_run(
