@@ -49,7 +49,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from catalog.models import Route
-from fetching.ingest import ParsedFeed, feed_recent_item_ids
+from fetching.ingest import ParsedFeed, feed_recent_values
 from fetching.models import SUCCESS_OUTCOMES, Outcome, PathFetch
 from fetching.outcomes import message_clean
 from fetching.results import FetchResult, Plan
@@ -106,7 +106,8 @@ def served_result(row: PathFetch, *, now: datetime) -> FetchResult:
     return FetchResult(
         path=row.path, outcome=outcome, transient=row.transient, http_status=row.http_status,
         message=row.message, retry_after=row.retry_after, feed_id=row.feed_id,
-        item_ids=feed_recent_item_ids(row.feed_id) if ok else (), route_id=row.route_id,
+        item_ids=tuple(pk for (pk,) in feed_recent_values(row.feed_id, "id")) if ok else (),
+        route_id=row.route_id,
         reason=row.reason, fetch_age_s=max(0, int((now - row.answered_at).total_seconds())),
     )  # fmt: skip
 

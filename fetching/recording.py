@@ -27,8 +27,9 @@ from fetching.ingest import (
     ParsedFeed,
     feed_details_update,
     feed_parse,
-    feed_recent_item_ids,
+    feed_recent_values,
     items_store,
+    seen_refresh,
 )
 from fetching.models import Feed, FetchAttempt, Item, Outcome
 from fetching.outcomes import Verdict, message_clean, verdict_for_status
@@ -38,7 +39,9 @@ from fetching.results import Done, FetchResult
 logger = logging.getLogger(__name__)
 
 
-async def verdict_for(response: RSSHubResponse) -> tuple[Verdict, ParsedFeed | None]:
+async def verdict_for(
+    response: RSSHubResponse, fetched_url: str
+) -> tuple[Verdict, ParsedFeed | None]:
     status = response.status
     if status == 304:
         return Verdict(Outcome.NOT_MODIFIED, "not modified", status), None
@@ -53,7 +56,7 @@ async def verdict_for(response: RSSHubResponse) -> tuple[Verdict, ParsedFeed | N
         return verdict, None
     try:
         parsed = await asyncio.to_thread(
-            feed_parse, response.body, content_type=response.content_type
+            feed_parse, response.body, content_type=response.content_type, url=fetched_url
         )
     except FeedRejected as exc:
         return Verdict(exc.outcome, message_clean(exc.message), status), None
@@ -62,7 +65,7 @@ async def verdict_for(response: RSSHubResponse) -> tuple[Verdict, ParsedFeed | N
     return Verdict(Outcome.OK, f"{len(parsed.items)} items", status), parsed
 
 
-_FEED_FIELDS = ("id", "path", "etag", "last_modified", "title", "link")
+FEED_FIELDS = ("id", "path", "etag", "last_modified", "title", "link", "last_fetched_at")
 
 
 def _validators(done: Done) -> tuple[str, str]:
@@ -86,7 +89,7 @@ def _feeds_ensure(batch: list[Done], routes: list[int | None], now: datetime) ->
         )  # fmt: skip
     if new:
         Feed.objects.bulk_create(new.values(), ignore_conflicts=True)
-        feeds |= {f.path: f for f in Feed.objects.filter(path__in=new).only(*_FEED_FIELDS)}
+        feeds |= {f.path: f for f in Feed.objects.filter(path__in=new).only(*FEED_FIELDS)}
     return feeds
 
 
@@ -124,6 +127,8 @@ class _Stored:
     new: int = 0
     seen: int = 0
     item_ids: tuple[int, ...] = ()
+    # (id, last_seen_at) of the listed items, as read: seen_refresh decides which are stale.
+    item_seen: tuple[tuple[int, datetime], ...] = ()
 
 
 def _items_ingest(done: Done, stored: _Stored, feed: Feed | None, now: datetime) -> None:
@@ -134,7 +139,8 @@ def _items_ingest(done: Done, stored: _Stored, feed: Feed | None, now: datetime)
         stored.feed_id = feed.pk
         stored.new, stored.seen = items_store(feed=feed, items=done.parsed.items, now=now)
     elif done.verdict.outcome == Outcome.NOT_MODIFIED and stored.feed_id:
-        stored.item_ids = feed_recent_item_ids(stored.feed_id)
+        stored.item_seen = tuple(feed_recent_values(stored.feed_id, "id", "last_seen_at"))
+        stored.item_ids = tuple(pk for pk, _ in stored.item_seen)
 
 
 def _item_ids_fill(batch: list[Done], stored: list[_Stored]) -> None:
@@ -145,12 +151,23 @@ def _item_ids_fill(batch: list[Done], stored: list[_Stored]) -> None:
         return
     rows = Item.objects.filter(
         feed_id__in={feed for feed, _ in wanted}, guid_hash__in={h for _, h in wanted}
-    ).values_list("feed_id", "guid_hash", "id")
-    ids = {(feed, guid_hash): pk for feed, guid_hash, pk in rows}
+    ).values_list("feed_id", "guid_hash", "id", "last_seen_at")
+    ids = {(feed, guid_hash): (pk, seen) for feed, guid_hash, pk, seen in rows}
     for done, row in zip(batch, stored, strict=True):
         if done.parsed:
             found = (ids.get((row.feed_id, i.guid_hash)) for i in done.parsed.items)
-            row.item_ids = tuple(dict.fromkeys(pk for pk in found if pk))
+            row.item_seen = tuple(dict.fromkeys(pair for pair in found if pair))
+            row.item_ids = tuple(pk for pk, _ in row.item_seen)
+
+
+def _answered_feeds(batch: list[Done], feeds: dict[str, Feed]) -> list[Feed]:
+    """Feeds RSSHub answered for (a feed, or 304), whatever the answer held."""
+    answered = (
+        feeds.get(d.plan.path) if d.parsed is not None else d.plan.feed
+        for d in batch
+        if d.parsed is not None or d.verdict.outcome == Outcome.NOT_MODIFIED
+    )
+    return [feed for feed in answered if feed is not None]
 
 
 def _health_apply(batch: list[Done], stored: list[_Stored], now: datetime) -> None:
@@ -200,6 +217,8 @@ def _batch_write(batch: list[Done], brief_id: int | None) -> list[FetchResult]:
     for done, row in zip(batch, stored, strict=True):
         _items_ingest(done, row, feeds.get(done.plan.path), now)
     _item_ids_fill(batch, stored)
+    listed = (pair for row in stored for pair in row.item_seen)
+    seen_refresh(feeds=_answered_feeds(batch, feeds), items=listed, now=now)
     rows = [_attempt_row(d, s, brief_id, now) for d, s in zip(batch, stored, strict=True)]
     attempts = FetchAttempt.objects.bulk_create(rows)
     _health_apply(batch, stored, now)

@@ -36,7 +36,7 @@ from datetime import datetime
 from asgiref.sync import async_to_sync, sync_to_async
 from django.utils import timezone
 
-from fetching.client import FetchFailed, RSSHubClient
+from fetching.client import FetchFailed, RSSHubClient, RSSHubResponse
 from fetching.egress import EgressGuard
 from fetching.flight import answer_cutoff, flight_prepare, path_acquire, path_release
 from fetching.health import Admission, circuit_probe_release, circuits_admit
@@ -44,7 +44,7 @@ from fetching.ingest import feed_parser_warm
 from fetching.models import Feed, FetchAttempt, Outcome
 from fetching.outcomes import Verdict, message_clean, outcome_is_transient
 from fetching.paths import RoutePathRejected, path_confine, route_for_path
-from fetching.recording import Recorder, verdict_for
+from fetching.recording import FEED_FIELDS, Recorder, verdict_for
 from fetching.results import Done, FetchResult, Plan, result_rejected
 
 __all__ = ["FetchResult", "fetch_path", "fetch_path_sync", "fetch_paths", "fetch_paths_sync"]
@@ -132,9 +132,7 @@ def _plans_prepare(
     plans = [_plan_confine(p, route_id=route_id, allow_disabled=allow_disabled) for p in paths]
     _rejections_record(plans, brief_id)
     live = [p for p in plans if p.result is None]
-    feeds = Feed.objects.filter(path__in={p.path for p in live}).only(
-        "id", "path", "etag", "last_modified", "title", "link"
-    )
+    feeds = Feed.objects.filter(path__in={p.path for p in live}).only(*FEED_FIELDS)
     by_path = {f.path: f for f in feeds}
     for plan in live:
         plan.feed = by_path.get(plan.path)
@@ -162,8 +160,14 @@ async def _request(rsshub: RSSHubClient, plan: Plan) -> Done:
     except RoutePathRejected as exc:  # confined already; kept so no path can slip through
         verdict = Verdict(Outcome.REJECTED, f"path refused: {exc}", counts_for_route=False)
         return Done(plan, verdict, 0)
-    verdict, parsed = await verdict_for(response)
+    verdict, parsed = await verdict_for(response, _fetched_url(rsshub, response))
     return Done(plan, verdict, response.latency_ms, response, parsed)
+
+
+def _fetched_url(rsshub: RSSHubClient, response: RSSHubResponse) -> str:
+    """The URL the feed came from: the last base for its relative links. Only joined with links,
+    never requested; the path never holds the access key."""
+    return rsshub.base_url.rstrip("/") + response.path
 
 
 @dataclass(frozen=True)
