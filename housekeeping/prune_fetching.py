@@ -11,6 +11,9 @@ Items go in two stages, and never while a brief cites them:
    (``Feed.last_fetched_at``). While a feed is fetched, every ``(feed, guid_hash)`` key it ever
    listed stays, so a re-fetch counts nothing old as new and "what changed" stays true.
 A feed left without items after that goes too.
+
+A path's shared answer (``PathFetch``, ``fetching.flight``) serves for seconds to an hour; its
+row goes with the attempts of its age, unless a run holds its claim right now.
 """
 
 from collections.abc import Iterator
@@ -19,12 +22,18 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from catalog.models import CircuitChange
-from fetching.models import Feed, FetchAttempt, Item
+from fetching.models import Feed, FetchAttempt, Item, PathFetch
 from housekeeping.batches import Pass, Step, by_age, delete_in_batches
 
 
 def _attempts_old(run: Pass) -> QuerySet:
     return FetchAttempt.objects.filter(created_at__lt=run.days_ago(settings.HOUSEKEEP_ATTEMPT_DAYS))
+
+
+def _path_answers_old(run: Pass) -> QuerySet:
+    unclaimed = Q(claim_until__isnull=True) | Q(claim_until__lt=run.now)
+    cutoff = run.days_ago(settings.HOUSEKEEP_ATTEMPT_DAYS)
+    return PathFetch.objects.filter(unclaimed, answered_at__lt=cutoff)
 
 
 def _circuit_changes_old(run: Pass) -> QuerySet:
@@ -108,6 +117,7 @@ def fetching_steps() -> list[Step]:
     return [
         by_age("fetching_fetchattempt", _attempts_old),
         by_age("catalog_circuitchange", _circuit_changes_old),
+        by_age("fetching_pathfetch", _path_answers_old),
         Step("fetching_item (text cleared)", texts_pending, texts_clear),
         Step("fetching_item", items_pending, items_prune),
         Step("fetching_feed", feeds_pending, feeds_prune),

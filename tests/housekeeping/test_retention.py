@@ -16,7 +16,7 @@ from briefs.models import (
     WebhookDelivery,
 )
 from catalog.models import CircuitChange, Route
-from fetching.models import Feed, FetchAttempt, Item
+from fetching.models import Feed, FetchAttempt, Item, PathFetch
 from housekeeping.models import HousekeepingRun, RunStatus
 from housekeeping.services import housekeep_run
 from tests.housekeeping.rows import (
@@ -57,6 +57,16 @@ def test_route_counters_are_unaffected_by_pruning_attempts(route):
     route.refresh_from_db()
     assert (route.attempts, route.successes, route.consecutive_failures) == (7, 5, 2)
     assert not FetchAttempt.objects.exists()
+
+
+def test_it_removes_shared_path_answers_past_the_attempt_age_only():
+    old = PathFetch.objects.create(path="/test/old", answered_at=ago(days=31), outcome="ok")
+    PathFetch.objects.create(path="/test/new", answered_at=ago(days=29), outcome="ok")
+    claimed = ago(days=-1)  # a run holds this one's claim right now
+    PathFetch.objects.create(path="/test/held", answered_at=ago(days=31), claim_until=claimed)
+    report = housekeep_run()
+    assert sorted(PathFetch.objects.values_list("path", flat=True)) == ["/test/held", "/test/new"]
+    assert report.removed["fetching_pathfetch"] == 1, old
 
 
 def test_it_removes_circuit_changes_past_their_age_only(route):
