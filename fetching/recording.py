@@ -4,8 +4,9 @@ path's shared answer (``fetching.flight``).
 Writes are batched by ``Recorder``, so answers that arrive together share a transaction. What is
 written per attempt: one ``FetchAttempt`` row; one ``UPDATE`` of route health when the outcome
 says something about the route (``rsshub_unavailable``, ``rejected`` and a refused access key do
-not); one ``UPDATE`` of the path's ``PathFetch`` row. A 304 writes nothing else. A 200 stores new
-items only, and touches the ``Feed`` row only when it is new or its ETag / Last-Modified changed.
+not); one ``UPDATE`` of the path's ``PathFetch`` row. A 304 writes nothing else (but the seen
+times of a day-stale feed and its items: ``fetching.ingest.seen_refresh``). A 200 stores new items
+only, and touches the ``Feed`` row only when it is new or its ETag / Last-Modified changed.
 """
 
 from __future__ import annotations
