@@ -360,6 +360,9 @@ Q_TIMEOUT = env_int("Q_TIMEOUT", 900, minimum=30)
 Q_RETRY = env_int("Q_RETRY", Q_TIMEOUT + 60, minimum=31)
 if Q_RETRY < Q_TIMEOUT + 30:
     raise ImproperlyConfigured("Q_RETRY must be at least Q_TIMEOUT + 30 seconds")
+if FETCH_CLAIM_SECONDS + 5 >= Q_TIMEOUT:
+    # A run may wait out one claim on a path (fetching/flight.py), and must still finish.
+    raise ImproperlyConfigured("FETCH_CLAIM_SECONDS must be well below Q_TIMEOUT")
 Q_WORKERS = env_int("Q_WORKERS", 2, minimum=1)
 Q_CLUSTER = {
     "name": "rsshub_agent",

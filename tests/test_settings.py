@@ -67,6 +67,9 @@ def test_it_starts_with_defaults(tmp_path):
         ("TRUSTED_PROXY_COUNT", "many"),
         ("LOGIN_FAILURE_LIMIT", "0"),
         ("LOGIN_COOLOFF_MINUTES", "soon"),
+        ("FETCH_FRESH_SECONDS", "-1"),
+        ("FETCH_CLAIM_SECONDS", "0"),
+        ("FETCH_CLAIM_SECONDS", "3600"),  # longer than a run may take (Q_TIMEOUT)
     ],
 )
 def test_a_malformed_value_names_its_variable(tmp_path, name, value):

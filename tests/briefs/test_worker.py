@@ -57,6 +57,9 @@ WORKER_SETTINGS = f"""
 from rsshub_agent.settings import *  # noqa: F403
 
 Q_CLUSTER = {{**Q_CLUSTER, "timeout": {TIMEOUT}, "retry": {RETRY}, "workers": 3}}  # noqa: F405
+# A killed run's claim on its path must expire before the run comes back, as it does with the
+# real timeout and retry (fetching.flight); otherwise the resumed run would wait out the claim.
+FETCH_CLAIM_SECONDS = 3
 """
 
 # Run in the cluster's database: the catalog the offline agent will choose from, and three
