@@ -27,6 +27,7 @@ never comes back, even from an index built before the change.
 
 import bisect
 import heapq
+import math
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ from catalog.search_index import (
     IndexedRoute,
     NamePhrase,
     SearchIndex,
+    entities_split,
     question_terms,
     search_index_current,
     text_canonical,
@@ -55,6 +57,7 @@ NAME_STRENGTH_CAP = 10.0
 CONTAINED_NAME_FACTOR = 0.25
 NAMED_TERM_FACTOR = 0.3
 PRIOR_RELEVANCE = 0.5
+SIZE_PRIOR = 0.15
 PRIORITY_BASE = 1.25
 PRIORITY_CAP = 10
 MIN_CANDIDATES = 300
@@ -214,7 +217,8 @@ def _parse(index: SearchIndex, question: str) -> _Query:
     ]
     terms.sort(key=lambda t: -t[2])
     curation = index.curation
-    hits = _name_hits(index, text_canonical(question), curation)
+    plain, _entities = entities_split(question)  # a subject value names no platform
+    hits = _name_hits(index, text_canonical(plain), curation)
     named = frozenset(t for hit in hits.values() for t in hit.phrase_terms)
     scores = {p: NAME_WEIGHT * hit.strength for p, hit in hits.items()}
     return _Query(curation, terms, hits, named_terms=named, name_scores=scores)
@@ -376,8 +380,10 @@ def _route_base(index: SearchIndex, query: _Query, rel: _Relevance, position: in
     return query.name_scores.get(route.platform, 0.0) + own
 
 
-def _platform_base(query: _Query, rel: _Relevance, position: int) -> float:
+def _platform_base(index: SearchIndex, query: _Query, rel: _Relevance, position: int) -> float:
     own = rel.platforms.get(position, 0.0) + rel.best_route.get(position, 0.0)
+    if own:
+        own += SIZE_PRIOR * math.log1p(len(index.platforms[position].routes))
     return query.name_scores.get(position, 0.0) + own
 
 
@@ -415,7 +421,7 @@ def _platform_reasons(
 def _route_hit(index: SearchIndex, query: _Query, rel: _Relevance, scored: tuple) -> RouteHit:
     score, position, state, health = scored
     route = index.routes[position]
-    platform_score = _platform_base(query, rel, route.platform)
+    platform_score = _platform_base(index, query, rel, route.platform)
     platform_score *= priority_factor(state.platform_priority)
     return RouteHit(
         route_id=route.id,
@@ -467,7 +473,7 @@ def _platform_hits(
         state = states.get(platform.id)
         if state is None or not state.eligible:
             continue
-        score = _platform_base(query, rel, position) * priority_factor(state.priority)
+        score = _platform_base(index, query, rel, position) * priority_factor(state.priority)
         reasons = _platform_reasons(index, query, rel, position, state.priority)
         hits.append(PlatformHit(platform.namespace, platform.name, round(score, 4), reasons))
     hits.sort(key=lambda h: (-h.score, h.namespace))
@@ -516,7 +522,9 @@ def _top_routes(index, query, rel, candidates: set[int], limit: int) -> list[int
 def _top_platforms(index, query, rel, skip: set[int], limit: int) -> list[int]:
     positions = ({*rel.best_route, *rel.platforms, *query.hits}) - skip
     priority = query.curation.platform_priority
-    scored = [(_platform_base(query, rel, p) * priority_factor(priority[p]), p) for p in positions]
+    scored = [
+        (_platform_base(index, query, rel, p) * priority_factor(priority[p]), p) for p in positions
+    ]
     return [position for _, position in heapq.nlargest(2 * limit + 5, scored)]
 
 

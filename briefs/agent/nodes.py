@@ -303,7 +303,7 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
             if isinstance(exc, SubjectMissing):
                 missing.append((route, exc))
                 below = below or _said(ctx.rewrite.query, route)[0] > 0
-    chosen, named = _offline_choice(ctx.rewrite.query, filled)
+    chosen, named = _offline_choice(ctx.rewrite.query, filled, ctx.platforms)
     if not chosen:
         _needs_add(ctx, missing[:MAX_PATHS])
     reason = "route that takes the subject the question names" if named else "best-matching route"
@@ -314,13 +314,22 @@ def _said(query: str, route: Route) -> tuple[int, int]:
     return name_said(route.name, query, _words_of_platform(route.platform))
 
 
-def _offline_choice(query: str, filled: list[tuple]) -> tuple[list[tuple[str, int]], bool]:
+def _offline_choice(
+    query: str, filled: list[tuple], platforms: list[str]
+) -> tuple[list[tuple[str, int]], bool]:
+    """The first path of each platform, the platforms in the order they were chosen.
+
+    A route that takes the subject the question names comes first (among those, the one whose
+    name asks least that the question did not); below a refused route about the question,
+    only routes about it or taking its subject are left."""
     said = {route.pk: _said(query, route) for _ns, route, _path, _below in filled}
-    filled = [f for f in filled if not f[3] or said[f[1].pk][0]]
+    filled = [f for f in filled if not f[3] or said[f[1].pk][0] or f[2].names_subject]
     named = [f for f in filled if f[2].names_subject]
     named.sort(key=lambda f: said[f[1].pk][1])  # fewest unasked words; stable: search order
+    rank = {namespace: i for i, namespace in enumerate(platforms)}
+    pool = sorted(named or filled, key=lambda f: rank.get(f[0], len(rank)))
     chosen, done = [], set()
-    for namespace, route, path, _below in named or filled:
+    for namespace, route, path, _below in pool:
         if namespace not in done and len(chosen) < MAX_PATHS:
             chosen.append((path.path, route.pk))
             done.add(namespace)
