@@ -116,7 +116,7 @@ ENTITY_RE = re.compile(
 
 
 @functools.lru_cache(maxsize=100_000)
-def _stem(word: str) -> str:
+def word_stem(word: str) -> str:
     """A deliberately small English stemmer: plurals, -ing, -ed, a final -e. Same on both sides."""
     if len(word) <= 3 or not word.isascii() or not word.isalpha() or word in STEM_KEEP:
         return word
@@ -167,15 +167,15 @@ def text_terms(text: str, *, question: bool = False, numbers: bool = True) -> It
         elif len(run) < 2 or (question and run in EN_STOPWORDS):
             continue
         elif numbers or not MANY_DIGITS_RE.match(run):
-            yield _stem(run)
+            yield word_stem(run)
 
 
 def _glossary_pairs() -> dict[str, tuple[str, ...]]:
     pairs: dict[str, set[str]] = {}
     for zh, english in GLOSSARY.items():
         for word in english:
-            pairs.setdefault(zh, set()).add(_stem(word))
-            pairs.setdefault(_stem(word), set()).add(zh)
+            pairs.setdefault(zh, set()).add(word_stem(word))
+            pairs.setdefault(word_stem(word), set()).add(zh)
     return {term: tuple(sorted(others)) for term, others in pairs.items()}
 
 

@@ -19,6 +19,7 @@ from briefs.agent.context import RunContext
 from briefs.agent.params import (
     FilledPath,
     SubjectMissing,
+    kind_said,
     name_said,
     params_fill,
 )
@@ -325,7 +326,10 @@ def _offline_choice(
     said = {route.pk: _said(query, route) for _ns, route, _path, _below in filled}
     filled = [f for f in filled if not f[3] or said[f[1].pk][0] or f[2].names_subject]
     named = [f for f in filled if f[2].names_subject]
-    named.sort(key=lambda f: said[f[1].pk][1])  # fewest unasked words; stable: search order
+    kinds = {route.pk: kind_said(route.name, route.path, query) for _n, route, _p, _b in named}
+    # Best suited values, then the kind of subject asked for, then the fewest unasked words;
+    # stable: search order.
+    named.sort(key=lambda f: (-f[2].fit, -kinds[f[1].pk], said[f[1].pk][1]))
     rank = {namespace: i for i, namespace in enumerate(platforms)}
     pool = sorted(named or filled, key=lambda f: rank.get(f[0], len(rank)))
     chosen, done = [], set()

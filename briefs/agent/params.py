@@ -27,9 +27,13 @@ from django.utils.translation import gettext as _
 from briefs.agent.entities import (
     CJK_RE,
     DOMAIN_RE,
+    EN_KIND_NOUNS,
     GENERIC,
+    ID_RE,
     STOCK_RE,
     VIDEO_RE,
+    ZH_AFTER_MARKERS,
+    ZH_BEFORE_MARKERS,
     Asked,
     Entity,
     marked_after,
@@ -54,6 +58,8 @@ SETTING_WORDS = frozenset(
 TOPIC_PARAMS = frozenset(
     str.split("keyword keywords query q kw word words search searchword term qw wd tag tags topic")
 )
+# Route-name words that say how a feed is addressed, not which part of a site it reads.
+ADDRESS_WORDS = frozenset(str.split("timeline feed feeds id ids handle details profile"))
 NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
 TABLE_POINTER_RE = re.compile(r"下表|表格|table|below", re.I)
 PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
@@ -84,6 +90,7 @@ class FilledPath:
     path: str
     params: dict[str, str]
     sources: dict[str, str]  # parameter -> option | entity kind | keywords | default | example
+    fit: int = 0  # how well the question's values suit their parameters (see ``_fit``)
 
     @property
     def names_subject(self) -> bool:
@@ -138,13 +145,37 @@ def _tables(names: list[str], parameters: dict, description: str, example: dict)
     settings = [n for n in names if _words_of(n)[-1:] and _words_of(n)[-1] in SETTING_WORDS]
     pointing = [n for n in names if TABLE_POINTER_RE.search(_spec_text(parameters.get(n)))]
     tables: dict[str, list[tuple[str, str]]] = {}
-    for pairs in table_blocks(description):
+    for block in table_blocks(description):
+        pairs = [(label, v) for label, v in block if not v.startswith("/")]  # example paths
         values = {v for _label, v in pairs}
         owner = next((n for n in names if example.get(n) in values), None)
         owner = owner or next(iter(pointing + settings), None)
-        if owner:
+        if owner and pairs:
             tables.setdefault(owner, []).extend(pairs)
     return tables
+
+
+def _listed(names: list[str], parameters: dict, tables: dict) -> dict[str, list[tuple[str, str]]]:
+    """Each parameter's values: its upstream options, else those its own description lists
+    with a table's; values listed where another parameter is named are that one's ("For
+    `threads` sections, set user ID" lists values of :section, not of :value)."""
+    choices = {}
+    for name in names:
+        spec = parameters.get(name)
+        inline = inline_values(_spec_text(spec))
+        choices[name] = options_of(spec) or list(dict.fromkeys(inline + tables.get(name, [])))
+    for name in names:
+        text = _spec_text(parameters.get(name)).lower()
+        for other in (n for n in names if n != name and _named_in(n, text)):
+            theirs = {value for _label, value in choices[other]}
+            if not options_of(parameters.get(name)):
+                choices[name] = [c for c in choices[name] if c[1] not in theirs]
+    return choices
+
+
+def _named_in(name: str, text: str) -> bool:
+    words = _words_of(name)
+    return len(words) == 1 and len(words[0]) > 3 and re.search(rf"\b{words[0]}", text) is not None
 
 
 def route_slots(template: str, parameters: object, description: str, example: str) -> list[Slot]:
@@ -154,12 +185,15 @@ def route_slots(template: str, parameters: object, description: str, example: st
     from_example = {k: unquote(v) for k, v in template_values(template, example or "").items()}
     names = [name for name, _regex, _optional in template_parameters(template)]
     tables = _tables(names, parameters, description, from_example)
+    listed = _listed(names, parameters, tables)
     slots = []
     for name, regex, optional in template_parameters(template):
         spec = parameters.get(name)
-        choices = options_of(spec) or tables.get(name) or inline_values(_spec_text(spec))
+        choices = listed[name]
         words = _words_of(name)
-        setting = bool(choices) or (bool(words) and words[-1] in SETTING_WORDS)
+        # A setting's name (status) with an example naming one thing (a tweet's id) is a subject.
+        named_setting = bool(words) and words[-1] in SETTING_WORDS
+        setting = bool(choices) or (named_setting and not _id_like(from_example.get(name)))
         slots.append(
             Slot(
                 name=name,
@@ -176,17 +210,28 @@ def route_slots(template: str, parameters: object, description: str, example: st
 
 
 def shape_of(value: str | None) -> str | None:
-    """The form a value takes: pair, number, stock, video, domain or word (None: unknown)."""
+    """The form a value takes: pair, number, stock, video, domain, id or word (None: unknown)."""
     if not value:
         return None
     if "/" in value:
         return "pair"
     if value.isdigit():
         return "number"
-    for pattern, shape in ((STOCK_RE, "stock"), (VIDEO_RE, "video"), (DOMAIN_RE, "domain")):
+    for pattern, shape in (
+        (STOCK_RE, "stock"),
+        (VIDEO_RE, "video"),
+        (DOMAIN_RE, "domain"),
+        (ID_RE, "id"),
+    ):
         if pattern.fullmatch(value):
             return shape
     return "word"
+
+
+def _id_like(value: str | None) -> bool:
+    """An example value that names one thing (a long number, an id), never a setting."""
+    shape = shape_of(value)
+    return shape in ("id", "video", "stock") or (shape == "number" and len(value or "") >= 5)
 
 
 def value_format(slot: Slot) -> str:
@@ -229,19 +274,38 @@ def _own_markers(slot: Slot, asked: Asked, excluded: set[str]) -> list[Entity]:
     return [Entity(v, "number" if v.isdigit() else "marked", marked=True) for v in found]
 
 
-def _subject_value(slot: Slot, asked: Asked, used: set[str], excluded: set[str]) -> tuple:
+def _fit(entity: Entity, slot: Slot) -> int:
+    """How well a value suits its parameter, beyond fitting: 1 when its form or role is the
+    one the parameter asks for (an id with the example's prefix, UC... for a channel; an account
+    for an @handle; a topic for a keyword), -1 when it is another (an account searched as a
+    keyword, a PL... playlist id for a channel), else 0."""
+    example = slot.example or ""
+    if slot.name.lower() in TOPIC_PARAMS:
+        return {"topic": 1, "account": -1}.get(entity.role, 0)
+    if example.startswith("@"):
+        return 1 if entity.role == "account" else 0
+    shape = shape_of(example)
+    if shape == "id" and entity.kind == "id":
+        return 1 if entity.value[:2] == example[:2] else -1
+    return int(shape in ("number", "stock", "video", "domain") and entity.kind == shape)
+
+
+def _subject_value(
+    slot: Slot, asked: Asked, used: set[str], excluded: set[str]
+) -> tuple[str | None, str, int]:
+    """The value of a subject parameter, its source and its fit (see ``_fit``)."""
     own = _own_markers(slot, asked, excluded)
     candidates = own if slot.optional else own + list(asked.entities)
     if slot.name.lower() in TOPIC_PARAMS:  # a search takes what is marked, else the topic
         candidates = [e for e in candidates if e.marked or e.kind == "quoted"]
     for entity in candidates:
         if entity.value.casefold() not in used and _fits(entity, slot):
-            return entity.value, entity.kind
+            return entity.value, entity.kind, _fit(entity, slot)
     words = " ".join(asked.topic[:4])
     searchable = slot.name.lower() in TOPIC_PARAMS and words and not slot.optional
     if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):
-        return words, "keywords"
-    return None, ""
+        return words, "keywords", 0
+    return None, "", 0
 
 
 def _pair_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:
@@ -291,14 +355,17 @@ def params_fill(
             values[slot.name], sources[slot.name] = value, "option"
     _pair_fill(slots, asked, values, sources)
     used = {v.casefold() for v in values.values()}
+    fit = 0
     for slot in sorted((s for s in slots if s.subject), key=lambda s: s.default is not None):
         if slot.name not in values:
-            value, source = _subject_value(slot, asked, used, excluded)
+            value, source, suits = _subject_value(slot, asked, used, excluded)
             if value is not None:
                 values[slot.name], sources[slot.name] = value, source
                 used.add(value.casefold())
+                fit += suits
     _settle(slots, values, sources)
-    return FilledPath(path=path_build(template, values), params=values, sources=sources)
+    path = path_build(template, values)
+    return FilledPath(path=path, params=values, sources=sources, fit=fit)
 
 
 def _settle(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
@@ -341,9 +408,10 @@ def name_said(route_name: str, question: str, platform_words: tuple[str, ...]) -
     generic ones (posts, 文章) not counted, and how many words it does not say.
 
     A route that shares no word with the question is not about it; one that qualifies what was
-    asked ("Starred", "投币") reads a narrower feed than the one asked for. A Latin word counts
-    as said when a question word shares its first four letters (repos, repositories); a
-    Chinese word when one of its character pairs occurs."""
+    asked ("Starred", "投币") reads a narrower feed than the one asked for. Words that only say
+    whose feed it is or how it is addressed (user, channel, timeline, UP 主, with, id) qualify
+    nothing. A Latin word counts as said when a question word shares its first four letters
+    (repos, repositories); a Chinese word when one of its character pairs occurs."""
     asked = question.casefold()
     latin = set(re.findall(r"[a-z0-9]+", asked))
     said = unsaid = 0
@@ -354,8 +422,31 @@ def name_said(route_name: str, question: str, platform_words: tuple[str, ...]) -
         else:
             content = zh_content(word)
         said += bool(content) and _word_said(content, latin, asked)
-        unsaid += not _word_said(word, latin, asked)
+        qualifier = _qualifier(word)
+        unsaid += bool(qualifier) and not _word_said(qualifier, latin, asked)
     return said, unsaid
+
+
+def _qualifier(word: str) -> str:
+    """``word`` of a route name without what qualifies nothing (see ``name_said``)."""
+    if word.isascii():
+        return "" if word in EN_STOP or word in ADDRESS_WORDS or word in EN_KIND_NOUNS else word
+    for marker in (*ZH_AFTER_MARKERS, *ZH_BEFORE_MARKERS):
+        if not marker.isascii() and len(marker) > 1:
+            word = word.replace(marker, "")
+    return word.removeprefix("主")  # of UP 主, the UP blanked as a Latin word
+
+
+def kind_said(route_name: str, template: str, question: str) -> int:
+    """How many kinds of subject that the route's name or parameters name (channel, user,
+    playlist, repository, organization...) the question names too: "videos from channel X"
+    asks for the route of a channel, not of a playlist."""
+    asked = question.casefold()
+    latin = set(re.findall(r"[a-z0-9]+", asked))
+    names = [w for n, _r, _o in template_parameters(template) for w in _words_of(n)]
+    words = set(re.findall(r"[a-z]+", route_name.casefold())) | set(names)
+    kinds = {w[:4] for w in words if w in EN_KIND_NOUNS and _word_said(w, latin, asked)}
+    return len(kinds)  # repo and repository are one kind
 
 
 def _word_said(word: str, latin: set[str], asked: str) -> bool:
