@@ -62,6 +62,8 @@ PRIORITY_BASE = 1.25
 PRIORITY_CAP = 10
 MIN_CANDIDATES = 300
 # C0 and C1 controls but tab and newlines, DEL, and lone surrogates (not text at all).
+SUBJECT_MARKERS = frozenset(("of", "from", "by"))
+NUMBER_RE = re.compile(r"(?<![\w.])\d{3,}(?![\w.])")
 CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
@@ -130,6 +132,7 @@ class _Query:
     hits: dict[int, _NameHit] = field(default_factory=dict)
     named_terms: frozenset[str] = frozenset()  # phrase terms of all hits
     name_scores: dict[int, float] = field(default_factory=dict)  # NAME_WEIGHT x hit strength
+    values: int = 0  # parameter values the question gives (see ``question_values``)
 
     def factor(self, term: str, platform: int, named: bool) -> float:
         """How much ``term`` counts for a platform's relevance (``named``: in named_terms)."""
@@ -202,7 +205,17 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
     for position, hit in hits.items():
         if any(_inside(hit.span, o.span) for p, o in hits.items() if p != position):
             hit.strength *= CONTAINED_NAME_FACTOR
+    subjects = [p for p, hit in hits.items() if _after_subject_marker(canonical, hit.span)]
+    if len(subjects) < len(hits):  # "Instagram posts of natgeo": natgeo is whose posts
+        for position in subjects:
+            hits[position].strength *= CONTAINED_NAME_FACTOR
     return hits
+
+
+def _after_subject_marker(canonical: str, span: tuple[int, int]) -> bool:
+    """The name follows "of", "from" or "by": it says whose items, not where to read them."""
+    before = canonical[: span[0]].split()
+    return bool(before) and before[-1] in SUBJECT_MARKERS
 
 
 def _inside(span: tuple[int, int], outer: tuple[int, int]) -> bool:
@@ -217,11 +230,19 @@ def _parse(index: SearchIndex, question: str) -> _Query:
     ]
     terms.sort(key=lambda t: -t[2])
     curation = index.curation
-    plain, _entities = entities_split(question)  # a subject value names no platform
+    plain, entities = entities_split(question)  # a subject value names no platform
     hits = _name_hits(index, text_canonical(plain), curation)
     named = frozenset(t for hit in hits.values() for t in hit.phrase_terms)
     scores = {p: NAME_WEIGHT * hit.strength for p, hit in hits.items()}
-    return _Query(curation, terms, hits, named_terms=named, name_scores=scores)
+    values = question_values(plain, entities)
+    return _Query(curation, terms, hits, named_terms=named, name_scores=scores, values=values)
+
+
+def question_values(plain: str, entities: list[str]) -> int:
+    """How many path parameters the question's own values can fill: two for an owner/name
+    pair, one for another subject value or a number of three digits or more."""
+    numbers = NUMBER_RE.findall(plain)
+    return sum(2 if "/" in e else 1 for e in entities) + len(numbers)
 
 
 # --- Relevance ----------------------------------------------------------------------------------
@@ -376,7 +397,8 @@ def _route_base(index: SearchIndex, query: _Query, rel: _Relevance, position: in
     question, and one it cannot fill makes the route fail.
     """
     route = index.routes[position]
-    own = (rel.routes.get(position, 0.0) + PRIOR_RELEVANCE) / (1 + route.required_params)
+    required = max(0, route.required_params - query.values)
+    own = (rel.routes.get(position, 0.0) + PRIOR_RELEVANCE) / (1 + required)
     return query.name_scores.get(route.platform, 0.0) + own
 
 
@@ -510,7 +532,8 @@ def _top_routes(index, query, rel, candidates: set[int], limit: int) -> list[int
     scored = []
     for position in candidates:  # _route_base x curation, inlined: this loop is the hot one
         route = routes[position]
-        own = (relevance.get(position, 0.0) + PRIOR_RELEVANCE) / (1 + route.required_params)
+        required = max(0, route.required_params - query.values)
+        own = (relevance.get(position, 0.0) + PRIOR_RELEVANCE) / (1 + required)
         score = names.get(route.platform, 0.0) + own
         if route_priority[position] or platform_priority[route.platform]:
             score *= priority_factor(route_priority[position])

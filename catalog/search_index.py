@@ -115,6 +115,9 @@ ENTITY_RE = re.compile(
 )
 
 
+_DOUBLED_RE = re.compile(r"([bgmnprt])\1$")  # stopped, starred, running; not added, missed
+
+
 @functools.lru_cache(maxsize=100_000)
 def word_stem(word: str) -> str:
     """A deliberately small English stemmer: plurals, -ing, -ed, a final -e. Same on both sides."""
@@ -126,6 +129,8 @@ def word_stem(word: str) -> str:
             if (suffix == "s" and word.endswith(("ss", "us", "is"))) or word.endswith("eed"):
                 break
             word = word[: len(word) - len(suffix)] + keep
+            if suffix in ("ing", "ed") and _DOUBLED_RE.search(word):
+                word = word[:-1]  # starred -> star, stopped -> stop (not: installed, missed)
             break
     return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
