@@ -16,13 +16,7 @@ from django.db import connections
 
 from briefs import llm
 from briefs.agent.context import RunContext
-from briefs.agent.params import (
-    FilledPath,
-    SubjectMissing,
-    kind_said,
-    name_said,
-    params_fill,
-)
+from briefs.agent.params import FilledPath, SubjectMissing, params_fill
 from briefs.agent.rewrite import (
     Rewrite,
     TimeWindow,
@@ -31,7 +25,8 @@ from briefs.agent.rewrite import (
     rewrite_offline,
     time_window,
 )
-from catalog.models import Platform, Route
+from briefs.agent.route_fit import offline_choice, platform_words, route_said
+from catalog.models import Route
 from catalog.search import (
     MAX_QUESTION_CHARS,
     PlatformHit,
@@ -267,10 +262,6 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
     )
 
 
-def _words_of_platform(platform: Platform) -> tuple[str, ...]:
-    return (platform.namespace, platform.name, *platform.aliases)
-
-
 def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
     return params_fill(
         template=route.path,
@@ -278,7 +269,7 @@ def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
         description=route.description,
         example=route.example,
         question=ctx.rewrite.query,
-        platform_words=_words_of_platform(route.platform),
+        platform_words=platform_words(route.platform),
         route_name=route.name,
     )
 
@@ -303,41 +294,12 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
             ctx.tried_routes.add(route.pk)
             if isinstance(exc, SubjectMissing):
                 missing.append((route, exc))
-                below = below or _said(ctx.rewrite.query, route)[0] > 0
-    chosen, named = _offline_choice(ctx.rewrite.query, filled, ctx.platforms)
+                below = below or route_said(ctx.rewrite.query, route)[0] > 0
+    chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS)
     if not chosen:
         _needs_add(ctx, missing[:MAX_PATHS])
     reason = "route that takes the subject the question names" if named else "best-matching route"
     return chosen, f"{reason}, one per chosen platform", rejected
-
-
-def _said(query: str, route: Route) -> tuple[int, int]:
-    return name_said(route.name, query, _words_of_platform(route.platform))
-
-
-def _offline_choice(
-    query: str, filled: list[tuple], platforms: list[str]
-) -> tuple[list[tuple[str, int]], bool]:
-    """The first path of each platform, the platforms in the order they were chosen.
-
-    A route that takes the subject the question names comes first (among those, the one whose
-    name asks least that the question did not); below a refused route about the question,
-    only routes about it or taking its subject are left."""
-    said = {route.pk: _said(query, route) for _ns, route, _path, _below in filled}
-    filled = [f for f in filled if not f[3] or said[f[1].pk][0] or f[2].names_subject]
-    named = [f for f in filled if f[2].names_subject]
-    kinds = {route.pk: kind_said(route.name, route.path, query) for _n, route, _p, _b in named}
-    # Best suited values, then the kind of subject asked for, then the fewest unasked words;
-    # stable: search order.
-    named.sort(key=lambda f: (-f[2].fit, -kinds[f[1].pk], said[f[1].pk][1]))
-    rank = {namespace: i for i, namespace in enumerate(platforms)}
-    pool = sorted(named or filled, key=lambda f: rank.get(f[0], len(rank)))
-    chosen, done = [], set()
-    for namespace, route, path, _below in pool:
-        if namespace not in done and len(chosen) < MAX_PATHS:
-            chosen.append((path.path, route.pk))
-            done.add(namespace)
-    return chosen, bool(named)
 
 
 def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> None:

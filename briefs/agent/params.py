@@ -27,22 +27,15 @@ from django.utils.translation import gettext as _
 from briefs.agent.entities import (
     CJK_RE,
     DOMAIN_RE,
-    EN_KIND_NOUNS,
-    GENERIC,
     ID_RE,
     STOCK_RE,
     VIDEO_RE,
-    ZH_AFTER_MARKERS,
-    ZH_BEFORE_MARKERS,
     Asked,
     Entity,
     marked_after,
-    platform_blank,
     question_read,
-    zh_content,
 )
 from briefs.agent.enums import inline_values, option_named, options_of, table_blocks
-from briefs.agent.rewrite import EN_STOP
 from fetching.paths import RoutePathRejected, path_build, template_parameters, template_values
 
 # Parameters whose name says they choose a setting, not a subject (by their last word).
@@ -58,8 +51,6 @@ SETTING_WORDS = frozenset(
 TOPIC_PARAMS = frozenset(
     str.split("keyword keywords query q kw word words search searchword term qw wd tag tags topic")
 )
-# Route-name words that say how a feed is addressed, not which part of a site it reads.
-ADDRESS_WORDS = frozenset(str.split("timeline feed feeds id ids handle details profile"))
 NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
 TABLE_POINTER_RE = re.compile(r"下表|表格|table|below", re.I)
 PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
@@ -120,7 +111,7 @@ class SubjectMissing(RoutePathRejected):
         ]
 
 
-def _words_of(name: str) -> list[str]:
+def words_of(name: str) -> list[str]:
     return [w.lower() for w in NAME_WORD_RE.findall(name.replace("_", " "))]
 
 
@@ -142,7 +133,7 @@ def _default(name: str, spec: object, description: str) -> str | None:
 def _tables(names: list[str], parameters: dict, description: str, example: dict) -> dict:
     """Each description table goes to the parameter whose example value it lists, else to the
     one whose description points at a table, else to the first setting parameter."""
-    settings = [n for n in names if _words_of(n)[-1:] and _words_of(n)[-1] in SETTING_WORDS]
+    settings = [n for n in names if words_of(n)[-1:] and words_of(n)[-1] in SETTING_WORDS]
     pointing = [n for n in names if TABLE_POINTER_RE.search(_spec_text(parameters.get(n)))]
     tables: dict[str, list[tuple[str, str]]] = {}
     for block in table_blocks(description):
@@ -174,7 +165,7 @@ def _listed(names: list[str], parameters: dict, tables: dict) -> dict[str, list[
 
 
 def _named_in(name: str, text: str) -> bool:
-    words = _words_of(name)
+    words = words_of(name)
     return len(words) == 1 and len(words[0]) > 3 and re.search(rf"\b{words[0]}", text) is not None
 
 
@@ -190,7 +181,7 @@ def route_slots(template: str, parameters: object, description: str, example: st
     for name, regex, optional in template_parameters(template):
         spec = parameters.get(name)
         choices = listed[name]
-        words = _words_of(name)
+        words = words_of(name)
         # A setting's name (status) with an example naming one thing (a tweet's id) is a subject.
         named_setting = bool(words) and words[-1] in SETTING_WORDS
         setting = bool(choices) or (named_setting and not _id_like(from_example.get(name)))
@@ -268,7 +259,7 @@ def _fits(entity: Entity, slot: Slot) -> bool:
 
 def _own_markers(slot: Slot, asked: Asked, excluded: set[str]) -> list[Entity]:
     """Values right after the parameter's own name ("sport football", "appid" -> "app 570")."""
-    words = [w.removesuffix("id") for w in _words_of(slot.name)]
+    words = [w.removesuffix("id") for w in words_of(slot.name)]
     markers = [w for w in words if len(w) > 2 and w not in ("name", "type")]
     found = marked_after(asked.text, markers, excluded)
     return [Entity(v, "number" if v.isdigit() else "marked", marked=True) for v in found]
@@ -401,58 +392,6 @@ def _close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, st
                 values.pop(later.name, None)
                 sources.pop(later.name, None)
         return
-
-
-def name_said(route_name: str, question: str, platform_words: tuple[str, ...]) -> tuple[int, int]:
-    """How many words of a route's name (its platform's names left out) the question says,
-    generic ones (posts, 文章) not counted, and how many words it does not say.
-
-    A route that shares no word with the question is not about it; one that qualifies what was
-    asked ("Starred", "投币") reads a narrower feed than the one asked for. Words that only say
-    whose feed it is or how it is addressed (user, channel, timeline, UP 主, with, id) qualify
-    nothing. A Latin word counts as said when a question word shares its first four letters
-    (repos, repositories); a Chinese word when one of its character pairs occurs."""
-    asked = question.casefold()
-    latin = set(re.findall(r"[a-z0-9]+", asked))
-    said = unsaid = 0
-    name = platform_blank(route_name, platform_words).casefold()
-    for word in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", name):
-        if word.isascii():
-            content = "" if word in GENERIC or word in EN_STOP else word
-        else:
-            content = zh_content(word)
-        said += bool(content) and _word_said(content, latin, asked)
-        qualifier = _qualifier(word)
-        unsaid += bool(qualifier) and not _word_said(qualifier, latin, asked)
-    return said, unsaid
-
-
-def _qualifier(word: str) -> str:
-    """``word`` of a route name without what qualifies nothing (see ``name_said``)."""
-    if word.isascii():
-        return "" if word in EN_STOP or word in ADDRESS_WORDS or word in EN_KIND_NOUNS else word
-    for marker in (*ZH_AFTER_MARKERS, *ZH_BEFORE_MARKERS):
-        if not marker.isascii() and len(marker) > 1:
-            word = word.replace(marker, "")
-    return word.removeprefix("主")  # of UP 主, the UP blanked as a Latin word
-
-
-def kind_said(route_name: str, template: str, question: str) -> int:
-    """How many kinds of subject that the route's name or parameters name (channel, user,
-    playlist, repository, organization...) the question names too: "videos from channel X"
-    asks for the route of a channel, not of a playlist."""
-    asked = question.casefold()
-    latin = set(re.findall(r"[a-z0-9]+", asked))
-    names = [w for n, _r, _o in template_parameters(template) for w in _words_of(n)]
-    words = set(re.findall(r"[a-z]+", route_name.casefold())) | set(names)
-    kinds = {w[:4] for w in words if w in EN_KIND_NOUNS and _word_said(w, latin, asked)}
-    return len(kinds)  # repo and repository are one kind
-
-
-def _word_said(word: str, latin: set[str], asked: str) -> bool:
-    if word.isascii():
-        return word in latin or any(w[:4] == word[:4] for w in latin if min(len(w), len(word)) >= 4)
-    return any(word[i : i + 2] in asked for i in range(max(1, len(word) - 1)))
 
 
 def example_leaks(
