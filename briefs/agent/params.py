@@ -242,6 +242,12 @@ def value_format(slot: Slot) -> str:
     return _("a name as it appears in the site's address")
 
 
+def _searched(slot: Slot) -> bool:
+    """The parameter takes something to search for: a keyword, a query, a tag (hashtag)."""
+    words = words_of(slot.name)
+    return slot.name.lower() in TOPIC_PARAMS or (bool(words) and words[-1].endswith("tag"))
+
+
 def _fits(entity: Entity, slot: Slot) -> bool:
     shape = shape_of(slot.example)
     if slot.regex and not re.fullmatch(slot.regex, entity.value):
@@ -251,10 +257,10 @@ def _fits(entity: Entity, slot: Slot) -> bool:
     if shape == "stock":
         return entity.kind == "stock" or (entity.kind == "number" and len(entity.value) == 6)
     if entity.kind == "topic":  # "about X", "搜索 X": something to search for, not a name
-        return slot.name.lower() in TOPIC_PARAMS
+        return _searched(slot)
     if entity.kind in ("pair", "domain") or (entity.kind == "number" and not entity.marked):
         return False
-    return " " not in entity.value or entity.kind == "quoted" or slot.name.lower() in TOPIC_PARAMS
+    return " " not in entity.value or entity.kind == "quoted" or _searched(slot)
 
 
 def _own_markers(slot: Slot, asked: Asked, excluded: set[str]) -> list[Entity]:
@@ -271,7 +277,7 @@ def _fit(entity: Entity, slot: Slot) -> int:
     for an @handle; a topic for a keyword), -1 when it is another (an account searched as a
     keyword, a PL... playlist id for a channel), else 0."""
     example = slot.example or ""
-    if slot.name.lower() in TOPIC_PARAMS:
+    if _searched(slot):
         return {"topic": 1, "account": -1}.get(entity.role, 0)
     if example.startswith("@"):
         return 1 if entity.role == "account" else 0
@@ -287,13 +293,13 @@ def _subject_value(
     """The value of a subject parameter, its source and its fit (see ``_fit``)."""
     own = _own_markers(slot, asked, excluded)
     candidates = own if slot.optional else own + list(asked.entities)
-    if slot.name.lower() in TOPIC_PARAMS:  # a search takes what is marked, else the topic
+    if _searched(slot):  # a search takes what is marked, else the topic
         candidates = [e for e in candidates if e.marked or e.kind == "quoted"]
     for entity in candidates:
         if entity.value.casefold() not in used and _fits(entity, slot):
             return entity.value, entity.kind, _fit(entity, slot)
     words = " ".join(asked.topic[:4])
-    searchable = slot.name.lower() in TOPIC_PARAMS and words and not slot.optional
+    searchable = _searched(slot) and words and not slot.optional
     if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):
         return words, "keywords", 0
     return None, "", 0
