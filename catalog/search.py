@@ -12,10 +12,18 @@ fields and invalidation). Scoring, per platform ``p`` and route ``r``:
   知乎想法热榜 for "知乎热榜". Terms of a platform's name found in the question do not count again
   for its routes, and count ``NAMED_TERM_FACTOR`` for other platforms' (the "arxiv" of a question
   names arXiv more than it describes a route of Trending Papers that mentions arXiv).
-- platform score = (name + own-text relevance + best route relevance) x priority(p);
+- subject values (owner/name pairs, @handles, ids mixing letters and digits: see
+  ``catalog.search_index.entities_split``) name no platform and their terms weigh
+  ``ENTITY_WEIGHT``: the rust-lang of rust-lang/rust is no platform called Lang. A platform named
+  after "of", "from" or "by" says whose items are asked for: beside another platform named about
+  as strongly, it counts ``CONTAINED_NAME_FACTOR`` of it ("Instagram posts of natgeo").
+- platform score = (name + own-text relevance + best route relevance, plus ``SIZE_PRIOR`` x
+  ln(1 + its routes) when that relevance is not nil) x priority(p): between two platforms the
+  question fits alike, the larger one is the likelier source;
 - route score = (name(p) + (route relevance + ``PRIOR_RELEVANCE``) / (1 + required path
-  parameters)) x priority(p) x priority(r) x ``route_health_score``: a parameter the agent cannot
-  fill from the question makes a route fail, so fewer is better.
+  parameters the question's own values cannot fill)) x priority(p) x priority(r) x
+  ``route_health_score``: a parameter the agent cannot fill from the question makes a route
+  fail, so fewer is better.
 
 Priority multiplies by ``PRIORITY_BASE ** priority`` (capped at +-``PRIORITY_CAP``).
 
@@ -63,6 +71,7 @@ PRIORITY_CAP = 10
 MIN_CANDIDATES = 300
 # C0 and C1 controls but tab and newlines, DEL, and lone surrogates (not text at all).
 SUBJECT_MARKERS = frozenset(("of", "from", "by"))
+SUBJECT_NAME_RIVAL = 0.5  # how strongly another platform must be named to be the one read
 NUMBER_RE = re.compile(r"(?<![\w.])\d{3,}(?![\w.])")
 CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -205,9 +214,12 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
     for position, hit in hits.items():
         if any(_inside(hit.span, o.span) for p, o in hits.items() if p != position):
             hit.strength *= CONTAINED_NAME_FACTOR
+    # "Instagram posts of natgeo": natgeo says whose posts, Instagram where to read them. Not
+    # when the other name is a weak one, a common word ("News of BBC").
     subjects = [p for p, hit in hits.items() if _after_subject_marker(canonical, hit.span)]
-    if len(subjects) < len(hits):  # "Instagram posts of natgeo": natgeo is whose posts
-        for position in subjects:
+    others = [hit.strength for p, hit in hits.items() if p not in subjects]
+    for position in subjects:
+        if max(others, default=0.0) >= SUBJECT_NAME_RIVAL * hits[position].strength:
             hits[position].strength *= CONTAINED_NAME_FACTOR
     return hits
 
