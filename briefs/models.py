@@ -20,6 +20,23 @@ class BriefStatus(models.TextChoices):
 FINISHED_STATUSES = (BriefStatus.SUCCEEDED, BriefStatus.FAILED, BriefStatus.CANCELLED)
 
 
+class BriefOutcome(models.TextChoices):
+    """What the reader got, apart from how the run ended (``briefs.agent.outcome`` decides it)."""
+
+    ANSWERED = "answered", _("answered")
+    PARTIAL = "partial", _("partial")
+    NO_DATA = "no_data", _("no data")
+    OFF_TOPIC = "off_topic", _("off topic")
+    NEEDS_INPUT = "needs_input", _("needs input")
+
+
+class OutcomeReason(models.TextChoices):
+    """Why a ``no_data`` brief has nothing: the sources answered empty, or none could be read."""
+
+    EMPTY = "empty", _("not found")
+    UNREACHABLE = "unreachable", _("can't query")
+
+
 class Brief(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="briefs"
@@ -48,6 +65,15 @@ class Brief(models.Model):
     timings = models.JSONField(default=dict, blank=True)
     as_of = models.DateTimeField(null=True, blank=True)
     error = models.CharField(max_length=500, blank=True)
+    # Null while queued or running, and for failed or cancelled runs.
+    outcome = models.CharField(
+        max_length=12, choices=BriefOutcome.choices, null=True, blank=True, db_index=True
+    )
+    outcome_reason = models.CharField(
+        max_length=12, choices=OutcomeReason.choices, blank=True, help_text=_("for no_data")
+    )
+    # needs_input: what the question did not give, [{parameter, description, format}].
+    needs = models.JSONField(default=list, blank=True)
     # Run bookkeeping.
     attempts = models.PositiveSmallIntegerField(default=0)
     cancel_requested = models.BooleanField(default=False)

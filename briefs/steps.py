@@ -15,11 +15,13 @@ Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
 - ``choice_rejected``  {node, value, reason}: a choice failed validation; nothing was sent
 - ``fetch_result``     {path, outcome, transient, http_status, items_new, items_seen,
                         latency_ms, message}
-- ``router``           {decision: summarize | route | retry | platform, reason, step, budget}
+- ``router``           {decision: summarize | route | retry | platform | needs_input, reason,
+                        step, budget}
 - ``llm_usage``        {node, model, prompt_tokens, completion_tokens, cached_tokens,
                         truncated, latency_ms}
 - ``llm_fallback``     {node, reason}: the node used its offline method instead
-- ``brief_ready``      {status, citations, items, as_of}
+- ``brief_ready``      {status, outcome, reason, citations, items, as_of}: ``outcome`` and
+                        ``reason`` as stored on the brief (``briefs.agent.outcome``)
 - ``run_failed``       {reason}
 - ``run_cancelled``    {reason, step}: ``step`` (the budget steps used) when a run was stopped
 """

@@ -32,6 +32,9 @@ class RunContext:
     paths: list[tuple[str, int | None]] = field(default_factory=list)  # (path, route id) to fetch
     attempted: list[Attempted] = field(default_factory=list)
     fetched_item_ids: list[int] = field(default_factory=list)
+    # The paths of the route choice whose fetch returned items: a failure among them makes
+    # the outcome partial (a route given up on earlier does not).
+    answer_paths: list[str] = field(default_factory=list)
     usage: dict[str, dict[str, int]] = field(default_factory=dict)
     timings: dict[str, int] = field(default_factory=dict)
     llm_fallbacks: list[str] = field(default_factory=list)

@@ -3,19 +3,20 @@
 from datetime import datetime
 
 from asgiref.sync import sync_to_async
+from django.utils.translation import gettext as _
 
 from briefs import llm
+from briefs.agent.answer import AnswerPlan, answer_plan, subject_note
 from briefs.agent.context import RunContext
+from briefs.agent.honest import brief_honest
 from briefs.agent.nodes import _with_model
 from briefs.agent.summarize import (
     Draft,
     SourceItem,
     brief_extractive,
-    brief_nothing,
     citations_of,
     citations_validate,
     coverage_markdown,
-    items_select,
     time_text,
 )
 from fetching.models import Item
@@ -73,11 +74,17 @@ def _validated(body: str, items: list[SourceItem]) -> tuple[str, set[int]]:
 
 async def node_summarize(ctx: RunContext, *, as_of: datetime) -> Draft:
     candidates = await sync_to_async(items_load)(ctx.fetched_item_ids)
-    items, in_window = items_select(
-        candidates, window=ctx.rewrite.window, keywords=ctx.rewrite.keywords
-    )
-    if not items:
-        return brief_nothing(attempted=ctx.attempted, as_of=as_of)
+    plan = await sync_to_async(answer_plan)(ctx, candidates)
+    draft = await _draft(ctx, plan, as_of=as_of)
+    draft.verdict = plan.verdict
+    return draft
+
+
+async def _draft(ctx: RunContext, plan: AnswerPlan, *, as_of: datetime) -> Draft:
+    """No data, off topic and needs input have fixed honest texts; an answer may be written."""
+    if not plan.verdict.written:
+        return brief_honest(plan, attempted=ctx.attempted, needs=ctx.needs, as_of=as_of)
+    items, in_window = plan.items, plan.in_window
 
     def extractive() -> Draft:
         return brief_extractive(
@@ -86,6 +93,7 @@ async def node_summarize(ctx: RunContext, *, as_of: datetime) -> Draft:
             window=ctx.rewrite.window,
             in_window=in_window,
             as_of=as_of,
+            note=subject_note(plan),
         )
 
     def call():
@@ -101,7 +109,7 @@ async def node_summarize(ctx: RunContext, *, as_of: datetime) -> Draft:
     if value is None:
         return extractive()
     body, cited = value
-    heading = f"As of {time_text(as_of)}.\n\n"
+    heading = _("As of %(time)s.") % {"time": time_text(as_of)} + "\n\n"
     return Draft(
         body=heading + body.strip() + "\n" + coverage_markdown(ctx.attempted),
         citations=citations_of(items, cited),

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from briefs.models import RunStep
+from briefs.templatetags.dashboard import outcome_label
 
 register = template.Library()
 
@@ -31,6 +32,7 @@ NODE_LABELS = {
     "fetch": gettext_lazy("fetch"),
     "summarize": gettext_lazy("summarize"),
     "retry": gettext_lazy("retry"),
+    "needs_input": gettext_lazy("ask for input"),
 }
 KIND_LABELS = {
     "run_started": gettext_lazy("started"),
@@ -188,7 +190,8 @@ def _llm_fallback(p: dict) -> SafeString:
 
 def _brief_ready(p: dict) -> SafeString:
     return format_html(
-        _("Brief ready: {citations} citations from {items} items"),
+        _("Brief ready ({outcome}): {citations} citations from {items} items"),
+        outcome=outcome_label(p.get("outcome")),
         citations=_int(p.get("citations")),
         items=_int(p.get("items")),
     )
@@ -241,7 +244,7 @@ def step_tone(step: RunStep) -> str:
     if step.kind in ("llm_fallback", "run_cancelled", "run_resumed"):
         return "warn"
     if step.kind == "brief_ready":
-        return "ok"
+        return "ok" if payload.get("outcome", "answered") == "answered" else "warn"
     return "plain"
 
 
