@@ -1,0 +1,189 @@
+"""Every kind of outcome, end to end, offline, against a stand-in RSSHub on 127.0.0.1: what the
+brief says, the outcome and reason stored with it, and the ``brief_ready`` step.
+
+In the ``world`` catalog "Alpha Wire flash news" reads /alpha/flash first, whose items are
+general wire news; a question that also names a subject (Zephyrcorp) is answered from the
+items that mention it, or is off topic when none does.
+"""
+
+import socket
+
+import pytest
+
+from briefs.agent.context import RunContext
+from briefs.models import BriefOutcome, BriefStatus
+from tests.briefs.conftest import (
+    RSS_TYPE,
+    FeedItem,
+    brief_run,
+    decisions,
+    feed,
+    fetched,
+    rss_body,
+    steps_of,
+)
+from tests.httpserver import Reply
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("world", "offline")]
+
+WIRE = ("Chip prices fall", "Port strike ends", "Rain in the north", "Markets open higher")
+EMPTY_FEED = Reply(200, RSS_TYPE, rss_body([]))
+ROUTE_EMPTY = Reply(
+    503, {"Content-Type": "text/html"}, b"<title>Error: this route is empty</title>"
+)
+
+
+def ready(brief) -> dict:
+    return steps_of(brief, "brief_ready")[-1]
+
+
+def test_items_that_answer_the_question_make_it_answered(run_owner, stub_rsshub):
+    stub_rsshub.route("/alpha/flash", feed(*WIRE))
+
+    brief = brief_run(run_owner, "Alpha Wire flash news")
+
+    assert brief.status == BriefStatus.SUCCEEDED, brief.error
+    assert (brief.outcome, brief.outcome_reason, brief.needs) == ("answered", "", [])
+    assert ready(brief)["outcome"] == "answered"
+    assert len(brief.citations) == 4
+
+
+def test_a_source_of_the_answering_batch_failing_makes_it_partial(run_owner, stub_rsshub):
+    stub_rsshub.route("/alpha/flash", feed(*WIRE))  # /beta/latest: 404
+
+    brief = brief_run(run_owner, "Alpha Wire and Beta Daily flash news")
+
+    assert brief.outcome == BriefOutcome.PARTIAL
+    assert ready(brief)["outcome"] == "partial"
+    assert brief.citations and "`/beta/latest`: not_found" in brief.body
+
+
+def test_items_outside_the_window_asked_for_make_it_partial(run_owner, stub_rsshub):
+    old = [FeedItem(title, hours_ago=24 * 10 + n) for n, title in enumerate(WIRE)]
+    stub_rsshub.route("/alpha/flash", Reply(200, RSS_TYPE, rss_body(old)))
+
+    brief = brief_run(run_owner, "Alpha Wire flash news today")
+
+    assert brief.window_label == "today"
+    assert brief.outcome == BriefOutcome.PARTIAL
+    assert "None of the fetched items falls in the window asked for (today)" in brief.body
+    assert len(brief.citations) == 4
+
+
+def test_feeds_that_answer_with_nothing_are_no_data_not_found(run_owner, stub_rsshub, settings):
+    settings.AGENT_ROUTER_BUDGET = 30
+    for path in ("/alpha/flash", "/alpha/archive", "/beta/latest"):
+        stub_rsshub.route(path, EMPTY_FEED)
+    for path in ("/alpha/stories", "/beta/opinion"):
+        stub_rsshub.route(path, ROUTE_EMPTY)
+
+    brief = brief_run(run_owner, "Alpha Wire flash news")
+
+    assert brief.status == BriefStatus.SUCCEEDED
+    assert (brief.outcome, brief.outcome_reason) == ("no_data", "empty")
+    assert ready(brief) | {"as_of": None} == {
+        "status": "succeeded",
+        "outcome": "no_data",
+        "reason": "empty",
+        "citations": 0,
+        "items": 0,
+        "as_of": None,
+    }
+    assert brief.body.startswith("**Not found.** As of ")
+    assert "the sources read answered but had no items" in brief.body
+    assert "`/alpha/stories`: empty" in brief.body
+
+
+def test_every_route_failing_is_no_data_unreachable(run_owner, stub_rsshub, settings):
+    settings.AGENT_ROUTER_BUDGET = 30  # every path: 404
+
+    brief = brief_run(run_owner, "Alpha Wire flash news")
+
+    assert len(fetched(stub_rsshub)) == 5
+    assert (brief.outcome, brief.outcome_reason) == ("no_data", "unreachable")
+    assert brief.body.startswith("**Can't query.** As of ")
+    assert "5 sources were tried and none could be read" in brief.body
+
+
+def test_rsshub_down_is_no_data_unreachable(run_owner, settings):
+    with socket.socket() as probe:  # a port nothing listens on: connections are refused
+        probe.bind(("127.0.0.1", 0))
+        settings.RSSHUB_URL = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    settings.RSSHUB_ACCESS_KEY = ""
+
+    brief = brief_run(run_owner, "Alpha Wire flash news")
+
+    outcomes = {row["outcome"] for row in brief.coverage["failed"]}
+    assert outcomes == {"rsshub_unavailable"}
+    assert (brief.outcome, brief.outcome_reason) == ("no_data", "unreachable")
+    assert "could not fetch anything" in brief.body
+
+
+def test_general_items_none_about_the_subject_are_off_topic(run_owner, stub_rsshub):
+    stub_rsshub.route("/alpha/flash", feed(*WIRE, "Harbour reopens", "Trains delayed"))
+
+    brief = brief_run(run_owner, "Alpha Wire flash news about Zephyrcorp")
+
+    assert brief.outcome == BriefOutcome.OFF_TOPIC
+    assert ready(brief)["outcome"] == "off_topic"
+    first = brief.body.splitlines()[0]
+    assert first.endswith(
+        "none of the 6 items from Alpha Wire · /alpha/flash mention Zephyrcorp."
+    ), first
+    assert "## Newest items, not about Zephyrcorp" in brief.body
+    # At most five of the newest, each still linked.
+    assert [c["title"] for c in brief.citations] == [*WIRE, "Harbour reopens"]
+
+
+def test_items_that_mention_the_subject_come_first_and_alone(run_owner, stub_rsshub):
+    stub_rsshub.route(
+        "/alpha/flash",
+        feed("Chip prices fall", "Zephyrcorp opens a plant", "Port strike ends", "ZEPHYRCORP sued"),
+    )
+
+    brief = brief_run(run_owner, "Alpha Wire flash news about Zephyrcorp")
+
+    assert brief.outcome == BriefOutcome.ANSWERED
+    assert [c["title"] for c in brief.citations] == ["Zephyrcorp opens a plant", "ZEPHYRCORP sued"]
+    assert "2 of the 4 items fetched mention Zephyrcorp; only those are listed." in brief.body
+
+
+NEED = {
+    "parameter": "id",
+    "description": "The user's numeric id",
+    "format": "digits, e.g. 1234",
+    "route": "/alpha/user/:id",
+    "source": "Alpha Wire",
+}
+
+
+@pytest.fixture
+def route_lacks_a_value(monkeypatch):
+    """The route node's seam: no candidate can be filled, and it says which value is missing
+    (the contract of ``RunContext.needs``)."""
+    calls = []
+
+    async def node_route(ctx: RunContext) -> bool:
+        calls.append(sorted(ctx.platforms))
+        ctx.needs = [dict(NEED)]
+        return False
+
+    monkeypatch.setattr("briefs.agent.runner.node_route", node_route)
+    return calls
+
+
+def test_a_question_without_the_value_a_route_needs_asks_for_it(
+    run_owner, stub_rsshub, route_lacks_a_value
+):
+    brief = brief_run(run_owner, "Alpha Wire posts of a user")
+
+    assert fetched(stub_rsshub) == []
+    assert route_lacks_a_value == [["alpha"]]  # no widening to another platform
+    assert decisions(brief) == ["needs_input"]
+    assert (brief.outcome, brief.outcome_reason) == ("needs_input", "")
+    assert brief.needs == [NEED]
+    assert ready(brief)["outcome"] == "needs_input"
+    assert "**Which Alpha Wire id?** Give it as digits, e.g. 1234." in brief.body
+    assert "What it is: The user's numeric id" in brief.body
+    assert "Read from: Alpha Wire, /alpha/user/:id" in brief.body
+    assert brief.citations == []
