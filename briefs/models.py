@@ -65,9 +65,9 @@ class Brief(models.Model):
     timings = models.JSONField(default=dict, blank=True)
     as_of = models.DateTimeField(null=True, blank=True)
     error = models.CharField(max_length=500, blank=True)
-    # Null while queued or running, and for failed or cancelled runs.
+    # Empty while queued or running, and for failed or cancelled runs (null in the API).
     outcome = models.CharField(
-        max_length=12, choices=BriefOutcome.choices, null=True, blank=True, db_index=True
+        max_length=12, choices=BriefOutcome.choices, blank=True, db_index=True
     )
     outcome_reason = models.CharField(
         max_length=12, choices=OutcomeReason.choices, blank=True, help_text=_("for no_data")

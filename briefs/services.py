@@ -111,9 +111,7 @@ def need_value_clean(value: object) -> str:
     if not text:
         raise BriefInvalid("value", "The value is empty.")
     if len(text) > NEED_VALUE_MAX_LENGTH:
-        raise BriefInvalid(
-            "value", f"The value is longer than {NEED_VALUE_MAX_LENGTH} characters."
-        )
+        raise BriefInvalid("value", f"The value is longer than {NEED_VALUE_MAX_LENGTH} characters.")
     return text
 
 

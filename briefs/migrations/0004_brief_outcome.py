@@ -10,7 +10,7 @@ ANSWERED = ("ok", "not_modified", "empty")  # the source answered, with items or
 
 def _outcome_of(citations, coverage) -> tuple[str, str]:
     coverage = coverage if isinstance(coverage, dict) else {}
-    rows = [r for r in (coverage.get("succeeded") or []) + (coverage.get("failed") or [])]
+    rows = (coverage.get("succeeded") or []) + (coverage.get("failed") or [])
     answered = [r for r in rows if isinstance(r, dict) and r.get("outcome") in ANSWERED]
     if citations:
         return ("partial" if len(answered) < len(rows) else "answered"), ""
@@ -19,33 +19,48 @@ def _outcome_of(citations, coverage) -> tuple[str, str]:
 
 def outcome_backfill(apps, schema_editor):
     Brief = apps.get_model("briefs", "Brief")
-    rows = Brief.objects.filter(status="succeeded", outcome__isnull=True)
+    rows = Brief.objects.filter(status="succeeded", outcome="")
     for brief in rows.only("id", "citations", "coverage").iterator(chunk_size=BACKFILL_BATCH):
         outcome, reason = _outcome_of(brief.citations, brief.coverage)
         Brief.objects.filter(pk=brief.pk).update(outcome=outcome, outcome_reason=reason)
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('briefs', '0003_schedule_briefs_recover'),
+        ("briefs", "0003_schedule_briefs_recover"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='brief',
-            name='needs',
+            model_name="brief",
+            name="needs",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='brief',
-            name='outcome',
-            field=models.CharField(blank=True, choices=[('answered', 'answered'), ('partial', 'partial'), ('no_data', 'no data'), ('off_topic', 'off topic'), ('needs_input', 'needs input')], db_index=True, max_length=12, null=True),
+            model_name="brief",
+            name="outcome",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("answered", "answered"),
+                    ("partial", "partial"),
+                    ("no_data", "no data"),
+                    ("off_topic", "off topic"),
+                    ("needs_input", "needs input"),
+                ],
+                db_index=True,
+                max_length=12,
+            ),
         ),
         migrations.AddField(
-            model_name='brief',
-            name='outcome_reason',
-            field=models.CharField(blank=True, choices=[('empty', 'not found'), ('unreachable', "can't query")], help_text='for no_data', max_length=12),
+            model_name="brief",
+            name="outcome_reason",
+            field=models.CharField(
+                blank=True,
+                choices=[("empty", "not found"), ("unreachable", "can't query")],
+                help_text="for no_data",
+                max_length=12,
+            ),
         ),
         migrations.RunPython(outcome_backfill, migrations.RunPython.noop, elidable=True),
     ]
