@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 QUESTION_MAX_LENGTH = 2000
+NEED_KEYS = ("parameter", "description", "format")  # what a needs_input brief asks, per value
 
 
 class BriefStatus(models.TextChoices):
@@ -95,6 +96,20 @@ class Brief(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in FINISHED_STATUSES
+
+    def outcome_payload(self) -> dict:
+        """``outcome``, ``reason`` and ``needs`` as the API, webhooks and ``ask --json`` give
+        them: null when unset, each need as {parameter, description, format}."""
+        needs = self.needs if isinstance(self.needs, list) else []
+        return {
+            "outcome": self.outcome or None,
+            "reason": self.outcome_reason or None,
+            "needs": [
+                {key: str(need.get(key) or "") for key in NEED_KEYS}
+                for need in needs
+                if isinstance(need, dict)
+            ],
+        }
 
     @property
     def group_name(self) -> str:

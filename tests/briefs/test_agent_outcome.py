@@ -12,6 +12,8 @@ import pytest
 
 from briefs.agent.context import RunContext
 from briefs.models import BriefOutcome, BriefStatus
+from briefs.tokens import token_issue
+from tests.api.conftest import ApiClient
 from tests.briefs.conftest import (
     RSS_TYPE,
     FeedItem,
@@ -22,6 +24,7 @@ from tests.briefs.conftest import (
     rss_body,
     steps_of,
 )
+from tests.briefs.test_views import Tags
 from tests.httpserver import Reply
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("world", "offline")]
@@ -187,3 +190,22 @@ def test_a_question_without_the_value_a_route_needs_asks_for_it(
     assert "What it is: The user's numeric id" in brief.body
     assert "Read from: Alpha Wire, /alpha/user/:id" in brief.body
     assert brief.citations == []
+
+
+def test_the_outcome_of_a_run_shows_on_its_page_and_in_the_api(
+    run_owner, stub_rsshub, settings, client
+):
+    settings.AGENT_ROUTER_BUDGET = 30  # every path: 404
+    brief = brief_run(run_owner, "Alpha Wire flash news")
+    client.force_login(run_owner)
+
+    html = client.get(brief.get_absolute_url()).content.decode()
+    [badge] = [a for a in Tags(html).find("span") if "data-status" in a]
+    assert (badge["data-outcome"], badge["class"]) == ("no_data", "badge tone-bad")
+    api = ApiClient(token_issue(user=run_owner, name="t").secret)
+    body = api.get(f"/api/v1/briefs/{brief.pk}").json()
+    assert (body["status"], body["outcome"], body["reason"]) == (
+        "succeeded",
+        "no_data",
+        "unreachable",
+    )

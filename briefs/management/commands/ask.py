@@ -40,6 +40,9 @@ def step_line(kind: str, p: dict) -> str:
             return f"  {p['path']}: {result} ({p['latency_ms']} ms)"
         case "router":
             return f"  router -> {p['decision']}: {p['reason']}"
+        case "brief_ready":
+            reason = f" ({p['reason']})" if p.get("reason") else ""
+            return f"brief ready: {p.get('outcome', '')}{reason}, {p['citations']} citations"
         case "llm_usage":
             return (
                 f"  llm {p['node']} {p['model']}: {p['prompt_tokens']} in, "
@@ -120,6 +123,7 @@ class Command(BaseCommand):
             {
                 "id": brief.pk,
                 "status": brief.status,
+                **brief.outcome_payload(),
                 "mode": brief.mode,
                 "question": brief.question,
                 "query": brief.query,
