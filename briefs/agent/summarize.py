@@ -215,10 +215,11 @@ def items_by_source(items: list[SourceItem]) -> OrderedDict[str, list[SourceItem
 def items_markdown(groups: OrderedDict[str, list[SourceItem]], level: str = "###") -> list[str]:
     """Each source as a heading, then its items with citation and time."""
     lines: list[str] = []
+    untitled = _("(untitled)")
     for heading, group in groups.items():
         lines += ["", f"{level} {escape_markdown(heading)}", ""]
         lines += [
-            f"- {escape_markdown(i.title) or _('(untitled)')} [{i.n}] ({time_text(i.published_at)})"
+            f"- {escape_markdown(i.title) or untitled} [{i.n}] ({time_text(i.published_at)})"
             for i in group
         ]
     return lines

@@ -9,6 +9,7 @@ items that mention it, or is off topic when none does.
 import socket
 
 import pytest
+from django.utils import translation
 
 from briefs.agent.context import RunContext
 from briefs.models import BriefOutcome, BriefStatus
@@ -209,3 +210,26 @@ def test_the_outcome_of_a_run_shows_on_its_page_and_in_the_api(
         "no_data",
         "unreachable",
     )
+
+
+def test_the_framing_follows_the_questions_language(run_owner, stub_rsshub):
+    stub_rsshub.route("/alpha/flash", feed(*WIRE))
+
+    brief = brief_run(run_owner, "阿尔法快讯 关于 泽菲尔 的消息")
+
+    assert (brief.language, brief.outcome) == ("zh", BriefOutcome.OFF_TOPIC)
+    assert brief.body.startswith(f"截至 {brief.as_of:%Y-%m-%d %H:%M} UTC，来自 "), brief.body  # noqa: RUF001
+    assert "的 4 条内容都没有提到 泽菲尔。" in brief.body.splitlines()[0]
+    assert "## 最新内容（与 泽菲尔 无关）" in brief.body  # noqa: RUF001
+    assert "## 覆盖情况" in brief.body
+    assert "`/alpha/flash`: 4 条内容" in brief.body
+
+
+def test_an_english_question_after_a_chinese_page_stays_english(run_owner, stub_rsshub):
+    stub_rsshub.route("/alpha/flash", feed(*WIRE))
+
+    with translation.override("zh-hans"):
+        brief = brief_run(run_owner, "Alpha Wire flash news")
+
+    assert brief.body.startswith("As of "), brief.body
+    assert "## Coverage" in brief.body
