@@ -12,7 +12,14 @@ from django.utils.translation import ngettext
 from briefs.agent.context import RunContext
 from briefs.agent.outcome import RunFacts, Verdict, outcome_decide
 from briefs.agent.subject import Subject, context_words_load, subject_of
-from briefs.agent.summarize import EPOCH, SourceItem, escape_markdown, items_select, renumbered
+from briefs.agent.summarize import (
+    EPOCH,
+    SourceItem,
+    escape_markdown,
+    items_by_source,
+    items_select,
+    renumbered,
+)
 from briefs.models import BriefOutcome
 
 OFF_TOPIC_SHOWN = 5  # newest items an off-topic brief lists
@@ -26,6 +33,7 @@ class AnswerPlan:
     subject: Subject
     fetched: int  # items fetched in all
     about: int | None  # of them, items about the subject; None when no subject is named
+    feeds: tuple[str, ...] = ()  # "source · path" of every feed that gave items
 
 
 def answer_plan(ctx: RunContext, candidates: list[SourceItem]) -> AnswerPlan:
@@ -53,6 +61,7 @@ def answer_plan(ctx: RunContext, candidates: list[SourceItem]) -> AnswerPlan:
         subject=subject,
         fetched=len(candidates),
         about=None if about is None else len(about),
+        feeds=tuple(items_by_source(candidates)),
     )
 
 

@@ -91,7 +91,7 @@ def brief_off_topic(plan: AnswerPlan, *, attempted: list[Attempted], as_of: date
 
 
 def _feeds_read(plan: AnswerPlan) -> list[str]:
-    return list(items_by_source(plan.items)) or [_("the feeds read")]
+    return list(plan.feeds) or [_("the feeds read")]
 
 
 def brief_needs_input(needs: list[dict], *, attempted: list[Attempted], as_of: datetime) -> Draft:

@@ -28,7 +28,7 @@ from django.utils import timezone, translation
 from briefs import llm
 from briefs.agent.context import RunCancelled, RunContext
 from briefs.agent.nodes import node_platform, node_rewrite, node_route
-from briefs.agent.summarize import Attempted, coverage_rows
+from briefs.agent.summarize import Attempted, Draft, coverage_rows
 from briefs.agent.writer import node_summarize
 from briefs.models import Brief, BriefOutcome, BriefStatus
 from briefs.steps import step_append
@@ -158,15 +158,15 @@ async def _loop(ctx: RunContext) -> None:
             node = "fetch" if node == "retry" else node
 
 
-NEED_KEYS = ("parameter", "description", "format", "source", "route")
+NEED_STORED_KEYS = ("parameter", "description", "format", "source", "route")
 
 
 def needs_stored(needs: list[dict]) -> list[dict]:
     """The needs as stored on the brief: the known keys, as short text."""
-    return [{key: str(need.get(key) or "")[:300] for key in NEED_KEYS} for need in needs]
+    return [{key: str(need.get(key) or "")[:300] for key in NEED_STORED_KEYS} for need in needs]
 
 
-def _finish(ctx: RunContext, *, draft, as_of: datetime, started: float) -> bool:
+def _finish(ctx: RunContext, *, draft: Draft, as_of: datetime, started: float) -> bool:
     ctx.timings["total_ms"] = int((time.monotonic() - started) * 1000)
     rows = coverage_rows(ctx.attempted)
     coverage = {
