@@ -68,6 +68,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "recent": selectors.briefs_recent(owner=request.user),
         "mode": llm_mode_label(),
         "rsshub_up": selectors.rsshub_answers(),
+        "egress_outage": selectors.rsshub_egress_outage(),
     }
     return render(request, "briefs/home.html", context, status=400 if form.errors else 200)
 
@@ -222,6 +223,7 @@ def route_health(request: HttpRequest) -> HttpResponse:
         "summary": selectors.health_summary(),
         "overall": overall,
         "changes": selectors.circuit_changes_recent(),
+        "egress_outage": selectors.rsshub_egress_outage(),
         "days": selectors.HEALTH_DAYS,
         "query": query.urlencode(),
     }

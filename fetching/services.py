@@ -8,8 +8,10 @@ one outcome class; nothing raises for a bad path or a failed fetch.
 
 What is written per attempt: one ``FetchAttempt`` row, and one ``UPDATE`` of route health when
 the outcome says something about the route (``rsshub_unavailable``, ``rejected`` and a refused
-access key do not). A 304 writes nothing else. A 200 stores new items only, and touches the
-``Feed`` row only when it is new or its ETag / Last-Modified changed.
+access key do not). A failure where the source gave no answer at all is settled by the egress
+guard (``fetching.egress``) before it is written: RSSHub's lost internet access is no route's.
+A 304 writes nothing else. A 200 stores new items only, and touches the ``Feed`` row only when
+it is new or its ETag / Last-Modified changed.
 
 A route whose circuit is open is not fetched (unless ``force``): its result carries the route's
 last error class (so the agent's router treats it as that failure), ``circuit_open=True`` and
@@ -33,6 +35,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from fetching.client import FetchFailed, RSSHubClient, RSSHubResponse
+from fetching.egress import EgressGuard
 from fetching.health import (
     Admission,
     HealthRecord,
@@ -77,6 +80,7 @@ class FetchResult:
     route_id: int | None = None
     attempt_id: int | None = None
     circuit_open: bool = False
+    reason: str = ""  # "egress": RSSHub cannot reach the internet (fetching.egress)
 
     @property
     def ok(self) -> bool:
@@ -373,7 +377,7 @@ def _result(done: _Done, stored: _Stored, attempt: FetchAttempt) -> FetchResult:
         http_status=verdict.http_status, items_new=stored.new, items_seen=stored.seen,
         latency_ms=done.latency_ms, message=attempt.message, retry_after=verdict.retry_after,
         feed_id=stored.feed_id, item_ids=stored.item_ids, route_id=stored.route_id,
-        attempt_id=attempt.pk,
+        attempt_id=attempt.pk, reason=verdict.reason,
     )  # fmt: skip
 
 
@@ -399,6 +403,7 @@ def _unrecorded(done: _Done) -> FetchResult:
         http_status=verdict.http_status, latency_ms=done.latency_ms,
         message=message_clean(f"{verdict.message} (not recorded: database error)"),
         retry_after=verdict.retry_after, feed_id=done.plan.feed_id, route_id=done.plan.route_id,
+        reason=verdict.reason,
     )  # fmt: skip
 
 
@@ -477,12 +482,16 @@ async def _request(rsshub: RSSHubClient, plan: _Plan) -> _Done:
     return _Done(plan, verdict, response.latency_ms, response, parsed)
 
 
-async def _plan_run(rsshub: RSSHubClient, plan: _Plan, recorder: _Recorder) -> FetchResult:
+async def _plan_run(
+    rsshub: RSSHubClient, plan: _Plan, recorder: _Recorder, guard: EgressGuard
+) -> FetchResult:
     if plan.result is not None:
         return plan.result
     done = await _request(rsshub, plan)
     # An error page may echo the request URL; the key must not travel on into steps or logs.
     done.verdict = replace(done.verdict, message=rsshub.redact(done.verdict.message))
+    # No answer from the source at all: the route's fault, or RSSHub's lost internet access?
+    done.verdict = await guard.settle(plan.path, done.verdict)
     return await recorder.record(done)
 
 
@@ -522,8 +531,12 @@ async def fetch_paths(
     recorder = _Recorder(brief_id)
     try:
         async with _client_scope(client) as rsshub:
-            runs = (_plan_run(rsshub, plan, recorder) for plan in plans)
-            return list(await asyncio.gather(*runs))
+            guard = EgressGuard(rsshub)
+            try:
+                runs = (_plan_run(rsshub, plan, recorder, guard) for plan in plans)
+                return list(await asyncio.gather(*runs))
+            finally:
+                await guard.close()
     finally:
         await recorder.close()
         await warm

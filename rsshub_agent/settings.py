@@ -183,6 +183,15 @@ RSSHUB_CONNECT_TIMEOUT = env_float("RSSHUB_CONNECT_TIMEOUT", 5.0, minimum=0.1)
 RSSHUB_MAX_BYTES = env_int("RSSHUB_MAX_BYTES", 5 * 1024 * 1024, minimum=1024)
 RSSHUB_CONCURRENCY = env_int("RSSHUB_CONCURRENCY", 16, minimum=1)
 FETCH_GLOBAL_CONCURRENCY = env_int("FETCH_GLOBAL_CONCURRENCY", 32, minimum=1)
+# The path asked when RSSHub reports that a source gave no answer at all (DNS, refused, reset), to
+# tell "that site is gone" from "RSSHub cannot reach the internet" (fetching/egress.py), after a
+# route of another namespace that succeeded recently. Any route that reaches a site that is
+# always up will do; "off" leaves only the recent successes.
+RSSHUB_EGRESS_CANARY = env_str("RSSHUB_EGRESS_CANARY", "/github/repos/DIYgod")
+if RSSHUB_EGRESS_CANARY.lower() == "off":
+    RSSHUB_EGRESS_CANARY = ""
+elif not RSSHUB_EGRESS_CANARY.startswith("/") or "?" in RSSHUB_EGRESS_CANARY:
+    raise ImproperlyConfigured("RSSHUB_EGRESS_CANARY must be a route path like /github/repos/x")
 
 # --- Dashboard ---------------------------------------------------------------------------------
 # Without REDIS_URL, live pages read the step log at this interval (seconds).

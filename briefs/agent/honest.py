@@ -32,7 +32,12 @@ from briefs.models import BriefOutcome, OutcomeReason
 
 
 def brief_honest(
-    plan: AnswerPlan, *, attempted: list[Attempted], needs: list[dict], as_of: datetime
+    plan: AnswerPlan,
+    *,
+    attempted: list[Attempted],
+    needs: list[dict],
+    as_of: datetime,
+    egress_down: bool = False,
 ) -> Draft:
     """The brief of a plan whose outcome is not an answer."""
     verdict = plan.verdict
@@ -40,15 +45,25 @@ def brief_honest(
         return brief_needs_input(needs, attempted=attempted, as_of=as_of)
     if verdict.outcome == BriefOutcome.OFF_TOPIC:
         return brief_off_topic(plan, attempted=attempted, as_of=as_of)
-    return brief_no_data(verdict.reason, attempted=attempted, as_of=as_of)
+    return brief_no_data(verdict.reason, attempted=attempted, as_of=as_of, egress_down=egress_down)
 
 
-def brief_no_data(reason: str, *, attempted: list[Attempted], as_of: datetime) -> Draft:
+def brief_no_data(
+    reason: str, *, attempted: list[Attempted], as_of: datetime, egress_down: bool = False
+) -> Draft:
     """Nothing fetched: "not found" when sources answered empty, "can't query" when none could
-    be read; what was tried and why follows."""
+    be read; what was tried and why follows. ``egress_down``: RSSHub could not reach the
+    internet (``fetching.egress``), which is said first and plainly: the sources did not fail,
+    the way to them did."""
     tried = len(coverage_rows(attempted))
     when = time_text(as_of)
-    if reason == OutcomeReason.EMPTY:
+    if egress_down:
+        opening = _(
+            "**Can't query.** As of %(time)s, RSSHub cannot reach the internet right now, so "
+            "no source could be read. The sources themselves did not fail; ask again once "
+            "RSSHub's network is back."
+        ) % {"time": when}
+    elif reason == OutcomeReason.EMPTY:
         opening = _(
             "**Not found.** As of %(time)s, the sources read answered but had no items for "
             "this question."

@@ -83,7 +83,13 @@ async def node_summarize(ctx: RunContext, *, as_of: datetime) -> Draft:
 async def _draft(ctx: RunContext, plan: AnswerPlan, *, as_of: datetime) -> Draft:
     """No data, off topic and needs input have fixed honest texts; an answer may be written."""
     if not plan.verdict.written:
-        return brief_honest(plan, attempted=ctx.attempted, needs=ctx.needs, as_of=as_of)
+        return brief_honest(
+            plan,
+            attempted=ctx.attempted,
+            needs=ctx.needs,
+            as_of=as_of,
+            egress_down=ctx.egress_down,
+        )
     items, in_window = plan.items, plan.in_window
 
     def extractive() -> Draft:

@@ -1,7 +1,9 @@
 """``GET /api/v1/status``: the database, the queue, RSSHub's reachability, the answering mode.
 
 RSSHub is asked for ``/healthz`` through the one RSSHub client (``fetching.client``), within
-``STATUS_RSSHUB_TIMEOUT`` seconds; its URL and access key never appear in the answer.
+``STATUS_RSSHUB_TIMEOUT`` seconds; its URL and access key never appear in the answer. Whether
+RSSHub itself can reach the internet (its egress) is what the last canary check found
+(``fetching.egress``): ``/healthz`` says nothing about it.
 """
 
 import time
@@ -16,6 +18,7 @@ from rest_framework.response import Response
 from briefs import llm
 from briefs.api.base import ApiView, api_schema, errors
 from fetching.client import FetchFailed, RSSHubClient
+from fetching.egress import egress_outage
 from fetching.paths import RoutePathRejected
 
 STATUS_RSSHUB_TIMEOUT = 2.0
@@ -37,11 +40,21 @@ class QueueOut(serializers.Serializer):
     detail = serializers.CharField()
 
 
+class EgressOut(serializers.Serializer):
+    ok = serializers.BooleanField(help_text="False while RSSHub cannot reach the internet.")
+    down_since = serializers.DateTimeField(allow_null=True)
+    checked_at = serializers.DateTimeField(
+        allow_null=True, help_text="The last check while it is down (one a minute)."
+    )
+    detail = serializers.CharField()
+
+
 class RSSHubOut(serializers.Serializer):
     ok = serializers.BooleanField()
     http_status = serializers.IntegerField(allow_null=True)
     latency_ms = serializers.IntegerField(allow_null=True)
     detail = serializers.CharField()
+    egress = EgressOut()
 
 
 class StatusOut(serializers.Serializer):
@@ -118,6 +131,24 @@ async def _rsshub_probe() -> dict:
     }
 
 
+def egress_status() -> dict:
+    outage = egress_outage()
+    if outage is None:
+        return {
+            "ok": True,
+            "down_since": None,
+            "checked_at": None,
+            "detail": "reaches the internet",
+        }
+    detail = "RSSHub cannot reach the internet; failures are not counted against routes"
+    return {
+        "ok": False,
+        "down_since": outage.down_since,
+        "checked_at": outage.checked_at,
+        "detail": detail,
+    }
+
+
 class StatusApi(ApiView):
     @api_schema(
         operation_id="status_retrieve",
@@ -128,7 +159,7 @@ class StatusApi(ApiView):
         data = {
             "database": database_status(),
             "queue": queue_status(),
-            "rsshub": async_to_sync(_rsshub_probe)(),
+            "rsshub": {**async_to_sync(_rsshub_probe)(), "egress": egress_status()},
             "answering_mode": llm.llm_mode_label(),
             "llm_configured": llm.llm_configured(),
         }
