@@ -17,6 +17,7 @@ from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm, RouteHealthF
 from briefs.llm import llm_configured, llm_mode_label
 from briefs.markdown import brief_html, brief_markdown_export, citations_read
 from briefs.models import Brief, BriefOutcome
+from housekeeping.selectors import housekeeping_status
 
 BRIEFS_PER_PAGE = 20
 
@@ -226,5 +227,14 @@ def route_health(request: HttpRequest) -> HttpResponse:
         "egress_outage": selectors.rsshub_egress_outage(),
         "days": selectors.HEALTH_DAYS,
         "query": query.urlencode(),
+        **_housekeeping_context(),
     }
     return render(request, "briefs/route_health.html", context)
+
+
+def _housekeeping_context() -> dict:
+    """The housekeeping card: each growing table with what the last run removed from it."""
+    status = housekeeping_status()
+    removed = (status["last_run"] or {}).get("removed") or {}
+    tables = [{**size, "removed": removed.get(size["table"])} for size in status["tables"]]
+    return {"housekeeping_run": status["last_run"], "housekeeping_tables": tables}

@@ -113,7 +113,7 @@ def test_a_feed_whose_path_carries_the_subject_was_chosen_for_it():
 
 @pytest.mark.django_db
 def test_the_migration_gives_succeeded_briefs_of_before_an_outcome(owner):
-    migration = importlib.import_module("briefs.migrations.0004_brief_outcome")
+    migration = importlib.import_module("briefs.migrations.0005_brief_outcome")
 
     def old(**fields) -> Brief:
         return Brief.objects.create(owner=owner, question="q", **fields)

@@ -27,7 +27,7 @@ def outcome_backfill(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("briefs", "0003_schedule_briefs_recover"),
+        ("briefs", "0004_brief_steps_summary_and_retention_indexes"),
     ]
 
     operations = [
