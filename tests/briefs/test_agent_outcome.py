@@ -3,7 +3,8 @@ brief says, the outcome and reason stored with it, and the ``brief_ready`` step.
 
 In the ``world`` catalog "Alpha Wire flash news" reads /alpha/flash first, whose items are
 general wire news; a question that also names a subject (Zephyrcorp) is answered from the
-items that mention it, or is off topic when none does.
+items that mention it, or is off topic when none does. The ``delta`` platform's only route needs
+a repository: a question that names none is asked for it, and its follow-up reads it.
 """
 
 import socket
@@ -11,9 +12,13 @@ import socket
 import pytest
 from django.utils import translation
 
-from briefs.agent.context import RunContext
 from briefs.models import BriefOutcome, BriefStatus
+from briefs.services import brief_needs_answer
+from briefs.tasks import run_brief
 from briefs.tokens import token_issue
+from catalog.models import Platform, Route
+from catalog.search_index import search_index_invalidate
+from fetching.paths import catalog_cache_clear
 from tests.api.conftest import ApiClient
 from tests.briefs.conftest import (
     RSS_TYPE,
@@ -152,45 +157,53 @@ def test_items_that_mention_the_subject_come_first_and_alone(run_owner, stub_rss
     assert "2 of the 4 items fetched mention Zephyrcorp; only those are listed." in brief.body
 
 
-NEED = {
-    "parameter": "id",
-    "description": "The user's numeric id",
-    "format": "digits, e.g. 1234",
-    "route": "/alpha/user/:id",
-    "source": "Alpha Wire",
-}
-
-
 @pytest.fixture
-def route_lacks_a_value(monkeypatch):
-    """The route node's seam: no candidate can be filled, and it says which value is missing
-    (the contract of ``RunContext.needs``)."""
-    calls = []
-
-    async def node_route(ctx: RunContext) -> bool:
-        calls.append(sorted(ctx.platforms))
-        ctx.needs = [dict(NEED)]
-        return False
-
-    monkeypatch.setattr("briefs.agent.runner.node_route", node_route)
-    return calls
+def delta(world):
+    """A platform whose only route needs a repository the question must name."""
+    platform = Platform.objects.create(namespace="delta", name="Delta Code", aliases=[])
+    Route.objects.create(
+        platform=platform, key="/issues/:user/:repo", path="/delta/issues/:user/:repo",
+        name="Repo issues", example="/delta/issues/octo/cat",
+        parameters={"user": "User name", "repo": "Repo name"},
+    )  # fmt: skip
+    search_index_invalidate()
+    catalog_cache_clear()
 
 
-def test_a_question_without_the_value_a_route_needs_asks_for_it(
-    run_owner, stub_rsshub, route_lacks_a_value
-):
-    brief = brief_run(run_owner, "Alpha Wire posts of a user")
+@pytest.mark.usefixtures("delta")
+def test_a_question_without_the_value_a_route_needs_asks_for_it(run_owner, stub_rsshub):
+    brief = brief_run(run_owner, "Delta Code repo issues")
 
-    assert fetched(stub_rsshub) == []
-    assert route_lacks_a_value == [["alpha"]]  # no widening to another platform
+    assert fetched(stub_rsshub) == []  # neither the example's repository nor another platform
     assert decisions(brief) == ["needs_input"]
     assert (brief.outcome, brief.outcome_reason) == ("needs_input", "")
-    assert brief.needs == [NEED]
+    assert [(n["source"], n["parameter"]) for n in brief.needs] == [
+        ("Delta Code", "user"),
+        ("Delta Code", "repo"),
+    ]
     assert ready(brief)["outcome"] == "needs_input"
-    assert "**Which Alpha Wire id?** Give it as digits, e.g. 1234." in brief.body
-    assert "What it is: The user's numeric id" in brief.body
-    assert "Read from: Alpha Wire, /alpha/user/:id" in brief.body
+    assert brief.body.startswith("As of ")
+    assert "the question does not say what to look up" in brief.body
+    assert "**Which Delta Code repo?** Give it as " in brief.body
+    assert "What it is: Repo name" in brief.body
+    assert "Read from: Delta Code, /delta/issues/:user/:repo" in brief.body
     assert brief.citations == []
+
+
+@pytest.mark.usefixtures("delta")
+def test_the_values_given_for_a_brief_that_asked_are_read_in_its_follow_up(run_owner, stub_rsshub):
+    stub_rsshub.route("/delta/issues/acme/widget", feed("Widget crashes on start"))
+    asked = brief_run(run_owner, "Delta Code repo issues")
+
+    follow_up = brief_needs_answer(owner=run_owner, brief_id=asked.pk, values=["acme", "widget"])
+    run_brief(follow_up.pk)
+    follow_up.refresh_from_db()
+
+    assert follow_up.follow_up_of_id == asked.pk
+    assert follow_up.question == 'Delta Code repo issues "acme" "widget"'
+    assert fetched(stub_rsshub) == ["/delta/issues/acme/widget"]
+    assert (follow_up.outcome, follow_up.needs) == ("answered", [])
+    assert [c["title"] for c in follow_up.citations] == ["Widget crashes on start"]
 
 
 def test_the_outcome_of_a_run_shows_on_its_page_and_in_the_api(
