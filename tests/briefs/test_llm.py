@@ -140,6 +140,7 @@ def test_it_parses_and_validates_a_tool_call(llm, owner):
         "cached_tokens": 64,
         "latency_ms": used.latency_ms,
         "truncated": False,
+        "endpoint": "127.0.0.1",
     }
     [sent] = llm.requests
     assert (sent["model"], sent["temperature"]) == (ROUTER, 0)
@@ -187,8 +188,8 @@ def test_it_gives_up_after_a_second_invalid_answer(llm, owner):
     assert "unknown platform" in exc.detail
     assert [u.prompt_tokens for u in exc.usage] == [120, 300]
     assert llm.count == 2
-    # The endpoint answered: a model that chooses badly is no reason to open the breaker.
-    assert breaker(llm) is None
+    # A model that still answers wrongly after the repair is a failure of the endpoint.
+    assert breaker(llm).consecutive_failures == 1
 
 
 def test_a_truncated_choice_is_flagged_and_not_accepted(llm, owner):
