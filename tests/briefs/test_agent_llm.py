@@ -43,6 +43,10 @@ def user_message(request: dict) -> str:
     return next(m["content"] for m in request["messages"] if m["role"] == "user")
 
 
+def user_message_last(request: dict) -> str:
+    return [m["content"] for m in request["messages"] if m["role"] in ("user", "tool")][-1]
+
+
 @pytest.fixture
 def stories(stub_rsshub):
     stub_rsshub.route("/alpha/stories", feed("Chip prices fall", "Port strike ends"))
@@ -58,7 +62,7 @@ def test_the_model_chooses_among_the_offered_and_every_call_is_accounted(
     brief = brief_run(run_owner, QUESTION)
 
     assert brief.status == BriefStatus.SUCCEEDED, brief.error
-    assert brief.mode == f"{ROUTER_MODEL} / {WRITER_MODEL}"
+    assert brief.mode == "model"
     assert llm_server.pending == 0
     assert choices(brief, "platform") == [(["alpha"], "model")]
     assert choices(brief, "route") == [(["/alpha/stories"], "model")]
@@ -76,6 +80,7 @@ def test_the_model_chooses_among_the_offered_and_every_call_is_accounted(
         "prompt_tokens": 500,
         "completion_tokens": 40,
         "cached_tokens": 100,
+        "endpoints": {"127.0.0.1": 1},
     }
     assert brief.usage["nodes"]["platform"]["prompt_tokens"] == 120  # LLMServer's default
     assert TokenUsage.objects.get(user=run_owner).tokens == 3 * 150 + 540
@@ -128,28 +133,36 @@ def test_a_route_outside_the_offer_is_refused_and_the_repaired_choice_used(
 
 
 def test_parameters_that_fail_confinement_are_never_sent(run_owner, llm_server, stories):
+    question = "Alpha Wire posts of user ../../rsshub/transform"
     climbing = {
         "routes": [{"route": "/alpha/user/:id", "params": {"id": "../../rsshub/transform"}}],
         "reason": "x",
     }
-    script(llm_server, route=(climbing, climbing))
+    script(llm_server, rewrite={**REWRITE, "query": question}, route=(climbing, climbing))
+
+    brief = brief_run(run_owner, question)
+
+    assert steps_of(brief, "llm_fallback")[0] == {"node": "route", "reason": "invalid output"}
+    assert [r["value"] for r in steps_of(brief, "choice_rejected")][:2] == ["/alpha/user/:id"] * 2
+    assert choices(brief, "route")[0][1] == "offline"
+    assert not [p for p in fetched(stories) if "rsshub" in p]
+
+
+def test_a_citation_of_an_item_not_given_is_named_in_the_repair_and_removed(
+    run_owner, llm_server, stories
+):
+    careless = "Chip prices fell [1], and aliens landed [99]."
+    script(llm_server, writer=(careless, careless))
 
     brief = brief_run(run_owner, QUESTION)
 
-    assert steps_of(brief, "llm_fallback") == [{"node": "route", "reason": "invalid output"}]
-    assert choices(brief, "route") == [(["/alpha/flash"], "offline")]
-    assert fetched(stories) == ["/alpha/flash"]
-
-
-def test_a_citation_of_an_item_not_given_is_removed(run_owner, llm_server, stories):
-    script(llm_server, writer=("Chip prices fell [1], and aliens landed [99].",))
-
-    brief = brief_run(run_owner, QUESTION)
-
+    assert "which are not items" in user_message_last(llm_server.requests[-1])
+    assert "[99]" in user_message_last(llm_server.requests[-1])
     assert "Chip prices fell [1], and aliens landed ." in brief.body
     assert "[99]" not in brief.body
     assert [c["n"] for c in brief.citations] == [1]
     assert brief.citations[0]["title"] == "Chip prices fall"
+    assert brief.mode == "model"
 
 
 def test_a_model_brief_citing_nothing_falls_back_to_the_extractive_brief(
