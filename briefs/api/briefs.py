@@ -220,6 +220,11 @@ class UsageOut(serializers.Serializer):
     budget = serializers.IntegerField(allow_null=True)
 
 
+class FallbackOut(serializers.Serializer):
+    node = serializers.CharField()
+    reason = serializers.CharField()
+
+
 class WindowOut(serializers.Serializer):
     label = serializers.CharField()
     start = serializers.DateTimeField(allow_null=True)
@@ -229,7 +234,11 @@ class WindowOut(serializers.Serializer):
 class BriefDetailOut(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=BriefStatus.choices)
-    mode = serializers.CharField(help_text='"offline", or the model(s) that answered.')
+    mode = serializers.CharField(
+        help_text='"model" (every node used the model), "mixed" (some fell back: see '
+        '`fallbacks`) or "offline" (none did).'
+    )
+    fallbacks = FallbackOut(many=True, help_text="The nodes that fell back offline, and why.")
     offline = serializers.BooleanField()
     question = serializers.CharField()
     query = serializers.CharField()
@@ -295,6 +304,16 @@ def _usage(usage: dict) -> dict:
     }
 
 
+def _fallbacks(usage: dict) -> list[dict]:
+    rows = usage.get("fallback_reasons")
+    rows = rows if isinstance(rows, list) else []
+    return [
+        {"node": str(r.get("node", "")), "reason": str(r.get("reason", ""))}
+        for r in rows
+        if isinstance(r, dict)
+    ]
+
+
 def brief_detail_data(request, brief: Brief) -> dict:
     """The detail view of a brief, with the JSON columns in a fixed shape (a queued brief has
     empty coverage and usage; older rows may lack keys)."""
@@ -303,6 +322,7 @@ def brief_detail_data(request, brief: Brief) -> dict:
         "id": brief.pk,
         "status": brief.status,
         "mode": brief.mode,
+        "fallbacks": _fallbacks(brief.usage or {}),
         "offline": brief.offline,
         "question": brief.question,
         "query": brief.query,
