@@ -222,3 +222,116 @@ def test_an_offline_brief_makes_no_model_call(run_owner, llm_server, stories):
     assert brief.mode == "offline"
     assert llm_server.count == 0
     assert brief.usage["llm_calls"] == 0
+
+
+# --- the route node with a model: subjects come from the question -------------------------------
+
+
+def route_node(owner, question: str):
+    """The route node alone, on the alpha platform, as a run reaches it: (result, ctx)."""
+    from asgiref.sync import async_to_sync
+
+    from briefs.agent.nodes import node_route
+    from briefs.agent.rewrite import rewrite_offline
+    from briefs.agent.runner import context_load
+    from briefs.models import Brief
+
+    brief = Brief.objects.create(owner=owner, question=question)
+    ctx = context_load(brief.pk)
+    ctx.rewrite, ctx.platforms = rewrite_offline(question), ["alpha"]
+    return async_to_sync(node_route)(ctx), ctx
+
+
+def user_route(world, example: str = ""):
+    route = world["/alpha/user/:id"]
+    route.example, route.parameters = example, {"id": "User id"}
+    route.save()
+    return route
+
+
+def pick_user(value):
+    return {"routes": [{"route": "/alpha/user/:id", "params": {"id": value}}],
+            "needs_input": [], "reason": "x"}  # fmt: skip
+
+
+NEED_ID = {
+    "parameter": "id",
+    "description": "User id",
+    "route": "/alpha/user/:id",
+    "source": "Alpha Wire",
+}
+
+
+def test_a_subject_the_question_gives_is_accepted_after_folding(run_owner, llm_server, world):
+    user_route(world)
+    llm_server.script(tool_call(pick_user("Torvalds")))
+
+    full_width = "".join(chr(ord(c) + 0xFEE0) for c in "torvalds")
+    ok, ctx = route_node(run_owner, f"Alpha Wire posts of user {full_width}")
+
+    assert ok and ctx.paths == [("/alpha/user/Torvalds", world["/alpha/user/:id"].pk)]
+    assert ctx.needs == []
+
+
+@pytest.mark.parametrize(
+    ("example", "value"),
+    [("", "torvalds"), ("/alpha/user/diygod", "diygod")],
+    ids=["invented", "copied from the example"],
+)
+def test_a_subject_not_in_the_question_is_rejected_then_the_run_needs_input(
+    run_owner, llm_server, world, example, value
+):
+    user_route(world, example)
+    llm_server.script(tool_call(pick_user(value)), tool_call(pick_user(f"<b>{value}</b>")))
+
+    ok, ctx = route_node(run_owner, "Alpha Wire posts of a user")
+
+    assert ok is False and ctx.paths == []
+    rejected = [p for kind, p in steps_in(ctx) if kind == "choice_rejected"]
+    assert [r["value"] for r in rejected] == [value, f"&lt;b&gt;{value}&lt;/b&gt;"]
+    assert all("names a subject the question does not give" in r["reason"] for r in rejected)
+    assert (
+        "names a subject the question does not give"
+        in llm_server.requests[1]["messages"][-1]["content"]
+    )
+    assert [{k: n[k] for k in NEED_ID} for n in ctx.needs] == [NEED_ID]
+    assert ctx.needs[0]["format"] == (f"like {value}" if example else "")
+
+
+def test_the_model_may_answer_that_the_question_needs_input(run_owner, llm_server, world):
+    user_route(world)
+    needs = {"routes": [], "needs_input": [{"route": "/alpha/user/:id", "parameter": "id"}],
+             "reason": "no user named"}  # fmt: skip
+    llm_server.script(tool_call(needs))
+
+    ok, ctx = route_node(run_owner, "Alpha Wire posts of a user")
+
+    assert ok is False and llm_server.count == 1
+    assert [{k: n[k] for k in NEED_ID} for n in ctx.needs] == [NEED_ID]
+
+
+def test_the_route_prompt_shows_parameters_dates_and_the_window(run_owner, llm_server, world):
+    user_route(world, "/alpha/user/diygod")
+    llm_server.script(tool_call({"routes": [{"route": "/alpha/flash", "params": {}}],
+                                 "needs_input": [], "reason": "x"}))  # fmt: skip
+
+    route_node(run_owner, "Alpha Wire flash news today")
+
+    request = llm_server.requests[0]
+    prompt = user_message(request)
+    assert "Current date and time:" in prompt and "time zone" in prompt
+    assert "Time window asked: today, from " in prompt
+    assert ":id (required, subject: only a value the question gives) User id" in prompt
+    assert 'format like "diygod" (not a value)' in prompt
+    schema = request["tools"][0]["function"]["parameters"]
+    items = schema["properties"]["routes"]["items"]["anyOf"]
+    user = next(i for i in items if i["properties"]["route"]["enum"] == ["/alpha/user/:id"])
+    assert user["properties"]["params"]["required"] == ["id"]
+    assert request["tools"][0]["function"]["strict"] is True
+
+
+def steps_in(ctx) -> list[tuple[str, dict]]:
+    from briefs.models import RunStep
+
+    rows = RunStep.objects.filter(brief_id=ctx.brief_id).order_by("seq")
+    return [(row.kind, row.payload) for row in rows]
