@@ -70,7 +70,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])")
 ABBREVIATION = re.compile(
     r"(?:\b[A-Z]\.|\b(?:Mr|Mrs|Ms|Dr|St|vs|etc|Inc|Ltd|Co|Jr|Sr|No|Fig|e\.g|i\.e|approx))\.?$"
 )
-CITATION_ONLY = re.compile(r"^(?:\s*\[\d{1,4}\]\s*[.,;。]?)+$")
+LEADING_CITATIONS = re.compile(r"^((?:\[\d{1,4}\]\s*)+[.,;\u3002]?)\s*(.*)$", re.DOTALL)
 
 REASON_UNCITED = "uncited"
 REASON_INVALID_CITATION = "invalid_citation"
@@ -147,9 +147,13 @@ def sentences_split(text: str) -> list[str]:
     pieces: list[str] = []
     for piece in SENTENCE_END.split(text):
         piece = piece.strip()
+        leading = LEADING_CITATIONS.match(piece) if pieces else None
+        if leading:  # "fell. [1] Then..." : the [1] belongs to "fell."
+            pieces[-1] = f"{pieces[-1]} {leading.group(1).strip()}"
+            piece = leading.group(2).strip()
         if not piece:
             continue
-        if pieces and (CITATION_ONLY.match(piece) or ABBREVIATION.search(pieces[-1])):
+        if pieces and ABBREVIATION.search(pieces[-1]):
             pieces[-1] = f"{pieces[-1]} {piece}"
         else:
             pieces.append(piece)

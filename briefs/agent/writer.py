@@ -30,6 +30,7 @@ from fetching.models import Item
 
 MIN_BODY_CHARS = 20
 LANGUAGE_NAMES = {"zh": "Simplified Chinese (简体中文)", "en": "English"}
+LOCALES = {"zh": "zh-hans", "en": "en"}  # the rewrite's language -> the site's translation
 
 
 def items_load(item_ids: list[int]) -> list[SourceItem]:
@@ -114,7 +115,7 @@ class WriterGate:
 
 
 def _stand_in_note(language: str) -> str:
-    with translation.override(language or "en"):
+    with translation.override(LOCALES.get(language, "en")):
         return _(
             "The model's brief was set aside: none of its sentences could be traced to an item "
             "it cited. The items themselves follow."
@@ -122,7 +123,7 @@ def _stand_in_note(language: str) -> str:
 
 
 def _as_of_line(as_of: datetime, language: str) -> str:
-    with translation.override(language or "en"):
+    with translation.override(LOCALES.get(language, "en")):
         return _("As of %(time)s.") % {"time": time_text(as_of)}
 
 
