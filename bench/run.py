@@ -399,7 +399,7 @@ PROFILED = [
     ("briefs.agent.context", "step_append", "step_append (every step)"),
     ("briefs.agent.nodes", "search_catalog", "catalog search (platform node)"),
     ("briefs.agent.nodes", "routes_for_platforms", "route candidates (route node)"),
-    ("briefs.llm.transport", "send", "LLM: send (HTTP + settle)"),
+    ("briefs.llm.calls", "send", "LLM: send (HTTP + settle)"),
     ("briefs.llm.calls", "breaker_admit", "LLM: breaker_admit"),
     ("briefs.llm.transport", "budget_reserve", "LLM: budget_reserve"),
     ("briefs.llm.transport", "budget_settle", "LLM: budget_settle"),
