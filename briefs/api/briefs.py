@@ -216,6 +216,10 @@ class UsageOut(serializers.Serializer):
     completion_tokens = serializers.IntegerField()
     nodes = serializers.DictField(child=NodeUsageOut())
     fallbacks = serializers.ListField(child=serializers.CharField())
+    claims_dropped = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Sentences of the model's brief removed by the writer contract, by reason.",
+    )
     steps = serializers.IntegerField()
     budget = serializers.IntegerField(allow_null=True)
 
@@ -299,6 +303,14 @@ def _usage(usage: dict) -> dict:
         "completion_tokens": sum(n["completion_tokens"] for n in nodes.values()),
         "nodes": nodes,
         "fallbacks": [str(f) for f in usage.get("fallbacks") or []],
+        "claims_dropped": {
+            str(reason): _int(n)
+            for reason, n in (
+                usage["claims_dropped"].items()
+                if isinstance(usage.get("claims_dropped"), dict)
+                else []
+            )
+        },
         "steps": _int(usage.get("steps")),
         "budget": usage.get("budget") if isinstance(usage.get("budget"), int) else None,
     }

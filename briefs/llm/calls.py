@@ -17,6 +17,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
 from django.conf import settings
@@ -221,9 +222,10 @@ def _converse_on(spec: _Spec, endpoint: Endpoint, messages: list[dict[str, Any]]
     for attempt in range(2):
         try:
             reply = _call(spec, endpoint, messages, key=key, day=claimed_at.date())
-        except LLMUnavailable as exc:
-            if exc.reason in (REASON_BUDGET_SPENT, REASON_DEADLINE):
-                breaker_release_probe(key, claimed_at=claimed_at)
+        except LLMUnavailable:
+            # A failure the breaker counted has already released the probe; any other (a
+            # refused request, the budget, the deadline) gives back a probe this call claimed.
+            breaker_release_probe(key, claimed_at=claimed_at)
             raise
         try:
             if reply.truncated:
@@ -241,7 +243,7 @@ def _converse_on(spec: _Spec, endpoint: Endpoint, messages: list[dict[str, Any]]
 
 
 def _call(
-    spec: _Spec, endpoint: Endpoint, messages: list[dict[str, Any]], *, key: str, day: Any
+    spec: _Spec, endpoint: Endpoint, messages: list[dict[str, Any]], *, key: str, day: date
 ) -> Reply:
     """One chat completion within the deadline; a refused ``strict`` is dropped and retried."""
     model = endpoint.model(spec.role)
@@ -262,16 +264,17 @@ def _call(
         },
     )
     try:
-        reply, usage = send(request, spec.max_tokens)
+        try:
+            reply, usage = send(request, spec.max_tokens)
+        except LLMUnavailable as exc:
+            if not (strict and strict_refusal(exc)):
+                raise
+            strict_refused_remember(key)
+            request.body.update(spec.extra(strict=False))
+            request.timeout = _time_left(spec)
+            reply, usage = send(request, spec.max_tokens)
     except LLMUnavailable as exc:
-        if not (strict and strict_refusal(exc)):
-            raise LLMUnavailable(
-                exc.reason, exc.detail, spec.usage, endpoint=endpoint.name
-            ) from None
-        strict_refused_remember(key)
-        request.body.update(spec.extra(strict=False))
-        request.timeout = _time_left(spec)
-        reply, usage = send(request, spec.max_tokens)
+        raise LLMUnavailable(exc.reason, exc.detail, spec.usage, endpoint=endpoint.name) from None
     spec.usage.append(usage)
     return reply
 

@@ -118,6 +118,25 @@ def test_an_invalid_choice_is_repaired_once_then_the_offline_method_answers(
     assert "not offered: ['gamma']" in repair["content"]
 
 
+def test_the_api_lists_which_nodes_fell_back_and_why(run_owner, llm_server, stories):
+    from django.test import Client
+
+    from briefs.tokens import token_issue
+
+    unknown = {"chosen": ["gamma"], "reason": "made up"}
+    script(llm_server, platform=(unknown, unknown))
+    brief = brief_run(run_owner, QUESTION)
+    secret = token_issue(user=run_owner, name="test").secret
+
+    response = Client().get(f"/api/v1/briefs/{brief.pk}", HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+    body = response.json()
+
+    assert body["mode"] == "mixed"
+    assert body["fallbacks"] == [{"node": "platform", "reason": "invalid output"}]
+    assert body["usage"]["claims_dropped"] == {}
+
+
 def test_a_route_outside_the_offer_is_refused_and_the_repaired_choice_used(
     run_owner, llm_server, stories
 ):
