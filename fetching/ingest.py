@@ -40,11 +40,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from django.db import DatabaseError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from fetching import feedparse
@@ -402,6 +404,28 @@ def feed_details_update(*, feed: Feed, parsed: ParsedFeed) -> bool:
     Feed.objects.filter(pk=feed.pk).update(title=title, link=link)
     feed.title, feed.link = title, link
     return True
+
+
+# How stale ``Item.last_seen_at`` and ``Feed.last_fetched_at`` may get before an answer refreshes
+# them: housekeeping ages by days, so a day's precision costs at most one write per row a day.
+SEEN_REFRESH = timedelta(days=1)
+
+
+def seen_refresh(
+    *, feeds: Iterable[Feed], items: Iterable[tuple[int, datetime]], now: datetime
+) -> None:
+    """Record that RSSHub answered for ``feeds`` and listed ``items`` (``(id, last_seen_at)``
+    pairs as read). A row is written at most once a day, and no statement is sent when nothing
+    is stale: the day's other fetches of an unchanged feed still write nothing. Housekeeping
+    keeps an item's text while its feed lists it, and its key while its feed is fetched."""
+    stale = now - SEEN_REFRESH
+    item_ids = {pk for pk, seen in items if seen < stale}
+    feed_ids = {f.pk for f in feeds if f.last_fetched_at is None or f.last_fetched_at < stale}
+    if item_ids:
+        Item.objects.filter(pk__in=item_ids, last_seen_at__lt=stale).update(last_seen_at=now)
+    if feed_ids:
+        unfetched = Q(last_fetched_at__lt=stale) | Q(last_fetched_at__isnull=True)
+        Feed.objects.filter(unfetched, pk__in=feed_ids).update(last_fetched_at=now)
 
 
 def feed_ingest(*, feed: Feed, parsed: ParsedFeed, now: datetime | None = None) -> tuple[int, int]:

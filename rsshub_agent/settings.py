@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "catalog",
     "fetching",
     "briefs",
+    "housekeeping",
 ]
 
 MIDDLEWARE = [
@@ -184,6 +185,15 @@ RSSHUB_CONNECT_TIMEOUT = env_float("RSSHUB_CONNECT_TIMEOUT", 5.0, minimum=0.1)
 RSSHUB_MAX_BYTES = env_int("RSSHUB_MAX_BYTES", 5 * 1024 * 1024, minimum=1024)
 RSSHUB_CONCURRENCY = env_int("RSSHUB_CONCURRENCY", 16, minimum=1)
 FETCH_GLOBAL_CONCURRENCY = env_int("FETCH_GLOBAL_CONCURRENCY", 32, minimum=1)
+# The path asked when RSSHub reports that a source gave no answer at all (DNS, refused, reset), to
+# tell "that site is gone" from "RSSHub cannot reach the internet" (fetching/egress.py), after a
+# route of another namespace that succeeded recently. Any route that reaches a site that is
+# always up will do; "off" leaves only the recent successes.
+RSSHUB_EGRESS_CANARY = env_str("RSSHUB_EGRESS_CANARY", "/github/repos/DIYgod")
+if RSSHUB_EGRESS_CANARY.lower() == "off":
+    RSSHUB_EGRESS_CANARY = ""
+elif not RSSHUB_EGRESS_CANARY.startswith("/") or "?" in RSSHUB_EGRESS_CANARY:
+    raise ImproperlyConfigured("RSSHUB_EGRESS_CANARY must be a route path like /github/repos/x")
 
 # --- Dashboard ---------------------------------------------------------------------------------
 # Without REDIS_URL, live pages read the step log at this interval (seconds).
@@ -222,6 +232,24 @@ LLM_RUN_DEADLINE = env_float("LLM_RUN_DEADLINE", 90.0, minimum=1.0)
 # --- Agent --------------------------------------------------------------------------------------
 AGENT_FETCH_RETRY = env_int("AGENT_FETCH_RETRY", 2, minimum=0, maximum=10)
 AGENT_ROUTER_BUDGET = env_int("AGENT_ROUTER_BUDGET", 8, minimum=1, maximum=50)
+
+# --- Housekeeping (housekeeping/) ---------------------------------------------------------------
+# Ages in days after which what every run writes is pruned; briefs, users, tokens, webhooks and the
+# catalog are never pruned. The route health page charts HEALTH_DAYS (7) of attempts.
+HOUSEKEEP_ATTEMPT_DAYS = env_int("HOUSEKEEP_ATTEMPT_DAYS", 30, minimum=7)
+HOUSEKEEP_STEP_DAYS = env_int("HOUSEKEEP_STEP_DAYS", 14, minimum=1)
+HOUSEKEEP_CIRCUIT_CHANGE_DAYS = env_int("HOUSEKEEP_CIRCUIT_CHANGE_DAYS", 90, minimum=1)
+HOUSEKEEP_DELIVERY_DAYS = env_int("HOUSEKEEP_DELIVERY_DAYS", 30, minimum=1)
+# Token-usage and quota days: today's row is the live budget, so at least 2.
+HOUSEKEEP_USAGE_DAYS = env_int("HOUSEKEEP_USAGE_DAYS", 90, minimum=2)
+# An item's text goes this long after its feed last listed it, unless a brief cites it; its row
+# goes once its feed has not been fetched for HOUSEKEEP_ITEM_ROW_DAYS.
+HOUSEKEEP_ITEM_BODY_DAYS = env_int("HOUSEKEEP_ITEM_BODY_DAYS", 30, minimum=1)
+HOUSEKEEP_ITEM_ROW_DAYS = env_int("HOUSEKEEP_ITEM_ROW_DAYS", 90, minimum=1)
+if HOUSEKEEP_ITEM_ROW_DAYS < HOUSEKEEP_ITEM_BODY_DAYS:
+    raise ImproperlyConfigured("HOUSEKEEP_ITEM_ROW_DAYS must be at least HOUSEKEEP_ITEM_BODY_DAYS")
+# Rows per DELETE/UPDATE statement, each in its own transaction, so nobody waits long behind it.
+HOUSEKEEP_BATCH_SIZE = env_int("HOUSEKEEP_BATCH_SIZE", 2000, minimum=100, maximum=10_000)
 
 # --- Worker (django-q2) -------------------------------------------------------------------------
 # Why these values, and what happens when a worker dies: briefs/tasks.py.

@@ -6,10 +6,11 @@ enumerated values (upstream ``options``, or the value table of the route descrip
 example's value as a format hint only. Its answer is checked here:
 
 - a route must be one offered, and its path must pass ``fetching.paths.path_build``;
-- a value for a parameter that names a subject (anything not enumerated and not a setting like
-  ``sort`` or ``type``) must occur in the question, compared after case, width and space
-  folding, or be one of the parameter's enumerated values. The example's value is no exception:
-  a subject the question does not give is a subject the model made up;
+- a value for a parameter that names a subject (``params.route_slots`` says which: anything not
+  enumerated and not named like a setting such as ``sort`` or ``type``) must occur in the
+  question, compared after case, width and space folding, or be one of the parameter's
+  enumerated values. The example's value is no exception: a subject the question does not give
+  is a subject the model made up;
 - instead of routes, the model may answer ``needs_input``: the required subject parameters the
   question leaves open.
 
@@ -26,36 +27,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from briefs.agent.params import description_table
+from briefs.agent.params import Slot, SubjectMissing, route_slots
 from catalog.models import Route
-from fetching.paths import RoutePathRejected, path_build, template_parameters, template_values
+from fetching.paths import RoutePathRejected, path_build
 
 MAX_PATHS = 3
-# Parameters that choose how to read a source, not what to read: never a subject.
-SETTING_PARAMS = frozenset(
-    {
-        "type", "category", "sort", "sortby", "order", "orderby", "state", "status", "lang",
-        "language", "period", "range", "time", "limit", "count", "format", "mode", "filter",
-        "routeparams", "page", "size", "quality", "embed", "view", "tab", "kind", "level",
-    }
-)  # fmt: skip
 FOLD_SPACES = re.compile(r"\s+")
-TABLE_HINT = re.compile(r"下表|表格|table|below", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class ParamSpec:
-    """One parameter of a candidate route, as the model is shown it and the answer is checked."""
-
-    name: str
-    optional: bool
-    description: str
-    values: tuple[tuple[str, str], ...]  # (label, value) of enumerated values
-    example: str  # the example path's value: a format hint, never a value
-
-    @property
-    def subject(self) -> bool:
-        return not self.values and self.name.lower() not in SETTING_PARAMS
 
 
 @dataclass(frozen=True)
@@ -64,7 +41,7 @@ class Candidate:
     template: str
     name: str
     source: str
-    params: tuple[ParamSpec, ...]
+    params: tuple[Slot, ...]
 
 
 @dataclass
@@ -81,9 +58,9 @@ class Rejections:
     """Values refused across the conversation, for ``choice_rejected`` steps (in order)."""
 
     entries: list[dict[str, str]] = field(default_factory=list)
-    subject: dict[str, tuple[Candidate, ParamSpec]] = field(default_factory=dict)
+    subject: dict[str, tuple[Candidate, Slot]] = field(default_factory=dict)
 
-    def add(self, value: str, reason: str, hit: tuple[Candidate, ParamSpec] | None = None):
+    def add(self, value: str, reason: str, hit: tuple[Candidate, Slot] | None = None):
         self.entries.append({"value": value[:300], "reason": reason[:300]})
         if hit is not None:
             self.subject[f"{hit[0].template}:{hit[1].name}"] = hit
@@ -111,45 +88,8 @@ def candidates_describe(routes: list[Route]) -> list[Candidate]:
     ]
 
 
-def _params(route: Route) -> list[ParamSpec]:
-    specs = route.parameters if isinstance(route.parameters, dict) else {}
-    names = [name for name, _regex, _optional in template_parameters(route.path)]
-    example = template_values(route.path, route.example or "")
-    table = description_table(route.description or "")
-    table_for = _table_parameter(names, specs) if table else None
-    return [
-        ParamSpec(
-            name=name,
-            optional=optional,
-            description=_description(specs.get(name))[:300],
-            values=tuple(_options(specs.get(name)) or (table if name == table_for else []))[:40],
-            example=example.get(name, ""),
-        )
-        for name, _regex, optional in template_parameters(route.path)
-    ]
-
-
-def _description(spec: Any) -> str:
-    text = spec if isinstance(spec, str) else (spec or {}).get("description", "")
-    return " ".join(text.split()) if isinstance(text, str) else ""
-
-
-def _options(spec: Any) -> list[tuple[str, str]]:
-    options = spec.get("options") if isinstance(spec, dict) else None
-    return [
-        (str(o.get("label") or o["value"]), o["value"])
-        for o in options or []
-        if isinstance(o, dict) and isinstance(o.get("value"), str)
-    ]
-
-
-def _table_parameter(names: list[str], specs: dict) -> str | None:
-    """The parameter a description table lists values for: the one pointing at a table, else
-    the first."""
-    for name in names:
-        if TABLE_HINT.search(_description(specs.get(name))):
-            return name
-    return names[0] if names else None
+def _params(route: Route) -> list[Slot]:
+    return route_slots(route.path, route.parameters, route.description, route.example)
 
 
 def candidates_listing(candidates: list[Candidate]) -> str:
@@ -162,10 +102,11 @@ def _listing(candidate: Candidate) -> str:
     for p in candidate.params:
         kind = "optional" if p.optional else "required"
         role = "subject: only a value the question gives" if p.subject else "setting"
-        line = f"    :{p.name} ({kind}, {role}) {p.description}".rstrip()
-        if p.values:
-            values = json.dumps([v for _label, v in p.values], ensure_ascii=False)[:600]
-            labels = ", ".join(f"{label}={value}" for label, value in p.values[:20])
+        description = " ".join(p.description.split())[:300]
+        line = f"    :{p.name} ({kind}, {role}) {description}".rstrip()
+        if p.choices:
+            values = json.dumps([v for _label, v in p.choices[:40]], ensure_ascii=False)[:600]
+            labels = ", ".join(f"{label}={value}" for label, value in p.choices[:20])
             line += f"; values {values} ({labels[:600]})"
         if p.example:
             line += f"; format like {json.dumps(p.example, ensure_ascii=False)} (not a value)"
@@ -258,16 +199,16 @@ def _pick(
 
 
 def _value_check(
-    candidate: Candidate, spec: ParamSpec, value: str, asked: str, rejections: Rejections
+    candidate: Candidate, spec: Slot, value: str, asked: str, rejections: Rejections
 ) -> None:
     """A subject value must be in the question; an enumerated one may also be a listed value."""
-    if value in {v for _label, v in spec.values} or (fold(value) and fold(value) in asked):
+    if value in {v for _label, v in spec.choices} or (fold(value) and fold(value) in asked):
         return
-    if not spec.subject and not spec.values:
+    if not spec.subject and not spec.choices:
         return  # a setting without a value list: path_build checks its form
     why = (
         f":{spec.name} must be one of the listed values or a value the question gives"
-        if spec.values
+        if spec.choices
         else f":{spec.name} names a subject the question does not give"
     )
     hit = (candidate, spec) if spec.subject and not spec.optional else None
@@ -294,12 +235,8 @@ def _needs_answered(
     return needs
 
 
-def need_of(candidate: Candidate, spec: ParamSpec) -> dict[str, str]:
-    """The ``RunContext.needs`` entry asking for ``spec`` of ``candidate``."""
-    return {
-        "parameter": spec.name,
-        "description": spec.description or spec.name,
-        "format": f"like {spec.example}" if spec.example else "",
-        "route": candidate.template,
-        "source": candidate.source,
-    }
+def need_of(candidate: Candidate, spec: Slot) -> dict[str, str]:
+    """The ``RunContext.needs`` entry asking for ``spec`` of ``candidate`` (the shape
+    ``params.SubjectMissing`` gives the offline method's needs)."""
+    [need] = SubjectMissing([spec]).needs(route=candidate.template, source=candidate.source)
+    return need
