@@ -6,7 +6,7 @@ doorbell message (not the step itself: the row is the truth) goes to the brief's
 
 Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
 
-- ``run_started``      {attempt, mode, budget, fetch_retry}
+- ``run_started``      {attempt, mode: model | offline, budget, fetch_retry, models?}
 - ``run_resumed``      {attempt, reason}: a worker picked up a brief whose previous worker died
 - ``query_rewritten``  {query, language, keywords, window: {label, start, end}, method}
 - ``step_started``     {step, budget, node}: one unit of the router budget is spent
@@ -18,8 +18,10 @@ Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
 - ``router``           {decision: summarize | route | retry | platform | needs_input, reason,
                         step, budget}
 - ``llm_usage``        {node, model, prompt_tokens, completion_tokens, cached_tokens,
-                        truncated, latency_ms}
+                        truncated, latency_ms, endpoint}
 - ``llm_fallback``     {node, reason}: the node used its offline method instead
+- ``claims_dropped``   {produced, kept, <reason>: count...}: what the writer contract removed
+                        (uncited, invalid_citation, date, heading, markup)
 - ``brief_ready``      {status, outcome, reason, citations, items, as_of}: ``outcome`` and
                         ``reason`` as stored on the brief (``briefs.agent.outcome``)
 - ``run_failed``       {reason}
@@ -43,7 +45,7 @@ STEP_KINDS = frozenset(
     {
         "run_started", "run_resumed", "query_rewritten", "step_started", "candidates", "choice",
         "choice_rejected", "fetch_result", "router", "llm_usage", "llm_fallback", "brief_ready",
-        "run_failed", "run_cancelled",
+        "run_failed", "run_cancelled", "claims_dropped",
     }
 )  # fmt: skip
 STEP_MESSAGE_TYPE = "step.new"

@@ -28,6 +28,7 @@ from django.utils import timezone, translation
 
 from briefs import llm
 from briefs.agent.context import RunCancelled, RunContext
+from briefs.agent.mode import MODE_MODEL, MODE_OFFLINE, run_mode, run_model_usage
 from briefs.agent.nodes import node_platform, node_rewrite, node_route
 from briefs.agent.summarize import Attempted, Draft, coverage_rows
 from briefs.agent.writer import node_summarize
@@ -187,6 +188,7 @@ def _finish(ctx: RunContext, *, draft: Draft, as_of: datetime, started: float) -
         "fallbacks": ctx.llm_fallbacks,
         "steps": ctx.steps_used,
         "budget": ctx.budget,
+        **run_model_usage(ctx),
     }
     rewrite, verdict = ctx.rewrite, draft.verdict
     needs = needs_stored(ctx.needs) if verdict.outcome == BriefOutcome.NEEDS_INPUT else []
@@ -196,6 +198,7 @@ def _finish(ctx: RunContext, *, draft: Draft, as_of: datetime, started: float) -
             outcome=verdict.outcome,
             outcome_reason=verdict.reason,
             needs=needs,
+            mode=run_mode(ctx),
             body=draft.body,
             citations=draft.citations,
             coverage=coverage,
@@ -217,12 +220,14 @@ async def agent_run(brief_id: int) -> None:
     """Run the agent for a brief the caller has claimed (status running)."""
     ctx = await sync_to_async(context_load)(brief_id)
     started = time.monotonic()
-    mode = llm.llm_mode_label() if ctx.use_llm else "offline"
+    mode = MODE_MODEL if ctx.use_llm else MODE_OFFLINE  # until the finish says what it was
     await Brief.objects.filter(pk=brief_id).aupdate(mode=mode)
+    models = {"models": llm.llm_mode_label()} if ctx.use_llm else {}
     await ctx.step(
         "run_started",
         attempt=ctx.brief.attempts,
         mode=mode,
+        **models,
         budget=ctx.budget,
         fetch_retry=ctx.fetch_retry,
     )

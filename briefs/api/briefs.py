@@ -231,8 +231,17 @@ class UsageOut(serializers.Serializer):
     completion_tokens = serializers.IntegerField()
     nodes = serializers.DictField(child=NodeUsageOut())
     fallbacks = serializers.ListField(child=serializers.CharField())
+    claims_dropped = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Sentences of the model's brief removed by the writer contract, by reason.",
+    )
     steps = serializers.IntegerField()
     budget = serializers.IntegerField(allow_null=True)
+
+
+class FallbackOut(serializers.Serializer):
+    node = serializers.CharField()
+    reason = serializers.CharField()
 
 
 class WindowOut(serializers.Serializer):
@@ -249,7 +258,11 @@ class BriefDetailOut(serializers.Serializer):
     needs = NeedOut(
         many=True, help_text="For needs_input: the values to give in a follow-up question."
     )
-    mode = serializers.CharField(help_text='"offline", or the model(s) that answered.')
+    mode = serializers.CharField(
+        help_text='"model" (every node used the model), "mixed" (some fell back: see '
+        '`fallbacks`) or "offline" (none did).'
+    )
+    fallbacks = FallbackOut(many=True, help_text="The nodes that fell back offline, and why.")
     offline = serializers.BooleanField()
     question = serializers.CharField()
     query = serializers.CharField()
@@ -310,9 +323,27 @@ def _usage(usage: dict) -> dict:
         "completion_tokens": sum(n["completion_tokens"] for n in nodes.values()),
         "nodes": nodes,
         "fallbacks": [str(f) for f in usage.get("fallbacks") or []],
+        "claims_dropped": {
+            str(reason): _int(n)
+            for reason, n in (
+                usage["claims_dropped"].items()
+                if isinstance(usage.get("claims_dropped"), dict)
+                else []
+            )
+        },
         "steps": _int(usage.get("steps")),
         "budget": usage.get("budget") if isinstance(usage.get("budget"), int) else None,
     }
+
+
+def _fallbacks(usage: dict) -> list[dict]:
+    rows = usage.get("fallback_reasons")
+    rows = rows if isinstance(rows, list) else []
+    return [
+        {"node": str(r.get("node", "")), "reason": str(r.get("reason", ""))}
+        for r in rows
+        if isinstance(r, dict)
+    ]
 
 
 def brief_detail_data(request, brief: Brief) -> dict:
@@ -324,6 +355,7 @@ def brief_detail_data(request, brief: Brief) -> dict:
         "status": brief.status,
         **brief.outcome_payload(),
         "mode": brief.mode,
+        "fallbacks": _fallbacks(brief.usage or {}),
         "offline": brief.offline,
         "question": brief.question,
         "query": brief.query,

@@ -46,6 +46,7 @@ KIND_LABELS = {
     "router": gettext_lazy("router"),
     "llm_usage": gettext_lazy("tokens"),
     "llm_fallback": gettext_lazy("fallback"),
+    "claims_dropped": gettext_lazy("checked"),
     "brief_ready": gettext_lazy("ready"),
     "run_failed": gettext_lazy("failed"),
     "run_cancelled": gettext_lazy("cancelled"),
@@ -188,6 +189,18 @@ def _llm_fallback(p: dict) -> SafeString:
     )
 
 
+def _claims_dropped(p: dict) -> SafeString:
+    reasons = ", ".join(
+        f"{k} {_int(v)}" for k, v in sorted(p.items()) if k not in ("produced", "kept")
+    )
+    return format_html(
+        _("Writer: {kept} of {produced} sentences kept; removed: {reasons}"),
+        kept=_int(p.get("kept")),
+        produced=_int(p.get("produced")),
+        reasons=reasons or "-",
+    )
+
+
 def _brief_ready(p: dict) -> SafeString:
     return format_html(
         _("Brief ready ({outcome}): {citations} citations from {items} items"),
@@ -213,6 +226,7 @@ RENDERERS = {
     "router": _router,
     "llm_usage": _llm_usage,
     "llm_fallback": _llm_fallback,
+    "claims_dropped": _claims_dropped,
     "brief_ready": _brief_ready,
     "run_failed": _reason_only(lambda: _("Failed: {reason}")),
     "run_cancelled": _reason_only(lambda: _("Cancelled: {reason}")),

@@ -41,7 +41,7 @@ def test_json_holds_the_brief_its_citations_coverage_usage_and_steps(flash, caps
     call_command("ask", QUESTION, "--json", "--offline")
 
     result = json.loads(capsys.readouterr().out)
-    assert (result["status"], result["mode"]) == ("succeeded", "offline")
+    assert (result["status"], result["mode"], result["fallbacks"]) == ("succeeded", "offline", [])
     assert (result["outcome"], result["reason"], result["needs"]) == ("answered", None, [])
     assert "Chip prices fall [1]" in result["body"]
     citation = result["citations"][0]
