@@ -50,6 +50,8 @@ class Feed(models.Model):
     link = models.CharField(max_length=2000, blank=True)
     etag = models.CharField(max_length=500, blank=True)
     last_modified = models.CharField(max_length=100, blank=True)
+    # When RSSHub last answered for it (refreshed at most daily): housekeeping keeps its items'
+    # keys while it is fetched.
     last_fetched_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -62,18 +64,28 @@ class Item(models.Model):
     guid_hash = models.CharField(max_length=64)
     guid = models.CharField(max_length=2000, blank=True)
     title = models.CharField(max_length=1000, blank=True)
+    # The feed gave no title: ``title`` is the first words of the summary.
+    title_derived = models.BooleanField(default=False)
     link = models.CharField(max_length=2000, blank=True)
     summary = models.TextField(blank=True)
     author = models.CharField(max_length=500, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
     first_seen_at = models.DateTimeField(default=timezone.now)
+    # When an answer of its feed last listed it (refreshed at most daily): housekeeping ages the
+    # item's text from here.
     last_seen_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["feed", "guid_hash"], name="item_unique_per_feed")
         ]
-        indexes = [models.Index(fields=["feed", "-published_at"])]
+        indexes = [
+            models.Index(fields=["feed", "-published_at"]),
+            # Housekeeping finds text to clear here; an item whose text is cleared leaves it.
+            models.Index(
+                fields=["last_seen_at"], condition=~models.Q(summary=""), name="item_text_age"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.title or self.link or self.guid_hash

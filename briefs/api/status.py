@@ -20,6 +20,7 @@ from briefs.api.base import ApiView, api_schema, errors
 from fetching.client import FetchFailed, RSSHubClient
 from fetching.egress import egress_outage
 from fetching.paths import RoutePathRejected
+from housekeeping.selectors import housekeeping_status
 
 STATUS_RSSHUB_TIMEOUT = 2.0
 # A task waiting longer than this means no worker is taking tasks.
@@ -57,12 +58,37 @@ class RSSHubOut(serializers.Serializer):
     egress = EgressOut()
 
 
+class TableSizeOut(serializers.Serializer):
+    table = serializers.CharField()
+    rows = serializers.IntegerField()
+    bytes = serializers.IntegerField(allow_null=True, help_text="Unknown on some SQLite builds.")
+    estimated = serializers.BooleanField(help_text="rows is PostgreSQL's estimate.")
+
+
+class HousekeepingRunOut(serializers.Serializer):
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    status = serializers.CharField(help_text="running, finished, stopped (time limit) or failed")
+    duration_ms = serializers.IntegerField()
+    removed = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Rows removed per table."
+    )
+
+
+class HousekeepingOut(serializers.Serializer):
+    tables = TableSizeOut(many=True)
+    last_run = HousekeepingRunOut(allow_null=True)
+
+
 class StatusOut(serializers.Serializer):
     database = DatabaseOut()
     queue = QueueOut()
     rsshub = RSSHubOut()
     answering_mode = serializers.CharField(help_text='"offline", or the model(s) that answer.')
     llm_configured = serializers.BooleanField()
+    housekeeping = HousekeepingOut(
+        allow_null=True, help_text="Staff only (null for others): table sizes, last run."
+    )
 
 
 def database_status() -> dict:
@@ -162,5 +188,6 @@ class StatusApi(ApiView):
             "rsshub": {**async_to_sync(_rsshub_probe)(), "egress": egress_status()},
             "answering_mode": llm.llm_mode_label(),
             "llm_configured": llm.llm_configured(),
+            "housekeeping": housekeeping_status() if request.user.is_staff else None,
         }
         return Response(StatusOut(data).data)
