@@ -84,6 +84,11 @@ class FilledPath:
     fit: int = 0  # how well the question's values suit their parameters (see ``_fit``)
 
     @property
+    def options_named(self) -> int:
+        """How many listed values the question chose (not defaults or examples)."""
+        return sum(source == "option" for source in self.sources.values())
+
+    @property
     def names_subject(self) -> bool:
         """A subject value came from an entity the question names."""
         return any(s not in NOT_NAMED for s in self.sources.values())

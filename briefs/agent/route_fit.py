@@ -100,15 +100,25 @@ def offline_choice(
 
     A route that takes the subject the question names comes first; among those, the one whose
     values suit their parameters best, then the one taking the kind of subject the question
-    names, then the one whose name says most of the question and asks least it did not. Below a
+    names, then the one whose name and listed values say most of the question, then the one
+    whose name asks least it did not. Below a
     refused route about the question, only routes about it or taking its subject are left."""
     said = {route.pk: route_said(query, route) for _ns, route, _path, _below in filled}
     filled = [f for f in filled if not f[3] or said[f[1].pk][0] or f[2].names_subject]
     named = [f for f in filled if f[2].names_subject]
     kinds = {route.pk: kind_said(route.name, route.path, query) for _n, route, _p, _b in named}
     # Best suited values, then the kind of subject asked for, then the most words of the
-    # question said, then the fewest unasked ones; stable: search order.
-    named.sort(key=lambda f: (-f[2].fit, -kinds[f[1].pk], -said[f[1].pk][0], said[f[1].pk][1]))
+    # question said (by the name or by a value it lists: types=release for "releases"), then
+    # the fewest unasked ones; stable: search order.
+    named.sort(
+        key=lambda f: (
+            -f[2].fit,
+            -kinds[f[1].pk],
+            -(said[f[1].pk][0] + f[2].options_named),
+            -said[f[1].pk][0],  # a route named for it beats one listing it among others
+            said[f[1].pk][1],
+        )
+    )
     rank = {namespace: i for i, namespace in enumerate(platforms)}
     pool = sorted(named or filled, key=lambda f: rank.get(f[0], len(rank)))
     chosen, done = [], set()

@@ -106,6 +106,7 @@ def test_a_general_question_takes_a_route_that_needs_no_subject():
         ("B站用户 946974 的动态", "/bilibili/user/dynamic/946974"),
         # A value the question names among a parameter's listed ones.
         ("Show HN posts on Hacker News", "/hackernews/show"),
+        ("New releases of the helm/helm repo", "/github/repo_event/helm/helm/release"),
     ],
 )
 def test_the_route_suited_to_the_named_subject_is_chosen(question, path):
