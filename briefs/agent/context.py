@@ -55,6 +55,7 @@ class RunContext:
     # The router saw RSSHub's egress down (fetching.egress): nothing could be fetched, and the
     # brief says the network is down, not that the sources failed.
     egress_down: bool = False
+    rsshub_down: bool = False  # RSSHub itself did not answer, retries included
     # A dry run (``eval_routing``) has no saved brief: its steps are kept here, not in the log.
     memory_steps: list[tuple[str, dict]] | None = None
 

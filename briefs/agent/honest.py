@@ -38,6 +38,7 @@ def brief_honest(
     needs: list[dict],
     as_of: datetime,
     egress_down: bool = False,
+    rsshub_down: bool = False,
 ) -> Draft:
     """The brief of a plan whose outcome is not an answer."""
     verdict = plan.verdict
@@ -45,16 +46,28 @@ def brief_honest(
         return brief_needs_input(needs, attempted=attempted, as_of=as_of)
     if verdict.outcome == BriefOutcome.OFF_TOPIC:
         return brief_off_topic(plan, attempted=attempted, as_of=as_of)
-    return brief_no_data(verdict.reason, attempted=attempted, as_of=as_of, egress_down=egress_down)
+    return brief_no_data(
+        verdict.reason,
+        attempted=attempted,
+        as_of=as_of,
+        egress_down=egress_down,
+        rsshub_down=rsshub_down,
+    )
 
 
 def brief_no_data(
-    reason: str, *, attempted: list[Attempted], as_of: datetime, egress_down: bool = False
+    reason: str,
+    *,
+    attempted: list[Attempted],
+    as_of: datetime,
+    egress_down: bool = False,
+    rsshub_down: bool = False,
 ) -> Draft:
     """Nothing fetched: "not found" when sources answered empty, "can't query" when none could
     be read; what was tried and why follows. ``egress_down``: RSSHub could not reach the
     internet (``fetching.egress``), which is said first and plainly: the sources did not fail,
-    the way to them did."""
+    the way to them did. ``rsshub_down``: RSSHub itself did not answer, which is said the same
+    way."""
     tried = len(coverage_rows(attempted))
     when = time_text(as_of)
     if egress_down:
@@ -62,6 +75,12 @@ def brief_no_data(
             "**Can't query.** As of %(time)s, RSSHub cannot reach the internet right now, so "
             "no source could be read. The sources themselves did not fail; ask again once "
             "RSSHub's network is back."
+        ) % {"time": when}
+    elif rsshub_down:
+        opening = _(
+            "**Can't query.** As of %(time)s, the RSSHub instance this service reads through "
+            "does not answer, so no source could be read. The sources themselves did not "
+            "fail; ask again once RSSHub is back."
         ) % {"time": when}
     elif reason == OutcomeReason.EMPTY:
         opening = _(

@@ -35,6 +35,7 @@ from briefs.agent.writer import node_summarize
 from briefs.models import Brief, BriefOutcome, BriefStatus
 from briefs.steps import step_append
 from fetching.egress import EGRESS_REASON
+from fetching.models import Outcome as FetchOutcome
 from fetching.services import FetchResult, fetch_paths
 
 CANCEL_POLL_SECONDS = 0.25
@@ -129,6 +130,11 @@ async def route_after_fetch(ctx: RunContext, results: list[FetchResult], retries
             "retry",
             f"{len(transient)} transient failures; retry {retries + 1} of {ctx.fetch_retry}",
         )
+    if all(r.outcome == FetchOutcome.RSSHUB_UNAVAILABLE for r in results):
+        # RSSHub itself does not answer, even after the retries: every other route goes
+        # through the same RSSHub, so trying them only spends the budget.
+        ctx.rsshub_down = True
+        return await _decide(ctx, "summarize", "RSSHub itself does not answer")
     kinds = ", ".join(sorted({r.outcome for r in results}))
     return await _decide(ctx, "route", f"no items ({kinds}); choose another route")
 

@@ -144,6 +144,7 @@ async def _draft(ctx: RunContext, plan: AnswerPlan, *, as_of: datetime) -> Draft
             needs=ctx.needs,
             as_of=as_of,
             egress_down=ctx.egress_down,
+            rsshub_down=ctx.rsshub_down,
         )
     items, in_window = plan.items, plan.in_window
 

@@ -125,7 +125,10 @@ def test_rsshub_down_is_no_data_unreachable(run_owner, settings):
     outcomes = {row["outcome"] for row in brief.coverage["failed"]}
     assert outcomes == {"rsshub_unavailable"}
     assert (brief.outcome, brief.outcome_reason) == ("no_data", "unreachable")
-    assert "could not fetch anything" in brief.body
+    assert "the RSSHub instance this service reads through does not answer" in brief.body
+    # One route, retried; no other route is tried through the same silent RSSHub.
+    assert len(brief.coverage["tried"]) == 1
+    assert steps_of(brief, "router")[-1]["reason"] == "RSSHub itself does not answer"
 
 
 def test_general_items_none_about_the_subject_are_off_topic(run_owner, stub_rsshub):
