@@ -2,8 +2,8 @@
 and one action: fetch selected feeds anew, whatever their freshness window says."""
 
 from django.contrib import admin, messages
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from fetching.models import SUCCESS_OUTCOMES, Feed, FetchAttempt, Item
 from fetching.services import fetch_paths_sync
@@ -51,7 +51,8 @@ class FeedAdmin(ReadOnlyAdmin):
         paths = list(queryset.order_by("path").values_list("path", flat=True)[:FETCH_NOW_LIMIT])
         for result in fetch_paths_sync(paths, refresh=True):
             ok = result.outcome in SUCCESS_OUTCOMES
-            detail = gettext("%(count)d items") % {"count": len(result.item_ids)}
+            count = len(result.item_ids)
+            detail = ngettext("%(n)d item", "%(n)d items", count) % {"n": count}
             self.message_user(
                 request,
                 f"{result.path}: {result.outcome} ({detail if ok else result.message})",

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("briefs", "0004_brief_steps_summary_and_retention_indexes"),
+        ("briefs", "0005_brief_outcome"),
     ]
 
     operations = [
