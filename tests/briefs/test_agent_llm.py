@@ -194,7 +194,7 @@ def test_a_model_brief_citing_nothing_falls_back_to_the_extractive_brief(
 
     assert steps_of(brief, "llm_fallback") == [{"node": "summarize", "reason": "invalid output"}]
     assert uncited not in brief.body
-    assert "### Alpha Wire · /alpha/stories" in brief.body
+    assert "- **Chip prices fall** · Alpha Wire · " in brief.body
     assert [c["title"] for c in brief.citations] == ["Chip prices fall", "Port strike ends"]
 
 

@@ -43,7 +43,7 @@ def test_json_holds_the_brief_its_citations_coverage_usage_and_steps(flash, caps
     result = json.loads(capsys.readouterr().out)
     assert (result["status"], result["mode"], result["fallbacks"]) == ("succeeded", "offline", [])
     assert (result["outcome"], result["reason"], result["needs"]) == ("answered", None, [])
-    assert "Chip prices fall [1]" in result["body"]
+    assert "- **Chip prices fall** · Alpha Wire · " in result["body"]
     citation = result["citations"][0]
     assert {k: citation[k] for k in ("n", "title", "path")} == {
         "n": 1,
@@ -73,7 +73,7 @@ def test_it_prints_each_step_then_the_brief(flash, capsys):
     assert "  router -> summarize: 1 paths returned items" in lines
     assert out.index("router -> summarize") < out.index("## Coverage")
     assert "brief ready: answered, 2 citations" in lines
-    assert "- Chip prices fall [1] (" in out
+    assert "- **Chip prices fall** · Alpha Wire · " in out
 
 
 def test_json_says_when_nothing_was_found(stub_rsshub, capsys, settings):
