@@ -13,7 +13,8 @@ Printed per scenario: wall / critical path (target <= 1.15 for model runs), and 
 queries per run (every connection of every thread, counted with an execute wrapper), and the
 time beyond the critical path per node (from the steps' timestamps). Then where that time goes:
 one scenario again with the agent's pieces timed in place (step writes, LLM bookkeeping, fetch
-stages), and the unit costs of a step write, a thread hop and a fresh connection.
+stages), and the unit costs of a step write, a thread hop and a fresh connection. Last, the
+time to build the offline brief for 30 and 300 items (``bench/digest.py``, also runnable alone).
 
 Run from the repository root; a throwaway database is created and dropped (PostgreSQL when
 DATABASE_URL names one, else an SQLite file), never the configured one:
@@ -55,6 +56,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection, connections  # noqa: E402
 from django.db.backends.signals import connection_created  # noqa: E402
 
+from bench.digest import offline_brief_timings  # noqa: E402
 from briefs.models import Brief, RunStep  # noqa: E402
 from briefs.services import brief_create  # noqa: E402
 from briefs.steps import step_append  # noqa: E402
@@ -584,6 +586,7 @@ def main() -> None:
         print("\nunit costs (median of 40, ms):")
         for label, ms in unit_costs(owner).items():
             print(f"  {label:66} {ms:6.2f}")
+    offline_brief_timings()
 
 
 if __name__ == "__main__":

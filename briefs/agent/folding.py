@@ -85,17 +85,19 @@ def stories_fold(items: Sequence[T]) -> list[Story[T]]:
 class _Marks:
     title: frozenset[str]
     opening: frozenset[str]
+    title_size: int
+    opening_size: int
 
     @classmethod
     def of(cls, item: Foldable) -> "_Marks":
         title = shingles(item.title)
-        return cls(title, title | shingles(item.summary[:OPENING_CHARS]))
+        opening = title | shingles(item.summary[:OPENING_CHARS])
+        return cls(title, opening, len(title), len(opening))
 
 
 def _same(a: _Marks, b: _Marks) -> bool:
-    if a.title and b.title and len(a.title & b.title) / len(a.title | b.title) >= TITLE_SAME:
+    shared = len(a.title & b.title)
+    if shared and shared >= TITLE_SAME * (a.title_size + b.title_size - shared):
         return True
-    smaller = min(len(a.opening), len(b.opening))
-    if smaller < TEXT_MIN_SHINGLES:
-        return False
-    return len(a.opening & b.opening) / smaller >= TEXT_SAME
+    smaller = min(a.opening_size, b.opening_size)
+    return smaller >= TEXT_MIN_SHINGLES and len(a.opening & b.opening) >= TEXT_SAME * smaller
