@@ -160,6 +160,19 @@ def test_items_that_mention_the_subject_come_first_and_alone(run_owner, stub_rss
     assert "2 of the 4 items fetched mention Zephyrcorp; only those are listed." in brief.body
 
 
+def test_a_subject_every_item_mentions_is_said_under_the_lead_line(run_owner, stub_rsshub):
+    stub_rsshub.route("/alpha/flash", feed("Zephyrcorp opens a plant", "ZEPHYRCORP sued"))
+
+    brief = brief_run(run_owner, "Alpha Wire flash news about Zephyrcorp")
+
+    lines = brief.body.splitlines()
+    # the older item is two hours and some seconds old: the span rounds up
+    assert (
+        lines[0].startswith("As of ") and ": 2 items from 1 source in the last 3 hours" in lines[0]
+    )
+    assert lines[1] == "All 2 items fetched are about Zephyrcorp."
+
+
 @pytest.fixture
 def delta(world):
     """A platform whose only route needs a repository the question must name."""
