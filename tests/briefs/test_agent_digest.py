@@ -7,13 +7,16 @@ import re
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from django.utils import translation
 
+from briefs.agent.answer import background_load
 from briefs.agent.digest import brief_extractive, sentence_pick
 from briefs.agent.folding import same_story, stories_fold
 from briefs.agent.rewrite import TimeWindow
 from briefs.agent.summarize import SourceItem, items_select
 from briefs.agent.terms import background_counts
+from fetching.models import Feed, Item
 
 AS_OF = datetime(2026, 3, 11, 15, 30, tzinfo=UTC)
 LATEST = TimeWindow("latest")
@@ -253,3 +256,18 @@ def test_a_brief_of_eight_items_or_fewer_has_no_key_terms_line():
     _, draft = brief(items[:8], background=background)
 
     assert "Key terms" not in draft.body
+
+
+@pytest.mark.django_db
+def test_the_background_is_the_catalogs_other_items_not_the_ones_being_briefed():
+    feed = Feed.objects.create(path="/alpha/flash")
+    for n in range(3):
+        Item.objects.create(feed=feed, guid_hash=f"b{n}", title=f"Daily report {n}", summary="关税")
+    briefed = Item.objects.create(feed=feed, guid_hash="c", title="Zephyrcorp report")
+    candidate = item("Zephyrcorp report", pk=briefed.pk)
+
+    counts, total = background_load([candidate])
+
+    assert total == 3
+    assert (counts["report"], counts["daily"], counts["关税"]) == (3, 3, 3)
+    assert counts["zephyrcorp"] == 0, "the items being briefed are not their own background"
