@@ -114,7 +114,7 @@ def entry_lines(stories: list[Story[SourceItem]]) -> list[str]:
     untitled = _("(untitled)")
     for story in stories:
         lead = story.lead
-        sources = ", ".join(dict.fromkeys(i.source for i in story.items))
+        sources = _(", ").join(dict.fromkeys(i.source for i in story.items))
         cites = " ".join(f"[{i.n}]" for i in story.items)
         head = (
             f"- **{escape_markdown(lead.title) or untitled}** · {escape_markdown(sources)} · "
@@ -130,13 +130,22 @@ def key_terms_line(items: list[SourceItem], background: Background) -> str:
     "" for a brief of ``KEY_TERMS_FROM`` items or fewer, or when nothing recurs."""
     if len(items) <= KEY_TERMS_FROM:
         return ""
-    found = key_terms([(i.n, f"{i.title} {i.summary}") for i in items], *background)
+    texts = {i.n: f"{i.title} {i.summary}" for i in items}
+    found = key_terms(list(texts.items()), *background)
     if not found:
         return ""
     terms = " · ".join(
-        f"{escape_markdown(t.term)} " + " ".join(f"[{n}]" for n in t.numbers) for t in found
+        f"{escape_markdown(_as_written(t.term, texts[t.numbers[0]]))} "
+        + " ".join(f"[{n}]" for n in t.numbers)
+        for t in found
     )
     return _("Key terms: %(terms)s") % {"terms": terms}
+
+
+def _as_written(term: str, text: str) -> str:
+    """The term as the first item holding it writes it ("Nvidia", not "nvidia")."""
+    found = re.search(re.escape(term), text, re.I)
+    return found.group(0) if found else term
 
 
 def brief_extractive(
