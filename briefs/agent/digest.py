@@ -100,11 +100,13 @@ def sources_count(n: int) -> str:
 
 
 def span_text(as_of: datetime, oldest: datetime) -> str:
-    """ "in the last 6 hours", rounded up; days beyond two days."""
+    """ "in the last 6 hours", rounded up; days beyond two days; the date beyond a month."""
     hours = max(1, math.ceil((as_of - oldest).total_seconds() / 3600))
     if hours <= 48:
         return ngettext("in the last %(n)d hour", "in the last %(n)d hours", hours) % {"n": hours}
     days = math.ceil(hours / 24)
+    if days > 31:
+        return _("since %(date)s") % {"date": oldest.strftime("%Y-%m-%d")}
     return ngettext("in the last %(n)d day", "in the last %(n)d days", days) % {"n": days}
 
 

@@ -126,6 +126,12 @@ def test_a_lead_over_more_than_two_days_counts_days_and_dates_the_newest():
     )
 
 
+def test_a_lead_over_more_than_a_month_gives_the_oldest_date():
+    _, draft = brief([item("Archive piece", hours_ago=24 * 400), item("Fresh piece")])
+
+    assert ": 2 items from 1 source since 2025-02-04; newest 14:30 UTC." in draft.body
+
+
 def test_a_keyword_in_the_title_ranks_above_one_only_in_the_text_then_newest():
     chosen, _ = brief([CHIP_TEXT, PORT, NVIDIA_A], keywords=["nvidia"])
 

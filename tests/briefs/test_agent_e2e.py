@@ -39,7 +39,7 @@ def test_a_question_becomes_a_cited_brief_from_a_real_rsshub(run_owner, real_rss
     assert [c["title"] for c in brief.citations] == [f"Title{n}" for n in range(1, 6)]
     assert all(c["link"] and c["published_at"] for c in brief.citations)
     assert "- **Title1** · RSSHub Test · " in brief.body
-    assert "5 items from 1 source" in brief.body
+    assert "来自 1 个来源的 5 条内容" in brief.body.splitlines()[0], "the question is in Chinese"
     assert brief.as_of is not None
 
 
