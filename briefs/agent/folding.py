@@ -57,12 +57,14 @@ def shingles(text: str) -> frozenset[str]:
 
 def same_story(a: Foldable, b: Foldable) -> bool:
     """Whether two items tell the same story (see the module's note)."""
-    return _same(_Marks.of(a), _Marks.of(b))
+    bits: dict[str, int] = {}
+    return _same(_Marks.of(a, bits), _Marks.of(b, bits))
 
 
 def stories_fold(items: Sequence[T]) -> list[Story[T]]:
     """The items folded into stories, in the order of each story's first item."""
-    marks = [_Marks.of(item) for item in items]
+    bits: dict[str, int] = {}  # shingle -> its bit: sets as ints, intersections in C
+    marks = [_Marks.of(item, bits) for item in items]
     parent = list(range(len(items)))
 
     def root(i: int) -> int:
@@ -83,21 +85,32 @@ def stories_fold(items: Sequence[T]) -> list[Story[T]]:
 
 @dataclass(frozen=True)
 class _Marks:
-    title: frozenset[str]
-    opening: frozenset[str]
+    """An item's shingles as bit sets (a bit per shingle seen in the fold), and their sizes."""
+
+    title: int
+    opening: int
     title_size: int
     opening_size: int
 
     @classmethod
-    def of(cls, item: Foldable) -> "_Marks":
+    def of(cls, item: Foldable, bits: dict[str, int]) -> "_Marks":
         title = shingles(item.title)
         opening = title | shingles(item.summary[:OPENING_CHARS])
-        return cls(title, opening, len(title), len(opening))
+        return cls(_bitset(title, bits), _bitset(opening, bits), len(title), len(opening))
+
+
+def _bitset(marks: frozenset[str], bits: dict[str, int]) -> int:
+    value = 0
+    for mark in marks:
+        value |= 1 << bits.setdefault(mark, len(bits))
+    return value
 
 
 def _same(a: _Marks, b: _Marks) -> bool:
-    shared = len(a.title & b.title)
+    shared = (a.title & b.title).bit_count()
     if shared and shared >= TITLE_SAME * (a.title_size + b.title_size - shared):
         return True
     smaller = min(a.opening_size, b.opening_size)
-    return smaller >= TEXT_MIN_SHINGLES and len(a.opening & b.opening) >= TEXT_SAME * smaller
+    return (
+        smaller >= TEXT_MIN_SHINGLES and (a.opening & b.opening).bit_count() >= TEXT_SAME * smaller
+    )
