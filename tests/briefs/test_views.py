@@ -334,13 +334,6 @@ def test_the_follow_up_form_is_prefilled(owner_client, owner):
     assert selected and "selected" in selected[0]
 
 
-@pytest.mark.parametrize("value", ["other", "abc", "99999999999999999999999"])
-def test_the_follow_up_prefill_is_a_404_unless_it_is_yours(owner_client, other_user, value):
-    theirs = finished_brief(other_user)
-    value = str(theirs.pk) if value == "other" else value
-    assert owner_client.get(reverse("home"), {"follow_up": value}).status_code == 404
-
-
 # --- the brief page ---------------------------------------------------------------------------
 
 
