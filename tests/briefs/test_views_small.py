@@ -8,7 +8,9 @@ from django.test import Client
 from django.urls import path, reverse
 
 from briefs import selectors
+from briefs.markdown import brief_html
 from briefs.models import BriefStatus
+from briefs.templatetags.dashboard import path_breaks
 from fetching.services import fetch_paths_sync
 from rsshub_agent.urls import urlpatterns as project_urls
 from tests.briefs.test_views import finished_brief, make_brief
@@ -163,3 +165,26 @@ def test_a_model_brief_does_not_claim_offline_mode(client, owner):
     client.force_login(owner)
     body = client.get(brief.get_absolute_url()).content.decode()
     assert 'id="offline-explained"' not in body and "router-x / writer-y" in body
+
+
+# --- paths wrap only at a slash -----------------------------------------------------------------
+
+
+def test_coverage_paths_break_only_after_a_slash(client, owner):
+    brief = finished_brief(owner)
+    client.force_login(owner)
+    body = client.get(brief.get_absolute_url()).content.decode()
+    assert '<code class="path">/<wbr>test/<wbr>error</code>' in body
+    assert "<code>/test/error</code>" not in body
+
+
+def test_a_path_in_the_brief_text_breaks_only_after_a_slash():
+    html = brief_html("Read `/36kr/hot-list/<b>` and `some code`.", [])
+    assert '<code class="path">/<wbr>36kr/<wbr>hot-list/<wbr>&lt;b&gt;</code>' in html
+    assert "<code>some code</code>" in html
+
+
+def test_the_path_filter_escapes_each_segment():
+    assert str(path_breaks('/a/<script>"x"')) == (
+        '<code class="path">/<wbr>a/<wbr>&lt;script&gt;&quot;x&quot;</code>'
+    )
