@@ -14,12 +14,7 @@ from asgiref.sync import sync_to_async
 from briefs import llm
 from briefs.agent.context import RunContext
 from briefs.agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
-from briefs.agent.params import (
-    FilledPath,
-    SubjectMissing,
-    name_said,
-    params_fill,
-)
+from briefs.agent.params import FilledPath, SubjectMissing, params_fill
 from briefs.agent.rewrite import (
     Rewrite,
     TimeWindow,
@@ -28,8 +23,9 @@ from briefs.agent.rewrite import (
     rewrite_offline,
     time_window,
 )
+from briefs.agent.route_fit import offline_choice, platform_words, route_said
 from briefs.agent.route_model import routes_by_model
-from catalog.models import Platform, Route
+from catalog.models import Route
 from catalog.search import (
     MAX_QUESTION_CHARS,
     PlatformHit,
@@ -247,10 +243,6 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
     )
 
 
-def _words_of_platform(platform: Platform) -> tuple[str, ...]:
-    return (platform.namespace, platform.name, *platform.aliases)
-
-
 def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
     return params_fill(
         template=route.path,
@@ -258,7 +250,7 @@ def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
         description=route.description,
         example=route.example,
         question=ctx.rewrite.query,
-        platform_words=_words_of_platform(route.platform),
+        platform_words=platform_words(route.platform),
         route_name=route.name,
     )
 
@@ -283,29 +275,12 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
             ctx.tried_routes.add(route.pk)
             if isinstance(exc, SubjectMissing):
                 missing.append((route, exc))
-                below = below or _said(ctx.rewrite.query, route)[0] > 0
-    chosen, named = _offline_choice(ctx.rewrite.query, filled)
+                below = below or route_said(ctx.rewrite.query, route)[0] > 0
+    chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS)
     if not chosen:
         _needs_add(ctx, missing[:MAX_PATHS])
     reason = "route that takes the subject the question names" if named else "best-matching route"
     return chosen, f"{reason}, one per chosen platform", rejected
-
-
-def _said(query: str, route: Route) -> tuple[int, int]:
-    return name_said(route.name, query, _words_of_platform(route.platform))
-
-
-def _offline_choice(query: str, filled: list[tuple]) -> tuple[list[tuple[str, int]], bool]:
-    said = {route.pk: _said(query, route) for _ns, route, _path, _below in filled}
-    filled = [f for f in filled if not f[3] or said[f[1].pk][0]]
-    named = [f for f in filled if f[2].names_subject]
-    named.sort(key=lambda f: said[f[1].pk][1])  # fewest unasked words; stable: search order
-    chosen, done = [], set()
-    for namespace, route, path, _below in named or filled:
-        if namespace not in done and len(chosen) < MAX_PATHS:
-            chosen.append((path.path, route.pk))
-            done.add(namespace)
-    return chosen, bool(named)
 
 
 def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> None:
