@@ -495,7 +495,12 @@ SCENARIOS = [
     # label, question, offline
     ("model: 3 paths, one fetch step", "What is the latest news on Benchwire Daily?", False),
     ("model: a failing route, then another", "What is the latest news on Benchgone Times?", False),
-    ("offline: 1 path, one fetch step", "What is the latest news on Benchwire Daily?", True),
+    # Offline, a route's subject comes only from the question: it names the topic.
+    (
+        "offline: 1 path, one fetch step",
+        "What is the latest news about chips on Benchwire Daily?",
+        True,
+    ),
     ("model: a careless writer", "What is the careless latest news on Benchwire Daily?", False),
 ]
 
@@ -510,6 +515,9 @@ def _configure(rsshub_url: str, llm_url: str) -> None:
 
 
 def _print_scenario(label: str, runs: list[Run]) -> None:
+    if not runs[0].critical:  # nothing was fetched or asked: there is no path to compare with
+        print(f"\n{label}: no fetch and no model call; outcomes {Counter(r.status for r in runs)}")
+        return
     ratios = [r.wall / r.critical for r in runs]
     first = runs[0]
     statuses = Counter(r.status for r in runs)
