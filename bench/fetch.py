@@ -42,13 +42,13 @@ from asgiref.sync import async_to_sync  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 
+from bench.support.feeds import RSS_TYPE, rss  # noqa: E402
+from bench.support.httpserver import Reply, ScriptedServer  # noqa: E402
 from catalog.models import Platform, Route  # noqa: E402
 from fetching.client import RSSHubClient  # noqa: E402
 from fetching.ingest import feed_parse, feed_parser_warm, items_store  # noqa: E402
 from fetching.models import Feed, Item  # noqa: E402
 from fetching.services import fetch_paths  # noqa: E402
-from tests.fetching.conftest import RSS_TYPE, rss  # noqa: E402
-from tests.httpserver import Reply, ScriptedServer  # noqa: E402
 
 FEEDS = 20
 ITEMS = 200

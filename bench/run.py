@@ -81,13 +81,13 @@ WRITER_ANSWER = (
 
 
 def _feed(path: str) -> bytes:
-    from tests.fetching.conftest import rss
+    from bench.support.feeds import rss
 
     return rss(5, title=f"bench {path}", prefix=f"bench-{path}")
 
 
 def _rsshub_answer(request):
-    from tests.httpserver import Reply
+    from bench.support.httpserver import Reply
 
     time.sleep(FETCH_DELAY)
     if "/gone/" in request.path:
@@ -101,8 +101,8 @@ def _named_in(options: list[str], text: str) -> list[str]:
 
 def _llm_answer(body: dict):
     """A valid answer to whichever node asks, chosen from what the request offers; a careless
-    writer (``tests.llmserver.careless_writer``) when the question says "careless"."""
-    from tests.llmserver import careless_writer, text, tool_call
+    writer (``bench.support.llmserver.careless_writer``) when the question says "careless"."""
+    from bench.support.llmserver import careless_writer, text, tool_call
 
     tools = body.get("tools")
     prompt = body["messages"][1]["content"] or ""
@@ -129,8 +129,8 @@ def _llm_answer(body: dict):
 
 
 def _serve(urls: multiprocessing.Queue) -> None:
-    from tests.httpserver import ScriptedServer
-    from tests.llmserver import LLMServer
+    from bench.support.httpserver import ScriptedServer
+    from bench.support.llmserver import LLMServer
 
     with (
         ScriptedServer(default=_rsshub_answer) as rsshub,

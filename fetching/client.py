@@ -31,6 +31,7 @@ from django.conf import settings
 from fetching.models import Outcome
 from fetching.outcomes import ERROR_BODY_LIMIT, message_clean
 from fetching.paths import RoutePathRejected, path_normalise, url_for_path
+from fetching.status import rsshub_status_forget
 
 USER_AGENT = "RSSHubAgent/1.0 (+https://github.com/DIYgod/RSSHub; self-hosted reader)"
 ACCEPT = (
@@ -223,7 +224,10 @@ class RSSHubClient:
             exc.latency_ms = exc.latency_ms or _elapsed_ms(started)
             raise
         except httpx.HTTPError as exc:
-            raise self._transport_failure(exc, started) from None
+            failure = self._transport_failure(exc, started)
+            if failure.outcome == Outcome.RSSHUB_UNAVAILABLE:
+                await rsshub_status_forget()  # the banner must not keep saying it answers
+            raise failure from None
 
     def _transport_failure(self, exc: httpx.HTTPError, started: float) -> FetchFailed:
         detail = self.redact(message_clean(str(exc), limit=200)) or type(exc).__name__

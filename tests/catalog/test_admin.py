@@ -186,7 +186,7 @@ def test_the_outage_repair_resets_only_routes_that_failed_in_the_range(staff_cli
         start=start.strftime("%Y-%m-%dT%H:%M"), end=end.strftime("%Y-%m-%dT%H:%M"),
     )  # fmt: skip
     assert response.status_code == 200
-    assert "Health reset on 1 routes" in response.content.decode()
+    assert "Health reset on 1 route that failed" in response.content.decode()
     health = {
         name: Route.objects.values_list("attempts", "circuit").get(pk=route.pk)
         for name, route in routes.items()
