@@ -7,7 +7,7 @@ Install it first with ``scripts/rsshub-install``. Usage, e.g. in a pytest sessio
     @pytest.fixture(scope="session")
     def rsshub():
         if not rsshub_installed():
-            pytest.skip("RSSHub not installed: run scripts/rsshub-install")
+            pytest.fail("RSSHub not installed: run scripts/rsshub-install", pytrace=False)
         with LocalRSSHub() as server:
             yield server          # server.url == "http://127.0.0.1:<port>"
 
