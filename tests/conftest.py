@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 
 from catalog.importer import catalog_import, catalog_read_file
 from catalog.seed import SEED_PATH
+from tests.databases import POSTGRES_ENGINE
 
-POSTGRES_ENGINE = "django.db.backends.postgresql"
 NEEDS_POSTGRES = ("postgres", "browser")  # markers of tests that need a PostgreSQL server
 
 # --- skips: a missing part fails the run; only a platform fact (no /proc, no fork) may skip ------

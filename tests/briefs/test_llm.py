@@ -2,7 +2,6 @@
 client: parsing, validation and repair, bounds, the breaker, the budget, secrets, fencing."""
 
 import logging
-import socket
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -46,6 +45,7 @@ from tests.llmserver import (
     truncated,
     usage,
 )
+from tests.ports import free_port
 
 KEY = "sk-test-SECRET123"
 ROUTER, WRITER = "router-model", "writer-model"
@@ -453,10 +453,7 @@ def test_concurrent_reservations_admit_exactly_the_budget(settings, django_user_
 
 
 def closed_port_url() -> str:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
+    return f"http://127.0.0.1:{free_port()}/v1"
 
 
 def test_the_key_never_appears_in_errors_or_logs(llm, owner, settings, caplog):

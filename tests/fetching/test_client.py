@@ -6,7 +6,6 @@ Each case ends in its named outcome, in bounded time and memory, and loses nothi
 import asyncio
 import gzip
 import logging
-import socket
 import threading
 import time
 import tracemalloc
@@ -27,6 +26,7 @@ from fetching.services import fetch_path_sync, fetch_paths, fetch_paths_sync, ro
 from tests.fetching.conftest import RSS_TYPE, feed_reply, rss
 from tests.fetching.test_paths import ESCAPES
 from tests.httpserver import Reply, ScriptedServer
+from tests.ports import free_port
 
 MiB = 1024 * 1024
 
@@ -102,9 +102,7 @@ async def test_it_ends_a_server_that_never_answers(server):
 
 @pytest.mark.asyncio
 async def test_it_calls_a_refused_connection_rsshub_unavailable():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     async with RSSHubClient(base_url=f"http://127.0.0.1:{port}", access_key="") as client:
         with pytest.raises(FetchFailed) as failed:
             await client.get("/test/1")
@@ -189,9 +187,7 @@ async def test_it_never_follows_a_redirect_to_another_host(server):
 
 @pytest.mark.asyncio
 async def test_it_never_follows_a_redirect_to_another_port(server):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     server.route("/test/port", Reply(307, {"Location": f"http://127.0.0.1:{port}/test/1"}))
     assert (await failure(server, "/test/port")).outcome == Outcome.REJECTED
 
@@ -395,9 +391,7 @@ def test_a_redirect_off_the_origin_sends_nothing_there(rsshub_at_server):
 
 @pytest.mark.django_db
 def test_rsshub_down_is_no_routes_fault(settings):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     settings.RSSHUB_URL = f"http://127.0.0.1:{port}"
     result = fetch_path_sync("/test/1")
     assert (result.outcome, result.transient) == (Outcome.RSSHUB_UNAVAILABLE, True)
