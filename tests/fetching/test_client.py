@@ -85,19 +85,16 @@ def gzip_bomb() -> bytes:
 @pytest.mark.asyncio
 async def test_it_ends_a_dripping_body_at_the_deadline(server):
     server.route("/test/drip", drip)
-    started = time.monotonic()
     failed = await failure(server, "/test/drip", timeout=1.0)
-    elapsed = time.monotonic() - started
-    assert failed.outcome == Outcome.TIMEOUT
-    assert 0.9 <= elapsed < 1.6  # a total deadline, not a per-read one the drip keeps alive
+    # The total deadline's message, not httpx's per-read timeout, which the drip keeps alive.
+    assert (failed.outcome, failed.message) == (Outcome.TIMEOUT, "no complete answer within 1 s")
 
 
 @pytest.mark.asyncio
 async def test_it_ends_a_server_that_never_answers(server):
+    # Without a deadline the stall would end in a closed connection, an upstream error.
     server.route("/test/stall", lambda request: request.stopping.wait(10) and None)
-    started = time.monotonic()
     assert (await failure(server, "/test/stall", timeout=0.5)).outcome == Outcome.TIMEOUT
-    assert time.monotonic() - started < 1.2
 
 
 @pytest.mark.asyncio
@@ -118,14 +115,12 @@ async def test_it_stops_a_gzip_bomb_at_the_cap_in_bounded_memory(server, gzip_bo
     server.route("/test/bomb", Reply(200, headers, gzip_bomb))
     tracemalloc.start()
     try:
-        started = time.monotonic()
         failed = await failure(server, "/test/bomb", max_bytes=5 * MiB)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert failed.outcome == Outcome.TOO_LARGE
     assert peak < 24 * MiB  # the 5 MiB cap plus buffers, not 256 MiB
-    assert time.monotonic() - started < 2
 
 
 @pytest.mark.asyncio
@@ -150,10 +145,8 @@ async def test_it_refuses_a_declared_length_past_the_cap_before_reading(server):
         request.stopping.wait(5)
 
     server.route("/test/huge", huge)
-    started = time.monotonic()
     failed = await failure(server, "/test/huge", max_bytes=MiB)
-    assert failed.outcome == Outcome.TOO_LARGE and "declares" in failed.message
-    assert time.monotonic() - started < 0.5
+    assert failed.outcome == Outcome.TOO_LARGE and "declares" in failed.message  # no body read
 
 
 @pytest.mark.asyncio
@@ -420,10 +413,28 @@ def test_a_dripping_feed_times_out_and_other_paths_still_succeed(rsshub_at_serve
     settings.RSSHUB_TIMEOUT = 1.0
     rsshub_at_server.route("/test/drip", drip)
     rsshub_at_server.route("/test/good", feed_reply(3))
-    started = time.monotonic()
     drip_result, good = fetch_paths_sync(["/test/drip", "/test/good"])
-    assert time.monotonic() - started < 2.5
     assert (drip_result.outcome, good.outcome, good.items_new) == (Outcome.TIMEOUT, Outcome.OK, 3)
+
+
+@pytest.mark.django_db
+def test_a_batch_is_fetched_side_by_side(rsshub_at_server):
+    """Each answer waits until all four requests are in: fetched one after another, the first
+    would give up waiting and every answer would be an error."""
+    together = threading.Barrier(4, timeout=10)
+
+    def gathered(request):
+        try:
+            together.wait()
+        except threading.BrokenBarrierError:
+            return Reply(503, {"Content-Type": "text/plain"}, b"requests came one by one")
+        return feed_reply(1)
+
+    paths = [f"/test/side-{n}" for n in range(4)]
+    for path in paths:
+        rsshub_at_server.route(path, gathered)
+    results = fetch_paths_sync(paths)
+    assert [r.outcome for r in results] == [Outcome.OK] * 4, [r.message for r in results]
 
 
 @pytest.mark.django_db
@@ -450,9 +461,10 @@ def test_an_attempt_the_database_refuses_loses_only_itself(rsshub_at_server, mon
 @pytest.mark.asyncio
 async def test_cancelling_a_batch_cancels_its_requests(rsshub_at_server, async_db_closed):
     await sync_to_async(Platform.objects.get_or_create)(namespace="test", name="RSSHub Test")
-    hung_up = threading.Event()
+    hung_up, answering = threading.Event(), threading.Event()
 
     def drip_until_hangup(request):
+        answering.set()
         request.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n")
         while not request.stopping.wait(0.05):
             try:
@@ -465,7 +477,7 @@ async def test_cancelling_a_batch_cancels_its_requests(rsshub_at_server, async_d
 
     rsshub_at_server.route("/test/drip", drip_until_hangup)
     task = asyncio.create_task(fetch_paths(["/test/drip"]))
-    await asyncio.sleep(0.3)
+    assert await asyncio.to_thread(answering.wait, 5), "the request never reached the server"
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
