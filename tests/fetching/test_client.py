@@ -21,6 +21,7 @@ from django.utils import timezone
 from catalog.models import Platform, Route
 from fetching.client import FetchFailed, RSSHubClient
 from fetching.models import Feed, FetchAttempt, Item, Outcome
+from fetching.outcomes import ERROR_BODY_LIMIT
 from fetching.paths import RoutePathRejected
 from fetching.services import fetch_path_sync, fetch_paths, fetch_paths_sync, route_probe
 from tests.fetching.conftest import RSS_TYPE, feed_reply, rss
@@ -37,9 +38,9 @@ def client_for(server, **options) -> RSSHubClient:
 
 
 async def get(server, path, **options):
-    etag = options.pop("etag", "")
+    validators = {k: options.pop(k) for k in ("etag", "last_modified") if k in options}
     async with client_for(server, **options) as client:
-        return await client.get(path, etag=etag)
+        return await client.get(path, **validators)
 
 
 async def failure(server, path, **options) -> FetchFailed:
@@ -132,6 +133,69 @@ async def test_it_decodes_a_normal_gzip_body(server):
 
 
 @pytest.mark.asyncio
+async def test_it_decodes_a_deflate_body(server):
+    headers = {**RSS_TYPE, "Content-Encoding": "deflate"}
+    server.route("/test/deflate", Reply(200, headers, zlib.compress(rss(3))))
+    assert (await get(server, "/test/deflate")).body == rss(3)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("encoding", ["br", "compress", "gzip, gzip", "zstd"])
+async def test_it_refuses_an_encoding_it_did_not_ask_for(server, encoding):
+    server.route("/test/enc", Reply(200, {**RSS_TYPE, "Content-Encoding": encoding}, rss(1)))
+    failed = await failure(server, "/test/enc")
+    assert (failed.outcome, failed.message) == (
+        Outcome.UPSTREAM_ERROR, f"unsupported content encoding {encoding!r}",
+    )  # fmt: skip
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("encoding", "body"),
+    [
+        ("gzip", b"\x1f\x8b\x08\x00 this is not deflate data at all"),
+        ("gzip", b"<rss>plain text labelled gzip</rss>"),
+        ("deflate", gzip.compress(b"<rss/>")),  # a gzip header where zlib's belongs
+    ],
+    ids=["garbage after the magic", "not compressed", "gzip labelled deflate"],
+)
+async def test_it_calls_a_corrupt_compressed_body_upstream_error(server, encoding, body):
+    server.route("/test/corrupt", Reply(200, {**RSS_TYPE, "Content-Encoding": encoding}, body))
+    failed = await failure(server, "/test/corrupt")
+    assert (failed.outcome, failed.message) == (Outcome.UPSTREAM_ERROR, "corrupt compressed body")
+
+
+@pytest.mark.asyncio
+async def test_it_keeps_only_the_head_of_a_huge_error_page(server):
+    page = b"RSSHub error: " + b"x" * (2 * ERROR_BODY_LIMIT)
+    server.route("/test/err", Reply(503, {"Content-Type": "text/html"}, page))
+    response = await get(server, "/test/err")
+    assert (response.status, response.body) == (503, page[:ERROR_BODY_LIMIT])
+
+
+@pytest.mark.asyncio
+async def test_it_calls_a_connection_reset_mid_body_upstream_error(server):
+    def reset(request):
+        request.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n<rss>")
+        request.reset()
+
+    server.route("/test/reset", reset)
+    failed = await failure(server, "/test/reset")
+    assert failed.outcome == Outcome.UPSTREAM_ERROR
+    assert failed.message.startswith("ReadError"), failed.message
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("validator", ['"caf\u00e9"', '"\u4e2d"', "a\nb", "a\x00b"])
+async def test_a_validator_that_cannot_be_a_header_is_not_sent(server, validator):
+    """Stored from an upstream's header: sending it back must not break the fetch."""
+    server.route("/test/v", feed_reply(1))
+    response = await get(server, "/test/v", etag=validator, last_modified=validator)
+    assert response.status == 200
+    assert {"if-none-match", "if-modified-since"}.isdisjoint(server.requests[0].headers)
+
+
+@pytest.mark.asyncio
 async def test_it_refuses_a_body_past_the_cap(server):
     server.route("/test/big", Reply(200, RSS_TYPE, b"x" * (2 * MiB)))
     failed = await failure(server, "/test/big", max_bytes=MiB)
@@ -196,6 +260,27 @@ async def test_it_refuses_a_redirect_to_a_path_it_would_refuse(server, location)
     assert [r.path for r in server.requests] == ["/test/bad"]
 
 
+UNREADABLE_LOCATIONS = [
+    "http://[::1",  # httpx refuses it
+    "//[zz]/x",
+    "http://a:b:c/x",
+    ":http://http:]%/",  # urllib's ValueError, past httpx's own check
+    "http://://] \u00e9[",
+    ":http://-:.",  # httpx's InvalidURL, once joined to the current URL
+]
+
+
+@pytest.mark.parametrize("location", UNREADABLE_LOCATIONS)
+@pytest.mark.asyncio
+async def test_it_calls_an_unreadable_redirect_upstream_error(server, location):
+    server.route("/test/moved", Reply(301, {"Location": location}))
+    failed = await failure(server, "/test/moved")
+    assert (failed.outcome, failed.message, failed.http_status) == (
+        Outcome.UPSTREAM_ERROR, "unreadable redirect", 301,
+    )  # fmt: skip
+    assert [r.path for r in server.requests] == ["/test/moved"]
+
+
 @pytest.mark.asyncio
 async def test_it_gives_up_on_a_redirect_loop(server):
     server.route("/test/a", Reply(302, {"Location": "/test/b"}))
@@ -218,6 +303,14 @@ async def test_it_sends_the_etag_and_reads_304(server):
     server.route("/test/cond", conditional)
     assert (await get(server, "/test/cond", etag='"v1"')).status == 304
     assert (await get(server, "/test/cond", etag='"v0"')).status == 200
+
+
+@pytest.mark.asyncio
+async def test_it_sends_last_modified_and_reads_304(server):
+    stamp = "Tue, 01 Dec 2026 03:00:00 GMT"
+    server.route("/test/since", Reply(304, {"Last-Modified": stamp}))
+    assert (await get(server, "/test/since", last_modified=stamp)).status == 304
+    assert server.requests[0].headers["if-modified-since"] == stamp
 
 
 @pytest.mark.asyncio
