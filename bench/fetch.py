@@ -50,7 +50,7 @@ from fetching.client import FetchFailed, RSSHubClient  # noqa: E402
 from fetching.ingest import feed_parse, feed_parser_warm, items_store  # noqa: E402
 from fetching.models import Feed, Item, Outcome  # noqa: E402
 from fetching.services import fetch_paths  # noqa: E402
-from tests.fetching.conftest import RSS_TYPE, rss  # noqa: E402
+from tests.feeds import RSS_TYPE, rss  # noqa: E402
 from tests.httpserver import Reply, ScriptedServer  # noqa: E402
 
 FEEDS = 20

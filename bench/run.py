@@ -79,7 +79,7 @@ WRITER_ANSWER = (
 
 
 def _feed(path: str) -> bytes:
-    from tests.fetching.conftest import rss
+    from tests.feeds import rss
 
     return rss(5, title=f"bench {path}", prefix=f"bench-{path}")
 

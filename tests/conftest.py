@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 
 from catalog.importer import catalog_import, catalog_read_file
 from catalog.seed import SEED_PATH
+from fetching.paths import catalog_cache_clear
 from tests.databases import POSTGRES_ENGINE
 
 NEEDS_POSTGRES = ("postgres", "browser")  # markers of tests that need a PostgreSQL server
@@ -63,6 +64,15 @@ def pytest_sessionfinish(session, exitstatus):
 
 def catalog_seed_import():
     return catalog_import(catalog_read_file(SEED_PATH))
+
+
+@pytest.fixture(autouse=True)
+def catalog_cache_fresh():
+    """The path module's namespace and route cache lives per process, and each test changes the
+    catalog its own way: every test starts and ends with it empty."""
+    catalog_cache_clear()
+    yield
+    catalog_cache_clear()
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,7 @@ session's real catalog (path confinement needs the namespaces)."""
 import pytest
 
 from briefs.agent.params import description_table, params_fill
-from fetching.paths import RoutePathRejected, catalog_cache_clear
+from fetching.paths import RoutePathRejected
 
 pytestmark = pytest.mark.django_db
 
@@ -17,13 +17,6 @@ V2EX_TYPE = {
         ],
     }
 }
-
-
-@pytest.fixture(autouse=True)
-def _fresh_catalog_cache():
-    catalog_cache_clear()
-    yield
-    catalog_cache_clear()
 
 
 def fill(template, *, question="", keywords=(), parameters=None, description="", example=""):

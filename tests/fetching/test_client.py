@@ -24,7 +24,7 @@ from fetching.models import Feed, FetchAttempt, Item, Outcome
 from fetching.outcomes import ERROR_BODY_LIMIT
 from fetching.paths import RoutePathRejected
 from fetching.services import fetch_path_sync, fetch_paths, fetch_paths_sync, route_probe
-from tests.fetching.conftest import RSS_TYPE, feed_reply, rss
+from tests.feeds import RSS_TYPE, feed_reply, rss
 from tests.fetching.test_paths import ESCAPES
 from tests.httpserver import Reply, ScriptedServer
 from tests.ports import free_port

@@ -25,20 +25,10 @@ from fetching.ingest import (
     feed_parser_warm,
 )
 from fetching.models import Outcome
+from tests.feeds import rss_document as rss
 from tests.waiting import wait_until
 
 NOW = datetime.now(UTC)
-
-
-def rss(items: str = "", *, channel: str = "<title>Test 1</title>", head: str = "") -> bytes:
-    """An RSS 2.0 document shaped like RSSHub's output."""
-    return (
-        f'<?xml version="1.0" encoding="UTF-8"?>{head}'
-        '<rss xmlns:atom="http://www.w3.org/2005/Atom" version="2.0"><channel>'
-        f"{channel}<link>https://github.com/DIYgod/RSSHub</link>"
-        "<description>A test route for RSSHub - Powered by RSSHub</description>"
-        f"<generator>RSSHub</generator><ttl>5</ttl>{items}</channel></rss>"
-    ).encode()
 
 
 def item(

@@ -1,0 +1,85 @@
+"""RSS bodies for the stand-ins: one envelope shaped like RSSHub's output, and the items in it.
+
+``rss_document`` takes raw item XML (the feed parser's tests feed it hostile markup);
+``rss`` numbers ``count`` items at fixed times; ``rss_body`` writes ``FeedItem``s dated relative
+to now, for briefs that must see fresh news.
+"""
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+from xml.sax.saxutils import escape
+
+from django.utils import timezone
+
+from tests.httpserver import Reply
+
+RSS_TYPE = {"Content-Type": "application/rss+xml; charset=utf-8"}
+
+
+def rss_document(
+    items: str = "", *, channel: str = "<title>Test 1</title>", head: str = ""
+) -> bytes:
+    """An RSS 2.0 document shaped like RSSHub's output, around raw ``items`` XML."""
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?>{head}'
+        '<rss xmlns:atom="http://www.w3.org/2005/Atom" version="2.0"><channel>'
+        f"{channel}<link>https://github.com/DIYgod/RSSHub</link>"
+        "<description>A test route for RSSHub - Powered by RSSHub</description>"
+        f"<generator>RSSHub</generator><ttl>5</ttl>{items}</channel></rss>"
+    ).encode()
+
+
+def rss_item(title: str, *, link: str, description: str, published: datetime) -> str:
+    """One ``<item>``, its text escaped, its link doubling as its GUID."""
+    return (
+        f"<item><title>{escape(title)}</title><link>{escape(link)}</link>"
+        f"<guid>{escape(link)}</guid><description>{escape(description)}</description>"
+        f"<pubDate>{format_datetime(published)}</pubDate></item>"
+    )
+
+
+def rss(count: int = 5, *, title: str = "Scripted feed", prefix: str = "item") -> bytes:
+    """An RSS 2.0 body with ``count`` items, newest first, one hour apart."""
+    start = datetime(2026, 11, 1, 12, tzinfo=UTC)
+    items = "".join(
+        rss_item(
+            f"{prefix} {n}",
+            link=f"https://example.com/{prefix}/{n}",
+            description=f"Body {n}",
+            published=start - timedelta(hours=n),
+        )
+        for n in range(count)
+    )
+    return rss_document(items, channel=f"<title>{escape(title)}</title>")
+
+
+def feed_reply(count: int = 5, **headers: str) -> Reply:
+    return Reply(200, {**RSS_TYPE, **headers}, rss(count))
+
+
+@dataclass(frozen=True)
+class FeedItem:
+    title: str
+    summary: str = ""
+    hours_ago: float = 1.0
+    link: str = ""
+
+
+def rss_body(items: list[FeedItem], *, title: str = "Stand-in feed") -> bytes:
+    """An RSS 2.0 document of ``items``, each dated ``hours_ago`` before now."""
+    now = timezone.now()
+    slug = re.sub(r"\W+", "-", title)
+    return rss_document(
+        "".join(
+            rss_item(
+                item.title,
+                link=item.link or f"https://example.com/{slug}/{n}",
+                description=item.summary,
+                published=now - timedelta(hours=item.hours_ago),
+            )
+            for n, item in enumerate(items)
+        ),
+        channel=f"<title>{escape(title)}</title>",
+    )
