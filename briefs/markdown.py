@@ -176,6 +176,8 @@ def brief_markdown_export(*, question: str, body: str, citations: list[Citation]
         lines += ["", "## Sources", ""]
         for c in citations:
             when = c.published_at.isoformat() if c.published_at else ""
-            parts = [p for p in (c.title or c.path, c.source, when, c.url) if p]
+            # An item with no link is still found again by its feed's path and its time.
+            where = c.url or (c.path if c.title else "")
+            parts = [p for p in (c.title or c.path, c.source, when, where) if p]
             lines.append(f"[{c.n}] " + " — ".join(parts))
     return "\n".join(lines) + "\n"

@@ -55,10 +55,23 @@ class Brief(models.Model):
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Written once by housekeeping when it removes the step log of a finished brief.
+    steps_pruned_at = models.DateTimeField(null=True, blank=True)
+    steps_summary = models.JSONField(
+        default=dict, blank=True, help_text=_("What the removed step log held (housekeeping).")
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["owner", "-created_at"])]
+        indexes = [
+            models.Index(fields=["owner", "-created_at"]),
+            # Housekeeping finds briefs whose steps may go here; pruned briefs leave the index.
+            models.Index(
+                fields=["finished_at"],
+                condition=models.Q(steps_pruned_at__isnull=True),
+                name="brief_steps_unpruned",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.question[:80]
@@ -217,7 +230,10 @@ class WebhookDelivery(models.Model):
                 fields=["webhook", "brief", "event"], name="webhook_delivery_once"
             )
         ]
-        indexes = [models.Index(fields=["webhook", "-created_at"])]
+        indexes = [
+            models.Index(fields=["webhook", "-created_at"]),
+            models.Index(fields=["created_at"], name="delivery_created_at"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.event} -> {self.webhook_id}: {self.status}"

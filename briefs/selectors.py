@@ -15,6 +15,7 @@ from briefs.models import Brief, BriefStatus, RunStep
 from catalog.admin import HEALTH_STATES
 from catalog.models import CircuitChange, CircuitState, Route
 from fetching.client import FetchFailed, RSSHubClient
+from fetching.egress import EgressOutage, egress_outage
 from fetching.models import SUCCESS_OUTCOMES, FetchAttempt
 
 RECENT_BRIEFS = 8
@@ -186,6 +187,12 @@ def rsshub_answers() -> bool:
             answer = False
         cache.set(RSSHUB_STATUS_CACHE_KEY, answer, RSSHUB_STATUS_SECONDS)
     return answer
+
+
+def rsshub_egress_outage() -> EgressOutage | None:
+    """Since when the configured RSSHub cannot reach the internet (None while it can). Read
+    from the database on every call: the recovery check clears it within a minute."""
+    return egress_outage()
 
 
 # --- route health ---------------------------------------------------------------------------

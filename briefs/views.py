@@ -17,6 +17,7 @@ from briefs.forms import AskForm, BriefSearchForm, RouteHealthFilterForm
 from briefs.llm import llm_configured, llm_mode_label
 from briefs.markdown import brief_html, brief_markdown_export, citations_read
 from briefs.models import Brief
+from housekeeping.selectors import housekeeping_status
 
 BRIEFS_PER_PAGE = 20
 
@@ -68,6 +69,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "recent": selectors.briefs_recent(owner=request.user),
         "mode": llm_mode_label(),
         "rsshub_up": selectors.rsshub_answers(),
+        "egress_outage": selectors.rsshub_egress_outage(),
     }
     return render(request, "briefs/home.html", context, status=400 if form.errors else 200)
 
@@ -191,7 +193,17 @@ def route_health(request: HttpRequest) -> HttpResponse:
         "summary": selectors.health_summary(),
         "overall": overall,
         "changes": selectors.circuit_changes_recent(),
+        "egress_outage": selectors.rsshub_egress_outage(),
         "days": selectors.HEALTH_DAYS,
         "query": query.urlencode(),
+        **_housekeeping_context(),
     }
     return render(request, "briefs/route_health.html", context)
+
+
+def _housekeeping_context() -> dict:
+    """The housekeeping card: each growing table with what the last run removed from it."""
+    status = housekeeping_status()
+    removed = (status["last_run"] or {}).get("removed") or {}
+    tables = [{**size, "removed": removed.get(size["table"])} for size in status["tables"]]
+    return {"housekeeping_run": status["last_run"], "housekeeping_tables": tables}

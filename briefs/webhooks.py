@@ -17,11 +17,11 @@ A receiver recomputes the HMAC over the timestamp, a dot and the raw body, compa
 time, and refuses timestamps older than a few minutes (``webhook_signature_verify``).
 
 Addresses. Only http(s) URLs without credentials; every address the host name resolves to must
-be public (not private, loopback, link-local, shared, multicast or reserved; IPv4 embedded in
-IPv6 is unwrapped) unless ``WEBHOOK_ALLOW_PRIVATE`` is set. The check runs when a webhook is
-created and again before every attempt, and the request goes to the address that was checked
-(the name is not resolved a second time, so DNS rebinding cannot swap it). Redirects are not
-followed.
+be public (``briefs.webhook_address.address_refused``: not private, loopback, link-local,
+shared, multicast or reserved, and no IPv6 form of such an IPv4 address) unless
+``WEBHOOK_ALLOW_PRIVATE`` is set. The check runs when a webhook is created and again before every
+attempt, and the request goes to the address that was checked (the name is not resolved a second
+time, so DNS rebinding cannot swap it). Redirects are not followed.
 
 Delivery. A worker claims a delivery by compare-and-set (pending and due, or delivering with
 an expired lease), makes one attempt within ``WEBHOOK_TIMEOUT`` seconds in total, and records
@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import ipaddress
 import json
 import logging
 import random
@@ -57,6 +56,7 @@ from django.utils import timezone
 
 from briefs.errors import FieldInvalid
 from briefs.models import Brief, DeliveryStatus, Webhook, WebhookDelivery
+from briefs.webhook_address import address_refused
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,6 @@ BACKOFF_FACTOR = 4
 BACKOFF_CAP = timedelta(hours=6)
 SIGNATURE_TOLERANCE_SECONDS = 300
 _RESOLVER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-dns")
-NAT64_PREFIXES = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
 
 
 class WebhookInvalid(FieldInvalid):
@@ -134,28 +133,6 @@ def webhook_url_clean(url: object) -> str:
     if port == 0:
         raise WebhookInvalid("url", "The URL's port is not valid.")
     return url
-
-
-def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
-    if ip.ipv4_mapped:
-        return ip.ipv4_mapped
-    if ip.sixtofour:
-        return ip.sixtofour
-    if ip.teredo:
-        return ip.teredo[1]
-    if any(ip in net for net in NAT64_PREFIXES):
-        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
-    return None
-
-
-def address_refused(address: str) -> bool:
-    """True for an address a webhook must not reach: anything but a public unicast one."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address):
-        inner = _embedded_ipv4(ip)
-        if inner is not None and address_refused(str(inner)):
-            return True
-    return not ip.is_global or ip.is_multicast
 
 
 def host_resolve(hostname: str, port: int) -> list[str]:

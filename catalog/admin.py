@@ -1,13 +1,20 @@
 """Staff curation of platforms and routes, and route health at a glance."""
 
+from datetime import UTC
+
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import F, Q, QuerySet
+from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from catalog import services
 from catalog.models import CircuitChange, CircuitState, Platform, Route
+from fetching.health import routes_failed_between
 from fetching.services import route_probe
 
 CATEGORY_CHOICES = [
@@ -79,6 +86,26 @@ class AliasesField(forms.CharField):
             if len(alias) > 100:
                 raise forms.ValidationError(_("An alias must be at most 100 characters."))
         return aliases
+
+
+class OutageRangeForm(forms.Form):
+    """The time range of an outage whose failures staff want forgotten."""
+
+    start = forms.DateTimeField(
+        label=_("From"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    end = forms.DateTimeField(
+        label=_("To"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        start, end = data.get("start"), data.get("end")
+        if start and end and end <= start:
+            raise forms.ValidationError(_("The end of the range must be after its start."))
+        if start and start > timezone.now():
+            raise forms.ValidationError(_("The range must start in the past."))
+        return data
 
 
 class PlatformForm(forms.ModelForm):
@@ -166,23 +193,20 @@ class RouteAdmin(admin.ModelAdmin):
         (_("Health"), {"fields": health}),
         (_("Upstream"), {"fields": upstream, "classes": ["collapse"]}),
     ]
-    actions = ["enable", "disable", "prefer", "reset_health", "probe"]
+    actions = ["enable", "disable", "prefer", "reset_health", "reset_health_after_outage", "probe"]
 
     @admin.display(description=_("platform"), ordering="platform__namespace")
     def platform_link(self, route: Route) -> str:
         return route.platform.namespace
 
+    class Media:
+        # The health colours: a class, not a style attribute (the CSP allows no inline style).
+        css = {"all": ["catalog/admin.css"]}
+
     @admin.display(description=_("health"))
     def health_badge(self, route: Route) -> str:
-        colours = {
-            "healthy": "#1a7f37",
-            "degraded": "#9a6700",
-            "failing": "#cf222e",
-            "open": "#82071e",
-            "unknown": "#6e7781",
-        }
         state = route.health_state
-        return format_html('<b style="color:{}">{}</b>', colours[state], state)
+        return format_html('<b class="health-badge health-{}">{}</b>', state, state)
 
     @admin.display(description=_("success"), ordering="successes")
     def success_rate_pct(self, route: Route) -> str:
@@ -221,6 +245,36 @@ class RouteAdmin(admin.ModelAdmin):
     def reset_health(self, request, queryset):
         count = services.routes_health_reset(route_ids=queryset.values_list("id", flat=True))
         self.message_user(request, _("Health reset on %d routes.") % count)
+
+    @admin.action(description=_("Reset health of selected routes that failed during an outage"))
+    def reset_health_after_outage(self, request, queryset):
+        """For outages from before the egress guard: staff choose the time range, and the
+        routes among the selected that failed in it get their health reset."""
+        form = OutageRangeForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return self._outage_form(request, queryset, form)
+        start, end = form.cleaned_data["start"], form.cleaned_data["end"]
+        ids = routes_failed_between(
+            start=start, end=end, route_ids=queryset.values_list("id", flat=True)
+        )
+        span = f"{start.astimezone(UTC):%Y-%m-%d %H:%M} to {end.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+        count = services.routes_health_reset(route_ids=ids, reason=f"outage repair: {span}")
+        message = gettext("Health reset on %(count)d routes that failed from %(span)s.")
+        self.message_user(request, message % {"count": count, "span": span})
+        return None
+
+    def _outage_form(self, request, queryset, form: OutageRangeForm) -> TemplateResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Reset health after an outage"),
+            "opts": self.model._meta,
+            "form": form,
+            "selected": queryset.count(),
+            "select_across": request.POST.get("select_across") == "1",
+            "selected_ids": request.POST.getlist(ACTION_CHECKBOX_NAME),
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/catalog/route/reset_after_outage.html", context)
 
     @admin.action(description=_("Probe selected routes (fetch their example path)"))
     def probe(self, request, queryset):

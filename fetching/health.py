@@ -30,7 +30,7 @@ from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from catalog.models import CircuitChange, CircuitState, Route
-from fetching.models import Outcome
+from fetching.models import SUCCESS_OUTCOMES, FetchAttempt, Outcome
 from fetching.outcomes import Verdict, message_clean
 
 CIRCUIT_THRESHOLD = 3
@@ -256,3 +256,21 @@ def route_health_record(
     record = HealthRecord(route_id, verdict, latency_ms, newest_item_at)
     changes = routes_health_record([record], now=now)
     return changes[0] if changes else None
+
+
+# Attempts that never said anything against their route (RSSHub down or without internet, a
+# path refused before sending): an outage repair has nothing to undo for them.
+_NEVER_COUNTED = (Outcome.RSSHUB_UNAVAILABLE, Outcome.REJECTED)
+
+
+def routes_failed_between(
+    *, start: datetime, end: datetime, route_ids: Iterable[int] | None = None
+) -> set[int]:
+    """The routes (of ``route_ids``, or all) with a failed attempt in ``[start, end]``: what an
+    outage from before the egress guard may have wrongly counted against them."""
+    failed = FetchAttempt.objects.filter(created_at__gte=start, created_at__lte=end).exclude(
+        outcome__in=[*SUCCESS_OUTCOMES, Outcome.EMPTY, *_NEVER_COUNTED]
+    )
+    if route_ids is not None:
+        failed = failed.filter(route_id__in=list(route_ids))
+    return set(failed.exclude(route_id=None).values_list("route_id", flat=True).distinct())

@@ -18,11 +18,12 @@ parser), so the bound has to be a process boundary:
   200-item feed; a persistent worker costs one pipe round trip. Up to ``PARSE_WORKERS`` run per
   process; a forked child (Django-Q) starts its own instead of sharing its parent's pipes.
 
-Inside the worker (``fetching.feedparse``) entity declarations are refused before parsing, the
-known quadratic author path is cut short, parsing stops after ``5 * MAX_ITEMS`` entries, and
-feedparser's HTML sanitiser is off (every field is reduced to plain text there anyway). That makes
-the bounded path faster than a plain ``feedparser.parse`` call: measured on 200-item feeds, parse
-plus store takes 0.4-1.1x of ``feedparser.parse`` alone. The worker's first start costs ~100 ms;
+Inside the worker (``fetching.feedparse``) the encoding is settled and entity declarations are
+refused in the exact text the parser will see (``fetching.feedtext``), the known quadratic author
+path is cut short, parsing stops after ``5 * MAX_ITEMS`` entries, and feedparser's HTML sanitiser
+is off (every field is reduced to plain text there anyway). That makes the bounded path about as
+fast as a plain ``feedparser.parse`` call: measured on 200-item feeds, parse plus store takes
+0.4-1.4x of ``feedparser.parse`` alone (``bench/fetch.py``). The worker's first start costs ~100 ms;
 ``feed_parser_warm()`` lets a caller pay it while its HTTP request is in flight.
 
 Storing: one query for the existing hashes, one ``INSERT ... ON CONFLICT DO NOTHING`` for the new
@@ -40,11 +41,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from django.db import DatabaseError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from fetching import feedparse
@@ -84,6 +87,7 @@ class ParsedItem:
     summary: str
     author: str
     published_at: datetime | None
+    title_derived: bool = False  # the title is the first words of the text: the item had none
 
 
 @dataclass(frozen=True)
@@ -94,27 +98,37 @@ class ParsedFeed:
 
 
 def feed_parse(
-    body: bytes, *, content_type: str = "", timeout: float = PARSE_TIMEOUT_SECONDS
+    body: bytes,
+    *,
+    content_type: str = "",
+    url: str = "",
+    timeout: float = PARSE_TIMEOUT_SECONDS,
 ) -> ParsedFeed:
     """Parse an RSS, Atom or RDF body into at most ``MAX_ITEMS`` normalised items.
 
-    ``content_type`` is the response header (its charset decides the decoding). A valid feed with
-    no items returns ``items=[]``; deciding that this is ``empty`` is the caller's business.
-    Raises ``FeedRejected`` with ``NOT_A_FEED`` (HTML, JSON, text, empty body), ``PARSE_ERROR``
-    (entity declarations, parser failure), ``PARSE_TIMEOUT`` (past ``timeout`` seconds) or
-    ``TOO_LARGE`` (over ``MAX_BODY_BYTES``, or over the parser's memory limit). Blocks for up to
-    ``timeout``: call it from a thread, not an event loop.
+    ``content_type`` is the response header (its charset decides the decoding); ``url`` is where
+    the body was fetched from, the last base for relative links (``fetching.feeditems``). A valid
+    feed with no items returns ``items=[]``; deciding that this is ``empty`` is the caller's
+    business. Raises ``FeedRejected`` with ``NOT_A_FEED`` (HTML, JSON, text, empty body),
+    ``PARSE_ERROR`` (entity declarations, an encoding that cannot be settled, parser failure),
+    ``PARSE_TIMEOUT`` (past ``timeout`` seconds) or ``TOO_LARGE`` (over ``MAX_BODY_BYTES``, or over
+    the parser's memory limit). Blocks for up to ``timeout``: call it from a thread, not an event
+    loop.
     """
     if len(body) > MAX_BODY_BYTES:
         raise FeedRejected(Outcome.TOO_LARGE, f"body larger than {MAX_BODY_BYTES // 2**20} MiB")
     if not body.strip():
         raise FeedRejected(Outcome.NOT_A_FEED, "empty body")
-    header = content_type.replace("\r", " ").replace("\n", " ")[:200].encode("latin-1", "replace")
+    header = _header_line(content_type, 200, "latin-1") + b"\n" + _header_line(url, 2100, "utf-8")
     answer = _pool_parse(header + b"\n" + body, timeout)
     if "refused" in answer:
         outcome, message = answer["refused"]
         raise FeedRejected(Outcome(outcome), message)
     return _parsed_feed(answer["feed"])
+
+
+def _header_line(value: str, limit: int, encoding: str) -> bytes:
+    return value.replace("\r", " ").replace("\n", " ")[:limit].encode(encoding, "replace")
 
 
 def _parsed_feed(data: dict) -> ParsedFeed:
@@ -123,6 +137,7 @@ def _parsed_feed(data: dict) -> ParsedFeed:
             guid_hash=item["guid_hash"],
             guid=item["guid"],
             title=item["title"],
+            title_derived=item["title_derived"],
             link=item["link"],
             summary=item["summary"],
             author=item["author"],
@@ -363,6 +378,7 @@ def _item_row(feed: Feed, item: ParsedItem, now: datetime) -> Item:
         summary=item.summary,
         author=item.author,
         published_at=item.published_at,
+        title_derived=item.title_derived,
         first_seen_at=now,
         last_seen_at=now,
     )
@@ -402,6 +418,28 @@ def feed_details_update(*, feed: Feed, parsed: ParsedFeed) -> bool:
     Feed.objects.filter(pk=feed.pk).update(title=title, link=link)
     feed.title, feed.link = title, link
     return True
+
+
+# How stale ``Item.last_seen_at`` and ``Feed.last_fetched_at`` may get before an answer refreshes
+# them: housekeeping ages by days, so a day's precision costs at most one write per row a day.
+SEEN_REFRESH = timedelta(days=1)
+
+
+def seen_refresh(
+    *, feeds: Iterable[Feed], items: Iterable[tuple[int, datetime]], now: datetime
+) -> None:
+    """Record that RSSHub answered for ``feeds`` and listed ``items`` (``(id, last_seen_at)``
+    pairs as read). A row is written at most once a day, and no statement is sent when nothing
+    is stale: the day's other fetches of an unchanged feed still write nothing. Housekeeping
+    keeps an item's text while its feed lists it, and its key while its feed is fetched."""
+    stale = now - SEEN_REFRESH
+    item_ids = {pk for pk, seen in items if seen < stale}
+    feed_ids = {f.pk for f in feeds if f.last_fetched_at is None or f.last_fetched_at < stale}
+    if item_ids:
+        Item.objects.filter(pk__in=item_ids, last_seen_at__lt=stale).update(last_seen_at=now)
+    if feed_ids:
+        unfetched = Q(last_fetched_at__lt=stale) | Q(last_fetched_at__isnull=True)
+        Feed.objects.filter(unfetched, pk__in=feed_ids).update(last_fetched_at=now)
 
 
 def feed_ingest(*, feed: Feed, parsed: ParsedFeed, now: datetime | None = None) -> tuple[int, int]:

@@ -50,6 +50,8 @@ class Feed(models.Model):
     link = models.CharField(max_length=2000, blank=True)
     etag = models.CharField(max_length=500, blank=True)
     last_modified = models.CharField(max_length=100, blank=True)
+    # When RSSHub last answered for it (refreshed at most daily): housekeeping keeps its items'
+    # keys while it is fetched.
     last_fetched_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -62,18 +64,28 @@ class Item(models.Model):
     guid_hash = models.CharField(max_length=64)
     guid = models.CharField(max_length=2000, blank=True)
     title = models.CharField(max_length=1000, blank=True)
+    # The feed gave no title: ``title`` is the first words of the summary.
+    title_derived = models.BooleanField(default=False)
     link = models.CharField(max_length=2000, blank=True)
     summary = models.TextField(blank=True)
     author = models.CharField(max_length=500, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
     first_seen_at = models.DateTimeField(default=timezone.now)
+    # When an answer of its feed last listed it (refreshed at most daily): housekeeping ages the
+    # item's text from here.
     last_seen_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["feed", "guid_hash"], name="item_unique_per_feed")
         ]
-        indexes = [models.Index(fields=["feed", "-published_at"])]
+        indexes = [
+            models.Index(fields=["feed", "-published_at"]),
+            # Housekeeping finds text to clear here; an item whose text is cleared leaves it.
+            models.Index(
+                fields=["last_seen_at"], condition=~models.Q(summary=""), name="item_text_age"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.title or self.link or self.guid_hash
@@ -109,3 +121,32 @@ class FetchAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.path}: {self.outcome}"
+
+
+class RSSHubEgress(models.Model):
+    """Whether one RSSHub instance can reach the internet, as its last canary check found.
+
+    Keyed by the instance's base URL (never its access key), so each instance has its own row.
+    ``down_since`` set: the instance's egress is down, network-level failures are no route's
+    fault, and the recovery check (every minute) clears it. ``check_claimed_at`` is the
+    compare-and-set claim that keeps checks to one per instance per minute across all workers;
+    ``checked_at`` is when the last check finished, so ``checked_at < check_claimed_at`` means a
+    check is under way. ``fetching.egress`` holds the rules.
+    """
+
+    base_url = models.CharField(max_length=500, unique=True)
+    down_since = models.DateTimeField(null=True, blank=True)
+    check_claimed_at = models.DateTimeField(null=True, blank=True)
+    checked_at = models.DateTimeField(null=True, blank=True)
+    # True: the canary answered; False: it failed at the network level too; None: it said
+    # nothing about the network (no canary to ask, RSSHub itself down, the canary route broken).
+    last_check_ok = models.BooleanField(null=True, blank=True)
+    last_check_path = models.CharField(max_length=1000, blank=True)
+    last_check_message = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        verbose_name = _("RSSHub egress")
+        verbose_name_plural = _("RSSHub egress")
+
+    def __str__(self) -> str:
+        return f"{self.base_url}: {'down' if self.down_since else 'up'}"

@@ -21,7 +21,13 @@ read it. The first pattern that matches wins, so the specific ones come first.
 | 5xx | Response code 429 / Too Many Requests | rate_limited | yes |
 | 5xx | Response code 404 / 410 (from the source) | not_found | yes |
 | 5xx | Response code 401 / 403 (from the source) | auth_required | yes |
-| 5xx | anything else (fetch failed, ENOTFOUND, timeouts) | upstream_error | yes |
+| 5xx | ENOTFOUND, EAI_AGAIN, ECONNREFUSED/RESET, timeouts | upstream_error, network | see below |
+| 5xx | anything else (fetch failed, a source's 5xx) | upstream_error | yes |
+
+A ``network`` failure says RSSHub got no answer at all from the source. Either the source is gone
+or RSSHub itself cannot reach the internet (its DNS or outbound network is down), in which case
+every route fails the same way and none of them is to blame. ``fetching.egress`` tells the two
+apart with one canary check per instance and minute. The verdict here only marks the suspicion.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
@@ -79,6 +85,16 @@ _BODY_PATTERNS: list[tuple[re.Pattern[str], Outcome, bool]] = [
     (re.compile(r"Response code 40[13]", re.I), Outcome.AUTH_REQUIRED, True),
 ]  # fmt: skip
 # RSSHub's access-control middleware: our key is wrong or missing, no route is to blame.
+# No answer from the source at all: DNS (``getaddrinfo ENOTFOUND``, ``EAI_AGAIN``), a connection
+# refused, reset or unreachable, a connect, TLS or socket timeout; as node's fetch (undici),
+# got and Chromium word them. A source that answered (``Response code 502``) matched above.
+_NETWORK_RE = re.compile(
+    r"\b(?:ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ESOCKETTIMEDOUT|ENETUNREACH"
+    r"|EHOSTUNREACH|UND_ERR_CONNECT_TIMEOUT|UND_ERR_SOCKET|UND_ERR_HEADERS_TIMEOUT)\b"
+    r"|Connect Timeout Error|socket hang up|before secure TLS connection was established"
+    r"|net::ERR_(?:NAME_NOT_RESOLVED|CONNECTION_(?:REFUSED|RESET|TIMED_OUT)|TIMED_OUT"
+    r"|INTERNET_DISCONNECTED|ADDRESS_UNREACHABLE|NETWORK_CHANGED)",
+)
 _ACCESS_DENIED_RE = re.compile(r"Authentication failed\. Access denied", re.I)
 _HTML_MESSAGE_RE = re.compile(r"Error Message:\s*(?:<br\s*/?>)?\s*<code[^>]*>(.*?)</code>", re.S)
 _HTML_TITLE_RE = re.compile(r"<title[^>]*>(.*?)</title>", re.S | re.I)
@@ -96,6 +112,10 @@ class Verdict:
     http_status: int | None = None
     retry_after: int | None = None
     counts_for_route: bool = True
+    # RSSHub got no answer from the source at all (DNS, refused, reset, timeout): the route or
+    # RSSHub's own egress is to blame, which ``fetching.egress`` settles before it is recorded.
+    network: bool = False
+    reason: str = ""  # why a class was chosen when the class alone does not say: "egress"
 
     @property
     def transient(self) -> bool:
@@ -167,7 +187,9 @@ def _body_verdict(message: str, status: int) -> Verdict:
     for pattern, outcome, counts in _BODY_PATTERNS:
         if pattern.search(message):
             return Verdict(outcome, message, status, counts_for_route=counts)
-    return Verdict(Outcome.UPSTREAM_ERROR, message or f"RSSHub answered HTTP {status}", status)
+    text = message or f"RSSHub answered HTTP {status}"
+    network = bool(_NETWORK_RE.search(message))
+    return Verdict(Outcome.UPSTREAM_ERROR, text, status, network=network)
 
 
 def verdict_for_status(
@@ -198,5 +220,5 @@ def verdict_for_status(
         return Verdict(Outcome.NOT_FOUND, message or f"RSSHub answered {status}", status)
     if status >= 500:
         verdict = _body_verdict(message, status)
-        return Verdict(verdict.outcome, verdict.message, status, wait, verdict.counts_for_route)
+        return replace(verdict, retry_after=wait)
     return Verdict(Outcome.UPSTREAM_ERROR, f"unexpected HTTP {status} from RSSHub", status)

@@ -8,8 +8,10 @@ one outcome class; nothing raises for a bad path or a failed fetch.
 
 What is written per attempt: one ``FetchAttempt`` row, and one ``UPDATE`` of route health when
 the outcome says something about the route (``rsshub_unavailable``, ``rejected`` and a refused
-access key do not). A 304 writes nothing else. A 200 stores new items only, and touches the
-``Feed`` row only when it is new or its ETag / Last-Modified changed.
+access key do not). A failure where the source gave no answer at all is settled by the egress
+guard (``fetching.egress``) before it is written: RSSHub's lost internet access is no route's.
+A 304 writes nothing else. A 200 stores new items only, and touches the ``Feed`` row only when
+it is new or its ETag / Last-Modified changed.
 
 A route whose circuit is open is not fetched (unless ``force``): its result carries the route's
 last error class (so the agent's router treats it as that failure), ``circuit_open=True`` and
@@ -33,6 +35,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from fetching.client import FetchFailed, RSSHubClient, RSSHubResponse
+from fetching.egress import EgressGuard
 from fetching.health import (
     Admission,
     HealthRecord,
@@ -47,6 +50,7 @@ from fetching.ingest import (
     feed_parse,
     feed_parser_warm,
     items_store,
+    seen_refresh,
 )
 from fetching.models import Feed, FetchAttempt, Item, Outcome
 from fetching.outcomes import Verdict, message_clean, outcome_is_transient, verdict_for_status
@@ -77,6 +81,7 @@ class FetchResult:
     route_id: int | None = None
     attempt_id: int | None = None
     circuit_open: bool = False
+    reason: str = ""  # "egress": RSSHub cannot reach the internet (fetching.egress)
 
     @property
     def ok(self) -> bool:
@@ -209,9 +214,7 @@ def _plans_prepare(
     plans = [_plan_confine(p, route_id=route_id, allow_disabled=allow_disabled) for p in paths]
     _rejections_record(plans, brief_id)
     live = [p for p in plans if p.result is None]
-    feeds = Feed.objects.filter(path__in={p.path for p in live}).only(
-        "id", "path", "etag", "last_modified", "title", "link"
-    )
+    feeds = Feed.objects.filter(path__in={p.path for p in live}).only(*_FEED_FIELDS)
     by_path = {f.path: f for f in feeds}
     for plan in live:
         plan.feed = by_path.get(plan.path)
@@ -223,7 +226,9 @@ def _plans_prepare(
 # --- After the answer: classify, store, record ---------------------------------------------------
 
 
-async def _verdict_for(response: RSSHubResponse) -> tuple[Verdict, ParsedFeed | None]:
+async def _verdict_for(
+    response: RSSHubResponse, fetched_url: str
+) -> tuple[Verdict, ParsedFeed | None]:
     status = response.status
     if status == 304:
         return Verdict(Outcome.NOT_MODIFIED, "not modified", status), None
@@ -238,7 +243,7 @@ async def _verdict_for(response: RSSHubResponse) -> tuple[Verdict, ParsedFeed | 
         return verdict, None
     try:
         parsed = await asyncio.to_thread(
-            feed_parse, response.body, content_type=response.content_type
+            feed_parse, response.body, content_type=response.content_type, url=fetched_url
         )
     except FeedRejected as exc:
         return Verdict(exc.outcome, message_clean(exc.message), status), None
@@ -247,7 +252,7 @@ async def _verdict_for(response: RSSHubResponse) -> tuple[Verdict, ParsedFeed | 
     return Verdict(Outcome.OK, f"{len(parsed.items)} items", status), parsed
 
 
-_FEED_FIELDS = ("id", "path", "etag", "last_modified", "title", "link")
+_FEED_FIELDS = ("id", "path", "etag", "last_modified", "title", "link", "last_fetched_at")
 
 
 def _validators(done: _Done) -> tuple[str, str]:
@@ -309,6 +314,8 @@ class _Stored:
     new: int = 0
     seen: int = 0
     item_ids: tuple[int, ...] = ()
+    # (id, last_seen_at) of the listed items, as read: seen_refresh decides which are stale.
+    item_seen: tuple[tuple[int, datetime], ...] = ()
 
 
 def _items_ingest(done: _Done, stored: _Stored, feed: Feed | None, now: datetime) -> None:
@@ -320,7 +327,8 @@ def _items_ingest(done: _Done, stored: _Stored, feed: Feed | None, now: datetime
         stored.new, stored.seen = items_store(feed=feed, items=done.parsed.items, now=now)
     elif done.verdict.outcome == Outcome.NOT_MODIFIED and stored.feed_id:
         recent = Item.objects.filter(feed_id=stored.feed_id).order_by("-published_at", "-id")
-        stored.item_ids = tuple(recent.values_list("id", flat=True)[:RECENT_ITEMS])
+        stored.item_seen = tuple(recent.values_list("id", "last_seen_at")[:RECENT_ITEMS])
+        stored.item_ids = tuple(pk for pk, _ in stored.item_seen)
 
 
 def _item_ids_fill(batch: list[_Done], stored: list[_Stored]) -> None:
@@ -331,12 +339,23 @@ def _item_ids_fill(batch: list[_Done], stored: list[_Stored]) -> None:
         return
     rows = Item.objects.filter(
         feed_id__in={feed for feed, _ in wanted}, guid_hash__in={h for _, h in wanted}
-    ).values_list("feed_id", "guid_hash", "id")
-    ids = {(feed, guid_hash): pk for feed, guid_hash, pk in rows}
+    ).values_list("feed_id", "guid_hash", "id", "last_seen_at")
+    ids = {(feed, guid_hash): (pk, seen) for feed, guid_hash, pk, seen in rows}
     for done, row in zip(batch, stored, strict=True):
         if done.parsed:
             found = (ids.get((row.feed_id, i.guid_hash)) for i in done.parsed.items)
-            row.item_ids = tuple(dict.fromkeys(pk for pk in found if pk))
+            row.item_seen = tuple(dict.fromkeys(pair for pair in found if pair))
+            row.item_ids = tuple(pk for pk, _ in row.item_seen)
+
+
+def _answered_feeds(batch: list[_Done], feeds: dict[str, Feed]) -> list[Feed]:
+    """Feeds RSSHub answered for (a feed, or 304), whatever the answer held."""
+    answered = (
+        feeds.get(d.plan.path) if d.parsed is not None else d.plan.feed
+        for d in batch
+        if d.parsed is not None or d.verdict.outcome == Outcome.NOT_MODIFIED
+    )
+    return [feed for feed in answered if feed is not None]
 
 
 def _health_apply(batch: list[_Done], stored: list[_Stored], now: datetime) -> None:
@@ -373,7 +392,7 @@ def _result(done: _Done, stored: _Stored, attempt: FetchAttempt) -> FetchResult:
         http_status=verdict.http_status, items_new=stored.new, items_seen=stored.seen,
         latency_ms=done.latency_ms, message=attempt.message, retry_after=verdict.retry_after,
         feed_id=stored.feed_id, item_ids=stored.item_ids, route_id=stored.route_id,
-        attempt_id=attempt.pk,
+        attempt_id=attempt.pk, reason=verdict.reason,
     )  # fmt: skip
 
 
@@ -386,6 +405,8 @@ def _batch_write(batch: list[_Done], brief_id: int | None) -> list[FetchResult]:
     for done, row in zip(batch, stored, strict=True):
         _items_ingest(done, row, feeds.get(done.plan.path), now)
     _item_ids_fill(batch, stored)
+    listed = (pair for row in stored for pair in row.item_seen)
+    seen_refresh(feeds=_answered_feeds(batch, feeds), items=listed, now=now)
     rows = [_attempt_row(d, s, brief_id, now) for d, s in zip(batch, stored, strict=True)]
     attempts = FetchAttempt.objects.bulk_create(rows)
     _health_apply(batch, stored, now)
@@ -399,6 +420,7 @@ def _unrecorded(done: _Done) -> FetchResult:
         http_status=verdict.http_status, latency_ms=done.latency_ms,
         message=message_clean(f"{verdict.message} (not recorded: database error)"),
         retry_after=verdict.retry_after, feed_id=done.plan.feed_id, route_id=done.plan.route_id,
+        reason=verdict.reason,
     )  # fmt: skip
 
 
@@ -473,16 +495,26 @@ async def _request(rsshub: RSSHubClient, plan: _Plan) -> _Done:
     except RoutePathRejected as exc:  # confined already; kept so no path can slip through
         verdict = Verdict(Outcome.REJECTED, f"path refused: {exc}", counts_for_route=False)
         return _Done(plan, verdict, 0)
-    verdict, parsed = await _verdict_for(response)
+    verdict, parsed = await _verdict_for(response, _fetched_url(rsshub, response))
     return _Done(plan, verdict, response.latency_ms, response, parsed)
 
 
-async def _plan_run(rsshub: RSSHubClient, plan: _Plan, recorder: _Recorder) -> FetchResult:
+def _fetched_url(rsshub: RSSHubClient, response: RSSHubResponse) -> str:
+    """The URL the feed came from: the last base for its relative links. Only joined with links,
+    never requested; the path never holds the access key."""
+    return rsshub.base_url.rstrip("/") + response.path
+
+
+async def _plan_run(
+    rsshub: RSSHubClient, plan: _Plan, recorder: _Recorder, guard: EgressGuard
+) -> FetchResult:
     if plan.result is not None:
         return plan.result
     done = await _request(rsshub, plan)
     # An error page may echo the request URL; the key must not travel on into steps or logs.
     done.verdict = replace(done.verdict, message=rsshub.redact(done.verdict.message))
+    # No answer from the source at all: the route's fault, or RSSHub's lost internet access?
+    done.verdict = await guard.settle(plan.path, done.verdict)
     return await recorder.record(done)
 
 
@@ -522,8 +554,12 @@ async def fetch_paths(
     recorder = _Recorder(brief_id)
     try:
         async with _client_scope(client) as rsshub:
-            runs = (_plan_run(rsshub, plan, recorder) for plan in plans)
-            return list(await asyncio.gather(*runs))
+            guard = EgressGuard(rsshub)
+            try:
+                runs = (_plan_run(rsshub, plan, recorder, guard) for plan in plans)
+                return list(await asyncio.gather(*runs))
+            finally:
+                await guard.close()
     finally:
         await recorder.close()
         await warm

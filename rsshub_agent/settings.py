@@ -3,9 +3,11 @@
 Every variable is documented in ``.env.example``; the README has the same table.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from dotenv import load_dotenv
 
@@ -56,6 +58,8 @@ INSTALLED_APPS = [
     "catalog",
     "fetching",
     "briefs",
+    "housekeeping",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -70,6 +74,10 @@ MIDDLEWARE = [
     "briefs.middleware.TimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "rsshub_agent.middleware.PermissionsPolicyMiddleware",
+    # Last: it turns a sign-in refused for too many failures into the lock-out page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "rsshub_agent.urls"
@@ -126,6 +134,12 @@ def _database_config() -> dict:
 DATABASES = {"default": _database_config()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Axes first: it refuses a locked-out sign-in before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -163,12 +177,93 @@ else:
     # Single process only: consumers fall back to polling the RunStep log across processes.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# --- Serving over TLS behind a proxy -------------------------------------------------------------
+# HTTPS=true: the site is only reached through a TLS-terminating proxy that sets
+# X-Forwarded-Proto (and overwrites any value the client sent). Off by default: a local run is http.
+HTTPS = env_bool("HTTPS", False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = HTTPS
+# Nothing in the pages reads these cookies from JavaScript (forms carry the CSRF token).
+SESSION_COOKIE_HTTPONLY = CSRF_COOKIE_HTTPONLY = LANGUAGE_COOKIE_HTTPONLY = True
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
+# One year: what browsers' preload lists ask for. Start lower (e.g. 3600) on a first deployment:
+# a browser that saw the header refuses plain http for this long.
+HSTS_SECONDS = env_int("HSTS_SECONDS", 31_536_000, minimum=0)
+SECURE_HSTS_SECONDS = HSTS_SECONDS if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
+if SECURE_HSTS_PRELOAD and not (SECURE_HSTS_INCLUDE_SUBDOMAINS and HSTS_SECONDS >= 31_536_000):
+    raise ImproperlyConfigured(
+        "HSTS_PRELOAD needs HSTS_INCLUDE_SUBDOMAINS=true and HSTS_SECONDS of at least 31536000"
+    )
+# Subdomains and preload reach past this service (every host under the domain; browsers' built-in
+# lists), so they are the operator's explicit opt-ins: leaving them off is a decision, not an
+# oversight for `check --deploy` to warn about.
+SILENCED_SYSTEM_CHECKS = [
+    check
+    for check, opted_in in (
+        ("security.W005", SECURE_HSTS_INCLUDE_SUBDOMAINS),
+        ("security.W021", SECURE_HSTS_PRELOAD),
+    )
+    if not opted_in
+]
+
+# --- Security headers ---------------------------------------------------------------------------
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Only the app's own files; no inline script or style anywhere (templates pass data to scripts
+# in data- attributes). 'self' covers the dashboard's ws:/wss: connection to the same host.
+# Swagger UI's stylesheet draws icons from data: images.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Powerful browser features no page here uses (rsshub_agent/middleware.py sends the header).
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
+    "microphone=(), payment=(), usb=()"
+)
+
+# --- Sign-in limits (django-axes) ---------------------------------------------------------------
+# Failures count per account and, separately, per client address: LOGIN_FAILURE_LIMIT failures
+# within LOGIN_COOLOFF_MINUTES of each other lock that account (from anywhere) and that address
+# (for every account) until the cool-off has passed since the last failure. Unknown usernames
+# count the same as real ones, so the lock-out tells nothing about which accounts exist. Covers
+# every form that calls authenticate() with the request: the dashboard's and the admin's sign-in.
+# API tokens never go through it (their own throttles apply).
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "rsshub_agent.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "rsshub_agent.lockout.client_address"
+# Behind proxies that append the client's address to X-Forwarded-For: how many of them. 0 reads
+# the socket's address (behind a proxy, set this, or every client shares the proxy's address).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)
+# Successful sign-ins are not recorded (they would grow without bound); failures are.
+AXES_DISABLE_ACCESS_LOG = True
+# No start-up banner on every command; log lines name only what the limit counts (masked).
+AXES_VERBOSE = False
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
 }
+# The schema `check --deploy` builds is the one the API publishes (briefs/api/schema.py).
+SPECTACULAR_SETTINGS = {"DEFAULT_GENERATOR_CLASS": "briefs.api.schema.ApiSchemaGenerator"}
 
 # --- RSSHub -------------------------------------------------------------------------------------
 # Unset: the local RSSHub that `manage.py serve` starts (scripts/rsshub-serve) on this port.
@@ -183,6 +278,15 @@ RSSHUB_CONNECT_TIMEOUT = env_float("RSSHUB_CONNECT_TIMEOUT", 5.0, minimum=0.1)
 RSSHUB_MAX_BYTES = env_int("RSSHUB_MAX_BYTES", 5 * 1024 * 1024, minimum=1024)
 RSSHUB_CONCURRENCY = env_int("RSSHUB_CONCURRENCY", 16, minimum=1)
 FETCH_GLOBAL_CONCURRENCY = env_int("FETCH_GLOBAL_CONCURRENCY", 32, minimum=1)
+# The path asked when RSSHub reports that a source gave no answer at all (DNS, refused, reset), to
+# tell "that site is gone" from "RSSHub cannot reach the internet" (fetching/egress.py), after a
+# route of another namespace that succeeded recently. Any route that reaches a site that is
+# always up will do; "off" leaves only the recent successes.
+RSSHUB_EGRESS_CANARY = env_str("RSSHUB_EGRESS_CANARY", "/github/repos/DIYgod")
+if RSSHUB_EGRESS_CANARY.lower() == "off":
+    RSSHUB_EGRESS_CANARY = ""
+elif not RSSHUB_EGRESS_CANARY.startswith("/") or "?" in RSSHUB_EGRESS_CANARY:
+    raise ImproperlyConfigured("RSSHUB_EGRESS_CANARY must be a route path like /github/repos/x")
 
 # --- Dashboard ---------------------------------------------------------------------------------
 # Without REDIS_URL, live pages read the step log at this interval (seconds).
@@ -216,6 +320,24 @@ LLM_DAILY_TOKEN_BUDGET = env_int("LLM_DAILY_TOKEN_BUDGET", 200_000, minimum=0)
 # --- Agent --------------------------------------------------------------------------------------
 AGENT_FETCH_RETRY = env_int("AGENT_FETCH_RETRY", 2, minimum=0, maximum=10)
 AGENT_ROUTER_BUDGET = env_int("AGENT_ROUTER_BUDGET", 8, minimum=1, maximum=50)
+
+# --- Housekeeping (housekeeping/) ---------------------------------------------------------------
+# Ages in days after which what every run writes is pruned; briefs, users, tokens, webhooks and the
+# catalog are never pruned. The route health page charts HEALTH_DAYS (7) of attempts.
+HOUSEKEEP_ATTEMPT_DAYS = env_int("HOUSEKEEP_ATTEMPT_DAYS", 30, minimum=7)
+HOUSEKEEP_STEP_DAYS = env_int("HOUSEKEEP_STEP_DAYS", 14, minimum=1)
+HOUSEKEEP_CIRCUIT_CHANGE_DAYS = env_int("HOUSEKEEP_CIRCUIT_CHANGE_DAYS", 90, minimum=1)
+HOUSEKEEP_DELIVERY_DAYS = env_int("HOUSEKEEP_DELIVERY_DAYS", 30, minimum=1)
+# Token-usage and quota days: today's row is the live budget, so at least 2.
+HOUSEKEEP_USAGE_DAYS = env_int("HOUSEKEEP_USAGE_DAYS", 90, minimum=2)
+# An item's text goes this long after its feed last listed it, unless a brief cites it; its row
+# goes once its feed has not been fetched for HOUSEKEEP_ITEM_ROW_DAYS.
+HOUSEKEEP_ITEM_BODY_DAYS = env_int("HOUSEKEEP_ITEM_BODY_DAYS", 30, minimum=1)
+HOUSEKEEP_ITEM_ROW_DAYS = env_int("HOUSEKEEP_ITEM_ROW_DAYS", 90, minimum=1)
+if HOUSEKEEP_ITEM_ROW_DAYS < HOUSEKEEP_ITEM_BODY_DAYS:
+    raise ImproperlyConfigured("HOUSEKEEP_ITEM_ROW_DAYS must be at least HOUSEKEEP_ITEM_BODY_DAYS")
+# Rows per DELETE/UPDATE statement, each in its own transaction, so nobody waits long behind it.
+HOUSEKEEP_BATCH_SIZE = env_int("HOUSEKEEP_BATCH_SIZE", 2000, minimum=100, maximum=10_000)
 
 # --- Worker (django-q2) -------------------------------------------------------------------------
 # Why these values, and what happens when a worker dies: briefs/tasks.py.

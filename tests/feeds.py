@@ -19,13 +19,19 @@ RSS_TYPE = {"Content-Type": "application/rss+xml; charset=utf-8"}
 
 
 def rss_document(
-    items: str = "", *, channel: str = "<title>Test 1</title>", head: str = ""
+    items: str = "",
+    *,
+    channel: str = "<title>Test 1</title>",
+    head: str = "",
+    link: str | None = "https://github.com/DIYgod/RSSHub",
 ) -> bytes:
-    """An RSS 2.0 document shaped like RSSHub's output, around raw ``items`` XML."""
+    """An RSS 2.0 document shaped like RSSHub's output, around raw ``items`` XML (``link``
+    None: a channel without one)."""
+    channel_link = f"<link>{link}</link>" if link is not None else ""
     return (
         f'<?xml version="1.0" encoding="UTF-8"?>{head}'
         '<rss xmlns:atom="http://www.w3.org/2005/Atom" version="2.0"><channel>'
-        f"{channel}<link>https://github.com/DIYgod/RSSHub</link>"
+        f"{channel}{channel_link}"
         "<description>A test route for RSSHub - Powered by RSSHub</description>"
         f"<generator>RSSHub</generator><ttl>5</ttl>{items}</channel></rss>"
     ).encode()

@@ -145,6 +145,11 @@ class ScriptedServer:
         with self._lock:
             self._handlers[path] = handler
 
+    def route_default(self, handler: Handler) -> None:
+        """Answer every path without a handler of its own with ``handler`` from now on."""
+        with self._lock:
+            self._default = handler
+
     def handler_for(self, path: str) -> Handler:
         with self._lock:
             return self._handlers.get(path, self._default)

@@ -60,6 +60,13 @@ def test_it_starts_with_defaults(tmp_path):
         ("AGENT_ROUTER_BUDGET", "1000"),
         ("Q_TIMEOUT", "ten"),
         ("LOG_LEVEL", "LOUD"),
+        ("HTTPS", "sometimes"),
+        ("HSTS_SECONDS", "-1"),
+        ("HSTS_INCLUDE_SUBDOMAINS", "maybe"),
+        ("HSTS_PRELOAD", "yes please"),
+        ("TRUSTED_PROXY_COUNT", "many"),
+        ("LOGIN_FAILURE_LIMIT", "0"),
+        ("LOGIN_COOLOFF_MINUTES", "soon"),
     ],
 )
 def test_a_malformed_value_names_its_variable(tmp_path, name, value):

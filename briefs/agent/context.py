@@ -39,6 +39,9 @@ class RunContext:
     # route could fill, {"parameter", "description", "format", "route", "source"}. A run that
     # fetched nothing and has needs ends with the outcome ``needs_input`` and asks for them.
     needs: list[dict[str, str]] = field(default_factory=list)
+    # The router saw RSSHub's egress down (fetching.egress): nothing could be fetched, and the
+    # brief says the network is down, not that the sources failed.
+    egress_down: bool = False
     # A dry run (``eval_routing``) has no saved brief: its steps are kept here, not in the log.
     memory_steps: list[tuple[str, dict]] | None = None
 

@@ -16,7 +16,12 @@ from django.db import connections
 
 from briefs import llm
 from briefs.agent.context import RunContext
-from briefs.agent.params import params_fill
+from briefs.agent.params import (
+    FilledPath,
+    SubjectMissing,
+    name_said,
+    params_fill,
+)
 from briefs.agent.rewrite import (
     Rewrite,
     TimeWindow,
@@ -261,49 +266,75 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
     )
 
 
-def _platform_words(namespaces: list[str]) -> set[str]:
-    words = set()
-    for platform in Platform.objects.filter(namespace__in=namespaces):
-        words.update(w.lower() for w in [platform.namespace, platform.name, *platform.aliases])
-    return words
+def _words_of_platform(platform: Platform) -> tuple[str, ...]:
+    return (platform.namespace, platform.name, *platform.aliases)
 
 
-def _topic_keywords(ctx: RunContext) -> list[str]:
-    """The rewrite's keywords without the chosen platforms' own names (they are not topics)."""
-    names = _platform_words(ctx.platforms)
-    return [
-        k
-        for k in ctx.rewrite.keywords
-        if not any(k.lower() in n or n in k.lower() for n in names if n)
-    ]
+def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
+    return params_fill(
+        template=route.path,
+        parameters=route.parameters,
+        description=route.description,
+        example=route.example,
+        question=ctx.rewrite.query,
+        platform_words=_words_of_platform(route.platform),
+        route_name=route.name,
+    )
 
 
 def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tuple], str, list]:
-    """The best route of each chosen platform with parameters from the question; routes whose
-    parameters cannot be filled are refused and the next one of that platform is tried."""
-    keywords = _topic_keywords(ctx)
-    routes = Route.objects.in_bulk([c.route_id for c in candidates])
-    chosen, rejected, done = [], [], set()
+    """The best route of each chosen platform with parameters from the question.
+
+    A route whose parameters cannot be filled is refused and the next one of that platform is
+    tried. When the question names a subject, only routes that take it are chosen. Below a
+    route that is about the question (its name says something the question says) but was
+    refused for a subject the question did not give, only routes about the question are taken;
+    when none is left, what the refused routes lacked goes to ``ctx.needs``: asking beats
+    reading an unrelated feed."""
+    routes = Route.objects.select_related("platform").in_bulk([c.route_id for c in candidates])
+    filled, rejected, missing, below = [], [], [], False
     for hit in candidates:
-        if hit.namespace in done or len(chosen) == MAX_PATHS:
-            continue
         route = routes[hit.route_id]
         try:
-            filled = params_fill(
-                template=route.path,
-                parameters=route.parameters,
-                description=route.description,
-                example=route.example,
-                question=ctx.rewrite.query,
-                keywords=keywords,
-            )
+            filled.append((hit.namespace, route, _route_fill(ctx, route), below))
         except RoutePathRejected as exc:
             rejected.append((route.path, str(exc)))
             ctx.tried_routes.add(route.pk)
-            continue
-        chosen.append((filled.path, route.pk))
-        done.add(hit.namespace)
-    return chosen, "best-matching route of each chosen platform", rejected
+            if isinstance(exc, SubjectMissing):
+                missing.append((route, exc))
+                below = below or _said(ctx.rewrite.query, route)[0] > 0
+    chosen, named = _offline_choice(ctx.rewrite.query, filled)
+    if not chosen:
+        _needs_add(ctx, missing[:MAX_PATHS])
+    reason = "route that takes the subject the question names" if named else "best-matching route"
+    return chosen, f"{reason}, one per chosen platform", rejected
+
+
+def _said(query: str, route: Route) -> tuple[int, int]:
+    return name_said(route.name, query, _words_of_platform(route.platform))
+
+
+def _offline_choice(query: str, filled: list[tuple]) -> tuple[list[tuple[str, int]], bool]:
+    said = {route.pk: _said(query, route) for _ns, route, _path, _below in filled}
+    filled = [f for f in filled if not f[3] or said[f[1].pk][0]]
+    named = [f for f in filled if f[2].names_subject]
+    named.sort(key=lambda f: said[f[1].pk][1])  # fewest unasked words; stable: search order
+    chosen, done = [], set()
+    for namespace, route, path, _below in named or filled:
+        if namespace not in done and len(chosen) < MAX_PATHS:
+            chosen.append((path.path, route.pk))
+            done.add(namespace)
+    return chosen, bool(named)
+
+
+def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> None:
+    """What the refused routes lacked, once per platform and parameter."""
+    known = {(n["source"], n["parameter"]) for n in ctx.needs}
+    for route, exc in missing:
+        for need in exc.needs(route=route.path, source=route.platform.name):
+            if (need["source"], need["parameter"]) not in known:
+                known.add((need["source"], need["parameter"]))
+                ctx.needs.append(need)
 
 
 def _route_schema(offered: list[str]) -> dict:
@@ -373,6 +404,8 @@ async def node_route(ctx: RunContext) -> bool:
         for template, why in rejected:
             await ctx.step("choice_rejected", node="route", value=template, reason=why)
         ctx.tried_routes.update(route_id for _path, route_id in chosen if route_id)
+        if not chosen and ctx.needs:
+            return False  # the question lacks a subject: asking beats reading another route
         if chosen:
             ctx.paths = chosen
             await ctx.step(

@@ -1,199 +1,380 @@
 """Filling a route's parameters from a question (the route node's offline method).
 
-For each parameter of the template, in order of trust:
+The route's example path is a format hint, never a value. Each parameter is one of two kinds:
 
-1. an enumerated option (upstream ``options`` of the parameter, or a markdown table of labels
-   over values in the route description) whose label or value the question names;
-2. a keyword parameter (``keyword``, ``query``, ``q``...) gets the question's topic keywords;
-3. the value the route's own example path gives it (the example is known to work upstream);
-4. nothing, for an optional parameter (RSSHub applies its default).
+- a *subject* (user, repo, id, keyword, tag, channel...): it names what the question is about,
+  so its value comes from the question (``briefs.agent.entities``) or the route is not fetched:
+  ``SubjectMissing`` says which parameter the question did not give;
+- a *setting*: its values are an enumeration (upstream ``options``, a description table, an
+  inline list) or its name says it is one (type, category, sort, language...). The question's
+  choice comes first (``briefs.agent.enums``); a required one without it takes its documented
+  default, else the example's value (that is a working choice, not somebody's subject).
+
+A subject may also take a documented conventional default (Docker Hub's ``library`` owner of
+official images), but only to complete a subject the question named (the image), never in place
+of one. An optional parameter stays out unless the question asks for it.
 
 The result is only a proposal: ``fetching.paths.path_build`` validates it before any request.
 """
 
+import itertools
 import re
 from dataclasses import dataclass
-from typing import Any
+from urllib.parse import unquote
 
+from django.utils.translation import gettext as _
+
+from briefs.agent.entities import (
+    CJK_RE,
+    DOMAIN_RE,
+    GENERIC,
+    STOCK_RE,
+    VIDEO_RE,
+    Asked,
+    Entity,
+    marked_after,
+    platform_blank,
+    question_read,
+    zh_content,
+)
+from briefs.agent.enums import inline_values, option_named, options_of, table_blocks
+from briefs.agent.rewrite import EN_STOP
 from fetching.paths import RoutePathRejected, path_build, template_parameters, template_values
 
-KEYWORD_PARAMS = frozenset(
-    {
-        "keyword",
-        "keywords",
-        "query",
-        "q",
-        "kw",
-        "word",
-        "words",
-        "search",
-        "searchword",
-        "tag",
-        "topic",
-        "term",
-        "qw",
-        "name",
-        "key",
-        "wd",
-    }
+# Parameters whose name says they choose a setting, not a subject (by their last word).
+SETTING_WORDS = frozenset(
+    str.split(
+        """type types category categories caty cate cat catalog class classify kind sort sorting
+    order orderby by lang language locale period time range timeframe since region area country
+    section tab mode filter status state format limit limits count embed rank ranking params
+    routeparams options view level sub subcategory important score only"""
+    )
 )
-TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")
-TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")
-SLUG_RE = re.compile(r"[A-Za-z0-9_.\-]+")
-MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+# Subject parameters that may take the question's topic words when no entity names a value.
+TOPIC_PARAMS = frozenset(
+    str.split("keyword keywords query q kw word words search searchword term qw wd tag tags topic")
+)
+NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
+TABLE_POINTER_RE = re.compile(r"下表|表格|table|below", re.I)
+PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
+NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+DEFAULT_RES = [
+    re.compile(r"默认(?:为|是|值为|值是|[:\uff1a])?\s*`?([\w.\-]+)`?"),
+    re.compile(r"defaults?(?: value)?(?: is| to|:)\s*`?([\w.\-]+)`?", re.I),
+    re.compile(r"\bfills? in (?:the )?`?([\w.\-]+)`?", re.I),
+]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One parameter of a route, read from the route's upstream data."""
+
+    name: str
+    regex: str
+    optional: bool
+    description: str
+    choices: list[tuple[str, str]]
+    example: str | None  # the example path's value: a format hint
+    default: str | None  # the documented default, if any
+    subject: bool
 
 
 @dataclass(frozen=True)
 class FilledPath:
     path: str
     params: dict[str, str]
-    sources: dict[str, str]  # parameter -> option | table | keyword | example
+    sources: dict[str, str]  # parameter -> option | entity kind | keywords | default | example
+
+    @property
+    def names_subject(self) -> bool:
+        """A subject value came from an entity the question names."""
+        return any(s not in NOT_NAMED for s in self.sources.values())
 
 
-def _options(spec: Any) -> list[tuple[str, str]]:
-    if not isinstance(spec, dict) or not isinstance(spec.get("options"), list):
-        return []
-    found = []
-    for option in spec["options"]:
-        if isinstance(option, dict) and isinstance(option.get("value"), str):
-            found.append((str(option.get("label") or option["value"]), option["value"]))
-    return found
+class SubjectMissing(RoutePathRejected):
+    """A required subject parameter has no value in the question; ``slots`` says which."""
+
+    def __init__(self, slots: list[Slot]) -> None:
+        self.slots = slots
+        names = ", ".join(f":{s.name}" for s in slots)
+        super().__init__("missing_subject", f"the question gives no value for {names}")
+
+    def needs(self, *, route: str, source: str) -> list[dict[str, str]]:
+        """What to ask for, in the shape of ``RunContext.needs``."""
+        return [
+            {
+                "parameter": slot.name,
+                "description": slot.description,
+                "format": value_format(slot),
+                "route": route,
+                "source": source,
+            }
+            for slot in self.slots
+        ]
 
 
-def description_table(description: str) -> list[tuple[str, str]]:
-    """(label, value) pairs from the markdown tables of a route description.
-
-    Upstream lays them out two ways. A table of two columns and more than two rows lists one
-    pair a row under a header (label | value, or value | label when only the first column reads
-    as values). Any other table alternates rows of labels and rows of values (or values over
-    labels, when only the upper row reads as values). ``[text](url)`` cells count as their text.
-    """
-    pairs = []
-    for rows in _table_blocks(description):
-        if len(rows) > 2 and all(len(row) == 2 for row in rows):
-            body = rows[1:]
-            swap = _all_slugs([r[0] for r in body]) and not _all_slugs([r[1] for r in body])
-            pairs.extend((b, a) if swap else (a, b) for a, b in body if a and b)
-            continue
-        for labels, values in zip(rows[0::2], rows[1::2], strict=False):
-            if _all_slugs(labels) and not _all_slugs(values):
-                labels, values = values, labels
-            pairs.extend(
-                (label, value) for label, value in zip(labels, values, strict=False) if value
-            )
-    return pairs
+def _words_of(name: str) -> list[str]:
+    return [w.lower() for w in NAME_WORD_RE.findall(name.replace("_", " "))]
 
 
-def _table_blocks(description: str) -> list[list[list[str]]]:
-    """The tables of a description, each a list of rows of cleaned cells (rules left out)."""
-    blocks: list[list[list[str]]] = [[]]
-    for line in description.splitlines():
-        match = TABLE_ROW_RE.match(line)
-        if match is None:
-            if blocks[-1]:
-                blocks.append([])
-        elif not TABLE_RULE_RE.match(line):
-            cells = (MD_LINK_RE.sub(r"\1", cell).strip(" `") for cell in match.group(1).split("|"))
-            blocks[-1].append(list(cells))
-    return [block for block in blocks if block]
+def _spec_text(spec: object) -> str:
+    text = spec.get("description", "") if isinstance(spec, dict) else spec
+    return text if isinstance(text, str) else ""
 
 
-def _all_slugs(cells: list[str]) -> bool:
-    """Cells that read as path values (``it``, ``hot-list``, ``24``) rather than labels."""
-    return all(SLUG_RE.fullmatch(cell) for cell in cells if cell)
+def _default(name: str, spec: object, description: str) -> str | None:
+    if isinstance(spec, dict) and isinstance(spec.get("default"), str) and spec["default"]:
+        return spec["default"]
+    for pattern in DEFAULT_RES:
+        if match := pattern.search(_spec_text(spec)):
+            return match.group(1)
+    use = re.search(rf"[Uu]se `([\w.\-]+)` as (?:the )?`?{re.escape(name)}\b", description)
+    return use.group(1) if use else None
 
 
-def _grams(text: str) -> set[str]:
-    """Latin words, and CJK character pairs (single characters for a one-character run)."""
-    grams: set[str] = set()
-    for run in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", text.lower()):
-        if run.isascii():
-            grams.add(run)
-        else:
-            grams.update({run[i : i + 2] for i in range(max(1, len(run) - 1))})
-    return grams
+def _tables(names: list[str], parameters: dict, description: str, example: dict) -> dict:
+    """Each description table goes to the parameter whose example value it lists, else to the
+    one whose description points at a table, else to the first setting parameter."""
+    settings = [n for n in names if _words_of(n)[-1:] and _words_of(n)[-1] in SETTING_WORDS]
+    pointing = [n for n in names if TABLE_POINTER_RE.search(_spec_text(parameters.get(n)))]
+    tables: dict[str, list[tuple[str, str]]] = {}
+    for pairs in table_blocks(description):
+        values = {v for _label, v in pairs}
+        owner = next((n for n in names if example.get(n) in values), None)
+        owner = owner or next(iter(pointing + settings), None)
+        if owner:
+            tables.setdefault(owner, []).extend(pairs)
+    return tables
 
 
-def _named_option(question: str, choices: list[tuple[str, str]]) -> str | None:
-    """The value of the option whose label (or value) the question names best.
-
-    A label counts when at least 60% of its words / character pairs appear in the question, so
-    "最热的主题" names the option "最热主题" but not "最新主题"."""
-    asked = _grams(question)
-    best: tuple[float, int, str] | None = None
-    for label, value in choices:
-        for text in (label, value):
-            grams = _grams(text)
-            if not grams or len(text.strip()) < 2:
-                continue
-            overlap = len(grams & asked) / len(grams)
-            candidate = (overlap, len(text), value)
-            if overlap >= 0.6 and (best is None or candidate[:2] > best[:2]):
-                best = candidate
-    return best[2] if best else None
-
-
-def _table_parameter(names: list[str], parameters: dict) -> str | None:
-    """The parameter a description table lists values for: the one whose description points
-    at a table, else the first."""
-    for name in names:
+def route_slots(template: str, parameters: object, description: str, example: str) -> list[Slot]:
+    """The parameters of ``template``, each with its kind, values and format hint."""
+    parameters = parameters if isinstance(parameters, dict) else {}
+    description = description or ""
+    from_example = {k: unquote(v) for k, v in template_values(template, example or "").items()}
+    names = [name for name, _regex, _optional in template_parameters(template)]
+    tables = _tables(names, parameters, description, from_example)
+    slots = []
+    for name, regex, optional in template_parameters(template):
         spec = parameters.get(name)
-        text = spec if isinstance(spec, str) else (spec or {}).get("description", "")
-        if isinstance(text, str) and re.search(r"下表|表格|table|below", text, re.I):
-            return name
-    return names[0] if names else None
+        choices = options_of(spec) or tables.get(name) or inline_values(_spec_text(spec))
+        words = _words_of(name)
+        setting = bool(choices) or (bool(words) and words[-1] in SETTING_WORDS)
+        slots.append(
+            Slot(
+                name=name,
+                regex=regex,
+                optional=optional,
+                description=_spec_text(spec),
+                choices=list(choices),
+                example=from_example.get(name),
+                default=_default(name, spec, description),
+                subject=not setting,
+            )
+        )
+    return slots
+
+
+def shape_of(value: str | None) -> str | None:
+    """The form a value takes: pair, number, stock, video, domain or word (None: unknown)."""
+    if not value:
+        return None
+    if "/" in value:
+        return "pair"
+    if value.isdigit():
+        return "number"
+    for pattern, shape in ((STOCK_RE, "stock"), (VIDEO_RE, "video"), (DOMAIN_RE, "domain")):
+        if pattern.fullmatch(value):
+            return shape
+    return "word"
+
+
+def value_format(slot: Slot) -> str:
+    """How a value of ``slot`` is written, for a person asked for it: the example's shape,
+    never its value."""
+    shape = shape_of(slot.example)
+    if shape == "pair":
+        return _("owner/name")
+    if shape == "number":
+        return _("digits")
+    if shape in ("stock", "video"):
+        return re.sub(r"\d", "#", re.sub(r"(?<=BV)\w+", "#" * 10, slot.example))
+    if shape == "domain":
+        return _("a domain name, like example.org")
+    if slot.example and CJK_RE.search(slot.example):
+        return _("a word or phrase")
+    return _("a name as it appears in the site's address")
+
+
+def _fits(entity: Entity, slot: Slot) -> bool:
+    shape = shape_of(slot.example)
+    if slot.regex and not re.fullmatch(slot.regex, entity.value):
+        return False
+    if shape in ("pair", "number", "video", "domain"):
+        return entity.kind == shape
+    if shape == "stock":
+        return entity.kind == "stock" or (entity.kind == "number" and len(entity.value) == 6)
+    if entity.kind == "topic":  # "about X", "搜索 X": something to search for, not a name
+        return slot.name.lower() in TOPIC_PARAMS
+    if entity.kind in ("pair", "domain") or (entity.kind == "number" and not entity.marked):
+        return False
+    return " " not in entity.value or entity.kind == "quoted" or slot.name.lower() in TOPIC_PARAMS
+
+
+def _own_markers(slot: Slot, asked: Asked, excluded: set[str]) -> list[Entity]:
+    """Values right after the parameter's own name ("sport football", "appid" -> "app 570")."""
+    words = [w.removesuffix("id") for w in _words_of(slot.name)]
+    markers = [w for w in words if len(w) > 2 and w not in ("name", "type")]
+    found = marked_after(asked.text, markers, excluded)
+    return [Entity(v, "number" if v.isdigit() else "marked", marked=True) for v in found]
+
+
+def _subject_value(slot: Slot, asked: Asked, used: set[str], excluded: set[str]) -> tuple:
+    own = _own_markers(slot, asked, excluded)
+    candidates = own if slot.optional else own + list(asked.entities)
+    if slot.name.lower() in TOPIC_PARAMS:  # a search takes what is marked, else the topic
+        candidates = [e for e in candidates if e.marked or e.kind == "quoted"]
+    for entity in candidates:
+        if entity.value.casefold() not in used and _fits(entity, slot):
+            return entity.value, entity.kind
+    words = " ".join(asked.topic[:4])
+    searchable = slot.name.lower() in TOPIC_PARAMS and words and not slot.optional
+    if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):
+        return words, "keywords"
+    return None, ""
+
+
+def _pair_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:
+    """An ``owner/name`` the question gives fills two subject parameters in a row."""
+    pairs = [e.value for e in asked.entities if e.kind == "pair"]
+    for first, second in itertools.pairwise(slots):
+        if not pairs or not (first.subject and second.subject) or second.optional:
+            continue
+        if first.name in values or second.name in values:
+            continue
+        owner, name = pairs.pop(0).split("/", 1)
+        values[first.name], values[second.name] = owner, name
+        sources[first.name] = sources[second.name] = "pair"
+
+
+def _route_words(template: str, route_name: str) -> set[str]:
+    """Words that describe the route itself: never its subject."""
+    literals = PARAM_TOKEN_RE.sub(" ", template)
+    text = f"{route_name} {literals}".lower()
+    return set(re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", text)) | set(route_name.lower().split())
 
 
 def params_fill(
     *,
     template: str,
-    parameters: dict,
+    parameters: object,
     description: str,
     example: str,
     question: str,
-    keywords: list[str],
+    keywords: list[str] | None = None,
+    platform_words: tuple[str, ...] | list[str] = (),
+    route_name: str = "",
 ) -> FilledPath:
-    """Propose parameters for ``template`` and build the path; ``RoutePathRejected`` if invalid."""
-    from_example = template_values(template, example)
-    table = description_table(description or "")
-    parameters = parameters if isinstance(parameters, dict) else {}
-    names = [name for name, _regex, _optional in template_parameters(template)]
-    table_for = _table_parameter(names, parameters)
-    params: dict[str, str] = {}
+    """Propose parameters for ``template`` from ``question`` and build the path.
+
+    ``SubjectMissing`` when a required subject parameter has no value in the question,
+    ``RoutePathRejected`` when the values do not make a valid path."""
+    slots = route_slots(template, parameters, description, example)
+    excluded = _route_words(template, route_name)
+    asked = question_read(
+        question, platform_words=platform_words, excluded=excluded, keywords=keywords
+    )
+    values: dict[str, str] = {}
     sources: dict[str, str] = {}
-    gap = False  # Hono lets trailing optionals go, not one in the middle
-    for name, _regex, optional in template_parameters(template):
-        own_table = table if name == table_for else []
-        value, source = _one_value(
-            name, parameters.get(name), own_table, question, keywords, from_example
-        )
-        if source == "example" and optional and not _required_after(template, name):
-            value = None
-        if value is None or (gap and optional):
-            if not optional:
-                raise RoutePathRejected("missing_parameter", f":{name} could not be filled")
-            gap = True
+    for slot in (s for s in slots if s.choices):
+        if value := option_named(question, slot.choices, loose=not slot.optional):
+            values[slot.name], sources[slot.name] = value, "option"
+    _pair_fill(slots, asked, values, sources)
+    used = {v.casefold() for v in values.values()}
+    for slot in sorted((s for s in slots if s.subject), key=lambda s: s.default is not None):
+        if slot.name not in values:
+            value, source = _subject_value(slot, asked, used, excluded)
+            if value is not None:
+                values[slot.name], sources[slot.name] = value, source
+                used.add(value.casefold())
+    _settle(slots, values, sources)
+    return FilledPath(path=path_build(template, values), params=values, sources=sources)
+
+
+def _settle(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
+    """Fill what the question left to defaults, keep Hono's order, or refuse the route."""
+    named = any(s not in NOT_NAMED for s in sources.values())
+    for slot in slots:
+        if slot.name in values or slot.optional:
             continue
-        params[name], sources[name] = value, source
-    return FilledPath(path=path_build(template, params), params=params, sources=sources)
+        if not slot.subject and (slot.default or slot.example):
+            values[slot.name] = slot.default or slot.example
+            sources[slot.name] = "default" if slot.default else "example"
+        elif slot.subject and slot.default and named:
+            values[slot.name], sources[slot.name] = slot.default, "default"
+    missing = [s for s in slots if not s.optional and s.name not in values and s.subject]
+    if missing:  # one with a default is asked for only when it alone is missing
+        raise SubjectMissing([s for s in missing if not s.default] or missing)
+    _close_gaps(slots, values, sources)
 
 
-def _one_value(name, spec, table, question, keywords, from_example) -> tuple[str | None, str]:
-    if (value := _named_option(question, _options(spec))) is not None:
-        return value, "option"
-    if (value := _named_option(question, table)) is not None:
-        return value, "table"
-    if name.lower() in KEYWORD_PARAMS and keywords:
-        return " ".join(keywords[:4]), "keyword"
-    return from_example.get(name), "example"
+def _close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
+    """Hono lets trailing optionals go, not one before a given value: a setting takes its
+    default there; otherwise the later optional values are dropped."""
+    last = max((i for i, s in enumerate(slots) if s.name in values), default=0)
+    for index, slot in enumerate(slots[:last]):
+        if slot.name in values:
+            continue
+        if not slot.subject and (slot.default or slot.example):
+            values[slot.name] = slot.default or slot.example
+            sources[slot.name] = "default" if slot.default else "example"
+            continue
+        for later in slots[index + 1 :]:
+            if later.optional:
+                values.pop(later.name, None)
+                sources.pop(later.name, None)
+        return
 
 
-def _required_after(template: str, name: str) -> bool:
-    """Optional values from the example are kept only while required ones follow (Hono allows
-    trailing optionals to be skipped, not gaps)."""
-    seen = False
-    for other, _regex, optional in template_parameters(template):
-        if seen and not optional:
-            return True
-        seen = seen or other == name
-    return False
+def name_said(route_name: str, question: str, platform_words: tuple[str, ...]) -> tuple[int, int]:
+    """How many words of a route's name (its platform's names left out) the question says,
+    generic ones (posts, 文章) not counted, and how many words it does not say.
+
+    A route that shares no word with the question is not about it; one that qualifies what was
+    asked ("Starred", "投币") reads a narrower feed than the one asked for. A Latin word counts
+    as said when a question word shares its first four letters (repos, repositories); a
+    Chinese word when one of its character pairs occurs."""
+    asked = question.casefold()
+    latin = set(re.findall(r"[a-z0-9]+", asked))
+    said = unsaid = 0
+    name = platform_blank(route_name, platform_words).casefold()
+    for word in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", name):
+        if word.isascii():
+            content = "" if word in GENERIC or word in EN_STOP else word
+        else:
+            content = zh_content(word)
+        said += bool(content) and _word_said(content, latin, asked)
+        unsaid += not _word_said(word, latin, asked)
+    return said, unsaid
+
+
+def _word_said(word: str, latin: set[str], asked: str) -> bool:
+    if word.isascii():
+        return word in latin or any(w[:4] == word[:4] for w in latin if min(len(w), len(word)) >= 4)
+    return any(word[i : i + 2] in asked for i in range(max(1, len(word) - 1)))
+
+
+def example_leaks(
+    *, template: str, parameters: object, description: str, example: str, path: str
+) -> list[str]:
+    """The subject parameters of ``path`` whose value is its route example's (and not the
+    documented default): a value the question did not give."""
+    values = template_values(template, unquote(path))
+    return [
+        slot.name
+        for slot in route_slots(template, parameters, description, example)
+        if slot.subject
+        and slot.example
+        and values.get(slot.name) == slot.example
+        and slot.example != slot.default
+    ]

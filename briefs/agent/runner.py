@@ -5,6 +5,7 @@ The router after each fetch follows DESIGN.md 2.2:
 | fetch outcome over the batch                   | next                                       |
 |------------------------------------------------|--------------------------------------------|
 | at least one path returned items               | summarize                                  |
+| RSSHub cannot reach the internet (egress down) | summarize at once: no retry or route helps |
 | some failure is transient, retries left        | fetch again the transient paths            |
 | otherwise (semantic failures, retries spent)   | route: another route, excluding tried ones |
 | no route left for the chosen platforms         | platform: widen, excluding tried platforms |
@@ -28,6 +29,7 @@ from briefs.agent.summarize import Attempted, coverage_rows
 from briefs.agent.writer import node_summarize
 from briefs.models import Brief, BriefStatus
 from briefs.steps import step_append
+from fetching.egress import EGRESS_REASON
 from fetching.services import FetchResult, fetch_paths
 
 CANCEL_POLL_SECONDS = 0.25
@@ -109,6 +111,11 @@ async def route_after_fetch(ctx: RunContext, results: list[FetchResult], retries
         failed = len(results) - len(with_items)
         note = f"; {failed} failed and are reported" if failed else ""
         return await _decide(ctx, "summarize", f"{len(with_items)} paths returned items{note}")
+    if any(r.reason == EGRESS_REASON for r in results):
+        # Every route needs the internet RSSHub has lost: retries and other routes only spend
+        # the budget. The brief says so (summarize reads ctx.egress_down).
+        ctx.egress_down = True
+        return await _decide(ctx, "summarize", "RSSHub cannot reach the internet right now")
     transient = [r for r in results if r.transient and not r.circuit_open]
     if transient and retries < ctx.fetch_retry:
         ctx.paths = [(r.path, r.route_id) for r in transient]

@@ -177,9 +177,21 @@ def brief_extractive(
     return Draft(body=body, citations=citations_of(items), method="extractive")
 
 
-def brief_nothing(*, attempted: list[Attempted], as_of: datetime) -> Draft:
-    """The honest brief when nothing could be fetched: what was tried and why it failed."""
-    if attempted:
+# RSSHub's egress was down (fetching.egress): the sources did not fail, the way to them did.
+UNREACHABLE_OPENING = (
+    "As of {as_of}, RSSHub cannot reach the internet right now, so no source could be read. "
+    "The sources themselves did not fail; ask again once RSSHub's network is back."
+)
+
+
+def brief_nothing(
+    *, attempted: list[Attempted], as_of: datetime, unreachable: bool = False
+) -> Draft:
+    """The honest brief when nothing could be fetched: what was tried and why it failed.
+    ``unreachable``: RSSHub could not reach the internet, which is said first and plainly."""
+    if unreachable:
+        opening = UNREACHABLE_OPENING.format(as_of=time_text(as_of))
+    elif attempted:
         opening = (
             f"As of {time_text(as_of)}, I could not fetch anything to answer this question: "
             f"{len(coverage_rows(attempted))} sources were tried and none returned items."

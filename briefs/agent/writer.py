@@ -77,7 +77,7 @@ async def node_summarize(ctx: RunContext, *, as_of: datetime) -> Draft:
         candidates, window=ctx.rewrite.window, keywords=ctx.rewrite.keywords
     )
     if not items:
-        return brief_nothing(attempted=ctx.attempted, as_of=as_of)
+        return brief_nothing(attempted=ctx.attempted, as_of=as_of, unreachable=ctx.egress_down)
 
     def extractive() -> Draft:
         return brief_extractive(

@@ -1,7 +1,9 @@
 """``GET /api/v1/status``: the database, the queue, RSSHub's reachability, the answering mode.
 
 RSSHub is asked for ``/healthz`` through the one RSSHub client (``fetching.client``), within
-``STATUS_RSSHUB_TIMEOUT`` seconds; its URL and access key never appear in the answer.
+``STATUS_RSSHUB_TIMEOUT`` seconds; its URL and access key never appear in the answer. Whether
+RSSHub itself can reach the internet (its egress) is what the last canary check found
+(``fetching.egress``): ``/healthz`` says nothing about it.
 """
 
 import time
@@ -16,7 +18,9 @@ from rest_framework.response import Response
 from briefs import llm
 from briefs.api.base import ApiView, api_schema, errors
 from fetching.client import FetchFailed, RSSHubClient
+from fetching.egress import egress_outage
 from fetching.paths import RoutePathRejected
+from housekeeping.selectors import housekeeping_status
 
 STATUS_RSSHUB_TIMEOUT = 2.0
 # A task waiting longer than this means no worker is taking tasks.
@@ -37,11 +41,43 @@ class QueueOut(serializers.Serializer):
     detail = serializers.CharField()
 
 
+class EgressOut(serializers.Serializer):
+    ok = serializers.BooleanField(help_text="False while RSSHub cannot reach the internet.")
+    down_since = serializers.DateTimeField(allow_null=True)
+    checked_at = serializers.DateTimeField(
+        allow_null=True, help_text="The last check while it is down (one a minute)."
+    )
+    detail = serializers.CharField()
+
+
 class RSSHubOut(serializers.Serializer):
     ok = serializers.BooleanField()
     http_status = serializers.IntegerField(allow_null=True)
     latency_ms = serializers.IntegerField(allow_null=True)
     detail = serializers.CharField()
+    egress = EgressOut()
+
+
+class TableSizeOut(serializers.Serializer):
+    table = serializers.CharField()
+    rows = serializers.IntegerField()
+    bytes = serializers.IntegerField(allow_null=True, help_text="Unknown on some SQLite builds.")
+    estimated = serializers.BooleanField(help_text="rows is PostgreSQL's estimate.")
+
+
+class HousekeepingRunOut(serializers.Serializer):
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    status = serializers.CharField(help_text="running, finished, stopped (time limit) or failed")
+    duration_ms = serializers.IntegerField()
+    removed = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Rows removed per table."
+    )
+
+
+class HousekeepingOut(serializers.Serializer):
+    tables = TableSizeOut(many=True)
+    last_run = HousekeepingRunOut(allow_null=True)
 
 
 class StatusOut(serializers.Serializer):
@@ -50,6 +86,9 @@ class StatusOut(serializers.Serializer):
     rsshub = RSSHubOut()
     answering_mode = serializers.CharField(help_text='"offline", or the model(s) that answer.')
     llm_configured = serializers.BooleanField()
+    housekeeping = HousekeepingOut(
+        allow_null=True, help_text="Staff only (null for others): table sizes, last run."
+    )
 
 
 def database_status() -> dict:
@@ -118,6 +157,24 @@ async def _rsshub_probe() -> dict:
     }
 
 
+def egress_status() -> dict:
+    outage = egress_outage()
+    if outage is None:
+        return {
+            "ok": True,
+            "down_since": None,
+            "checked_at": None,
+            "detail": "reaches the internet",
+        }
+    detail = "RSSHub cannot reach the internet; failures are not counted against routes"
+    return {
+        "ok": False,
+        "down_since": outage.down_since,
+        "checked_at": outage.checked_at,
+        "detail": detail,
+    }
+
+
 class StatusApi(ApiView):
     @api_schema(
         operation_id="status_retrieve",
@@ -128,8 +185,9 @@ class StatusApi(ApiView):
         data = {
             "database": database_status(),
             "queue": queue_status(),
-            "rsshub": async_to_sync(_rsshub_probe)(),
+            "rsshub": {**async_to_sync(_rsshub_probe)(), "egress": egress_status()},
             "answering_mode": llm.llm_mode_label(),
             "llm_configured": llm.llm_configured(),
+            "housekeeping": housekeeping_status() if request.user.is_staff else None,
         }
         return Response(StatusOut(data).data)

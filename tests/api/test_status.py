@@ -8,6 +8,7 @@ from django.utils import timezone
 from django_q.conf import Conf
 from django_q.models import OrmQ
 
+from fetching.models import RSSHubEgress
 from tests.httpserver import Reply, ScriptedServer
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +52,20 @@ def test_it_gives_up_on_a_slow_rsshub_at_its_deadline(api, rsshub):
     rsshub.route("/healthz", lambda request: (time.sleep(3), Reply(200, body=b"ok"))[1])
     body = api.get(STATUS).json()["rsshub"]
     assert body["ok"] is False and "timeout" in body["detail"]
+
+
+def test_it_says_since_when_rsshub_cannot_reach_the_internet(api, rsshub):
+    rsshub.route("/healthz", Reply(200, {"Content-Type": "text/plain"}, b"ok"))
+    assert api.get(STATUS).json()["rsshub"]["egress"]["ok"] is True
+    since = timezone.now() - timedelta(minutes=7)
+    RSSHubEgress.objects.create(base_url=rsshub.url, down_since=since, checked_at=timezone.now())
+    response = api.get(STATUS)
+    body = response.json()["rsshub"]
+    assert body["ok"] is True, "/healthz still answers: RSSHub itself is up"
+    assert body["egress"]["ok"] is False
+    assert body["egress"]["down_since"] == since.isoformat().replace("+00:00", "Z")
+    assert "cannot reach the internet" in body["egress"]["detail"]
+    assert rsshub.url.encode() not in response.content, "RSSHub's address reached the answer"
 
 
 def test_it_reports_the_database_and_mode(api, rsshub, settings):

@@ -58,12 +58,13 @@ def feed(*titles: str, title: str = "Stand-in feed") -> Reply:
 
 
 NOT_FOUND = Reply(404, {"Content-Type": "text/plain"}, b"Not Found")  # semantic
-# RSSHub's answer when the source could not be reached: upstream_error, transient.
+# RSSHub's answer when the source answered with its own server error: upstream_error,
+# transient. (A source that gives no answer at all, ECONNRESET or ENOTFOUND, is first checked
+# against RSSHub's egress: tests/briefs/test_agent_egress.py.)
 UPSTREAM_DOWN = Reply(
     503,
     {"Content-Type": "text/html"},
-    b"<html><title>FetchError: request to https://example.com/ failed, reason: ECONNRESET"
-    b"</title></html>",
+    b"<html><title>HTTPError: Response code 502 (Bad Gateway)</title></html>",
 )
 
 

@@ -1,7 +1,8 @@
 """End to end, offline, against a real RSSHub: its ``/test/...`` routes answer without internet.
 
 The catalog's ``test`` platform (route ``/test/:id/:params?``, example ``/test/1``) has the alias
-测试源, so a question naming it routes there."""
+测试源, so a question naming it routes there; its ``:id`` is a subject, so the question gives it
+(the example is a format hint, never a value)."""
 
 import json
 
@@ -27,7 +28,7 @@ def real_rsshub(settings, rsshub):
 
 
 def test_a_question_becomes_a_cited_brief_from_a_real_rsshub(run_owner, real_rsshub):
-    brief = brief_run(run_owner, "测试源 最新内容")
+    brief = brief_run(run_owner, "测试源 1 的最新内容")
 
     assert brief.status == BriefStatus.SUCCEEDED, brief.error
     assert brief.mode == "offline"
@@ -42,7 +43,7 @@ def test_a_question_becomes_a_cited_brief_from_a_real_rsshub(run_owner, real_rss
 
 
 def test_ask_prints_the_run_as_json_from_a_real_rsshub(real_rsshub, capsys):
-    call_command("ask", "测试源 最新内容", "--json", "--offline")
+    call_command("ask", "测试源 1 的最新内容", "--json", "--offline")
 
     result = json.loads(capsys.readouterr().out)
     assert result["status"] == "succeeded"

@@ -1,9 +1,12 @@
 """Filling route parameters from the question (the route node's offline method), against the
 session's real catalog (path confinement needs the namespaces)."""
 
+from urllib.parse import unquote
+
 import pytest
 
-from briefs.agent.params import description_table, params_fill
+from briefs.agent.enums import description_table
+from briefs.agent.params import SubjectMissing, example_leaks, params_fill, value_format
 from fetching.paths import RoutePathRejected
 
 pytestmark = pytest.mark.django_db
@@ -19,14 +22,26 @@ V2EX_TYPE = {
 }
 
 
-def fill(template, *, question="", keywords=(), parameters=None, description="", example=""):
+def fill(
+    template,
+    *,
+    question="",
+    keywords=None,
+    parameters=None,
+    description="",
+    example="",
+    platform=(),
+    name="",
+):
     return params_fill(
         template=template,
         parameters=parameters or {},
         description=description,
         example=example,
         question=question,
-        keywords=list(keywords),
+        keywords=list(keywords) if keywords is not None else None,
+        platform_words=platform,
+        route_name=name,
     )
 
 
@@ -37,8 +52,8 @@ def test_an_option_the_question_names_is_chosen():
     assert filled.sources == {"type": "option"}
 
 
-def test_an_option_needs_most_of_its_label_in_the_question():
-    # "最新" alone is half of "最新主题": not enough to name it; the example decides.
+def test_an_option_is_named_in_the_other_language():
+    # "最新" is half of the label "最新主题" but the whole of the value "latest".
     filled = fill(
         "/v2ex/topics/:type",
         question="V2EX 最新",
@@ -46,7 +61,36 @@ def test_an_option_needs_most_of_its_label_in_the_question():
         example="/v2ex/topics/hot",
     )
 
-    assert filled.sources == {"type": "example"}
+    assert (filled.path, filled.sources) == ("/v2ex/topics/latest", {"type": "option"})
+
+
+def test_a_required_setting_nothing_names_takes_the_example_value():
+    # An enumeration's example value is a working choice, not somebody's subject.
+    filled = fill(
+        "/v2ex/topics/:type", question="V2EX", parameters=V2EX_TYPE, example="/v2ex/topics/hot"
+    )
+
+    assert (filled.path, filled.sources) == ("/v2ex/topics/hot", {"type": "example"})
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [("IT之家 7 天热榜", "7days"), ("IT之家 24 小时热榜", "24h"), ("ithome monthly", "monthly")],
+)
+def test_a_span_of_time_names_its_value(question, value):
+    description = (
+        "| 24h | 7days | monthly |\n| --- | --- | --- |\n| 24 小时阅读榜 | 7 天最热 | 月榜 |"
+    )
+
+    filled = fill(
+        "/ithome/ranking/:type",
+        question=question,
+        parameters={"type": "类别"},
+        description=description,
+        example="/ithome/ranking/24h",
+    )
+
+    assert filled.path == f"/ithome/ranking/{value}"
 
 
 def test_a_description_table_of_labels_over_values_is_read():
@@ -62,7 +106,7 @@ def test_a_description_table_of_labels_over_values_is_read():
     )
 
     assert filled.path == "/36kr/information"
-    assert filled.sources == {"category": "table"}
+    assert filled.sources == {"category": "option"}  # a table row is an option like any other
     assert description_table(description) == [("快讯", "newsflashes"), ("推荐", "information")]
 
 
@@ -70,14 +114,136 @@ def test_a_keyword_parameter_gets_the_topic_keywords():
     filled = fill("/arxiv/:query", keywords=["diffusion", "models"], example="/arxiv/ti:gan")
 
     assert filled.path == "/arxiv/diffusion%20models"
-    assert filled.sources == {"query": "keyword"}
+    assert filled.sources == {"query": "keywords"}
 
 
-def test_a_required_parameter_nothing_names_comes_from_the_example():
-    filled = fill("/github/starred_repos/:user", example="/github/starred_repos/DIYgod")
+def test_a_keyword_parameter_gets_the_searched_topic_not_the_filler_around_it():
+    filled = fill(
+        "/gelonghui/keyword/:keyword",
+        question="格隆汇搜索 特斯拉 的最新文章",
+        platform=("gelonghui", "格隆汇"),
+        example="/gelonghui/keyword/早报",
+    )
 
-    assert filled.path == "/github/starred_repos/DIYgod"
-    assert filled.sources == {"user": "example"}
+    assert filled.params == {"keyword": "特斯拉"}
+
+
+def test_a_subject_parameter_nothing_names_refuses_the_route_and_says_what_is_missing():
+    # Before, the example's DIYgod was used: a brief about the wrong user.
+    with pytest.raises(SubjectMissing) as refused:
+        fill(
+            "/github/starred_repos/:user",
+            question="GitHub starred repositories",
+            parameters={"user": "GitHub username"},
+            example="/github/starred_repos/DIYgod",
+            platform=("github", "GitHub"),
+            name="User Starred Repositories",
+        )
+
+    slot = refused.value.slots[0]
+    assert (refused.value.reason, slot.name, slot.description) == (
+        "missing_subject",
+        "user",
+        "GitHub username",
+    )
+    assert "DIYgod" not in value_format(slot)
+
+
+@pytest.mark.parametrize(
+    ("template", "example", "question", "path"),
+    [
+        ("/github/activity/:user", "/github/activity/DIYgod",
+         "Recent GitHub activity of torvalds", "/github/activity/torvalds"),
+        ("/github/issue/:user/:repo/:state?", "/github/issue/DIYgod/RSSHub/open",
+         "Issues in the django/django GitHub repository", "/github/issue/django/django"),
+        ("/xueqiu/stock_comments/:id", "/xueqiu/stock_comments/SZ002626",
+         "雪球上 SH600519 的股票评论", "/xueqiu/stock_comments/SH600519"),
+        ("/xueqiu/stock_info/:id", "/xueqiu/stock_info/SZ000002", "雪球 00700.HK 的股票信息",
+         "/xueqiu/stock_info/00700.HK"),
+        ("/bilibili/video/:bvid", "/bilibili/video/BV1vA411b7ip",
+         "B站 BV1xx411c7mD 的评论", "/bilibili/video/BV1xx411c7mD"),
+        ("/bilibili/user/coin/:uid", "/bilibili/user/coin/2267573",
+         "B站 UP 主 208259 的投币视频", "/bilibili/user/coin/208259"),
+        ("/mastodon/timeline/:site", "/mastodon/timeline/pawoo.net",
+         "Public timeline of mastodon.social", "/mastodon/timeline/mastodon.social"),
+        ("/twitter/user/:id", "/twitter/user/DIYgod", "Tweets by @elonmusk",
+         "/twitter/user/elonmusk"),
+        ("/juejin/tag/:tag", "/juejin/tag/架构", "掘金 JavaScript 标签的最新文章",
+         "/juejin/tag/JavaScript"),
+        ("/sspai/tag/:keyword", "/sspai/tag/apple", "少数派上 效率 标签的文章",
+         "/sspai/tag/效率"),
+        ("/zhihu/search/:keyword", "/zhihu/search/AI", '知乎上 "large language model"',
+         "/zhihu/search/large language model"),
+        ("/npm/package/:name", "/npm/package/rsshub", "New versions of the npm package vite",
+         "/npm/package/vite"),
+        ("/bbc/sport/:sport", "/bbc/sport/formula1", "BBC Sport football news",
+         "/bbc/sport/football"),
+        ("/huggingface/models/:group", "/huggingface/models/deepseek-ai",
+         "Hugging Face models from Qwen", "/huggingface/models/Qwen"),
+        ("/ithome/tag/:name", "/ithome/tag/win11", "IT之家 iPhone 标签的最新资讯",
+         "/ithome/tag/iPhone"),
+    ],
+)  # fmt: skip
+def test_a_subject_comes_from_the_form_the_question_gives_it(template, example, question, path):
+    platform = (template.split("/")[1], "GitHub", "雪球", "B站", "IT之家", "掘金", "少数派", "BBC")
+    filled = fill(template, question=question, example=example, platform=platform)
+
+    assert unquote(filled.path) == path
+
+
+COIN_EXAMPLE, ACTIVITY_EXAMPLE = "/bilibili/user/coin/2267573", "/github/activity/DIYgod"
+
+
+def test_a_numeric_subject_needs_a_number_and_a_pair_two_parameters():
+    with pytest.raises(SubjectMissing):
+        fill("/bilibili/user/coin/:uid", question="B站 UP 主 老番茄", example=COIN_EXAMPLE)
+    with pytest.raises(SubjectMissing):
+        fill("/github/activity/:user", question="of django/django", example=ACTIVITY_EXAMPLE)
+
+
+def test_an_official_image_owner_is_the_documented_default_only_beside_a_named_image():
+    template, example = "/dockerhub/tag/:owner/:image/:limits?", "/dockerhub/tag/library/mariadb"
+    description = "Use `library` as the `owner` for official images"
+    platform = ("dockerhub", "Docker Hub")
+
+    filled = fill(
+        template,
+        question="New image tags for nginx on Docker Hub",
+        description=description,
+        example=example,
+        platform=platform,
+        name="Image New Tag",
+    )
+    assert filled.path == "/dockerhub/tag/library/nginx"
+    with pytest.raises(SubjectMissing) as refused:
+        fill(template, question="Docker Hub image tags", description=description,
+             example=example, platform=platform, name="Image New Tag")  # fmt: skip
+    assert [s.name for s in refused.value.slots] == ["image"]
+
+
+def test_an_optional_parameter_stays_out_unless_the_question_asks_for_it():
+    state = {
+        "state": {"options": [{"label": "Open", "value": "open"}, {"label": "All", "value": "all"}]}
+    }
+    template, example = "/github/issue/:user/:repo/:state?", "/github/issue/DIYgod/RSSHub/open"
+
+    plain = fill(template, question="Issues of django/django", parameters=state, example=example)
+    asked = fill(
+        template, question="Open issues of django/django", parameters=state, example=example
+    )
+
+    assert (plain.path, asked.path) == (
+        "/github/issue/django/django",
+        "/github/issue/django/django/open",
+    )
+
+
+def test_an_example_leak_is_a_subject_carrying_its_example_value():
+    route = {"template": "/github/issue/:user/:repo/:state?", "parameters": {},
+             "description": "", "example": "/github/issue/DIYgod/RSSHub/open"}  # fmt: skip
+
+    assert example_leaks(**route, path="/github/issue/DIYgod/RSSHub/open") == ["user", "repo"]
+    assert example_leaks(**route, path="/github/issue/django/django/open") == []
 
 
 def test_a_trailing_optional_parameter_is_left_to_its_default():
@@ -91,14 +257,14 @@ def test_a_required_parameter_nothing_can_fill_refuses_the_route():
     with pytest.raises(RoutePathRejected) as refused:
         fill("/github/starred_repos/:user")
 
-    assert refused.value.reason == "missing_parameter"
+    assert refused.value.reason == "missing_subject"
 
 
-def test_a_value_breaking_the_parameter_regex_refuses_the_route():
+def test_a_value_breaking_the_parameter_regex_is_not_taken():
     with pytest.raises(RoutePathRejected) as refused:
-        fill("/arxiv/:query{[0-9]+}", keywords=["diffusion"])
+        fill("/arxiv/:query{[0-9]+}", question='arXiv "diffusion"')
 
-    assert refused.value.reason == "parameter_mismatch"
+    assert refused.value.reason == "missing_subject"
 
 
 @pytest.mark.parametrize("keyword", ["../../rsshub/transform", "a@b", "x\\..\\y"])

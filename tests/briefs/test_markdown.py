@@ -135,3 +135,16 @@ def test_the_markdown_export_lists_sources():
     assert text.startswith("# What now?\n")
     assert "## Sources" in text
     assert f"[1] Story one — RSSHub Test — 2026-11-01T08:30:00+00:00 — {ITEM_URL}" in text
+
+
+def test_an_item_without_a_link_is_cited_by_its_path_and_time():
+    citations = cited(link="")
+
+    html = brief_html("Body [1].", citations)
+    text = brief_markdown_export(question="q", body="Body [1].", citations=citations)
+
+    assert links(html) == []
+    assert re.search(
+        r'<sup class="cite" title="Story one · RSSHub Test · [^"]*2026[^"]*">\[1\]', html
+    )
+    assert "[1] Story one — RSSHub Test — 2026-11-01T08:30:00+00:00 — /test/1" in text

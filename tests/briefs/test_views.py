@@ -15,7 +15,7 @@ from django.utils import timezone
 from briefs.models import Brief, BriefStatus, RunStep
 from briefs.steps import step_append
 from catalog.models import CircuitChange, CircuitState, Route
-from fetching.models import FetchAttempt
+from fetching.models import FetchAttempt, RSSHubEgress
 from tests.brief_examples import ITEM_URL, finished_brief, make_brief
 from tests.httpserver import Reply, ScriptedServer
 
@@ -609,6 +609,18 @@ def test_route_health_shows_each_tried_route_visually(staff_client):
     assert 'class="bar"' in body
     assert "Recent circuit changes" in body
     assert Route.objects.filter(attempts=0).first().path not in body, "untried routes are left out"
+
+
+def test_route_health_says_since_when_rsshub_cannot_reach_the_internet(staff_client, settings):
+    assert 'id="egress-banner"' not in page(staff_client.get(reverse("route-health")))
+    since = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+    RSSHubEgress.objects.create(base_url=settings.RSSHUB_URL.rstrip("/"), down_since=since)
+    body = page(staff_client.get(reverse("route-health")))
+    banner = Tags(body).find("section", id="egress-banner")
+    assert banner, "no egress banner on the route health page"
+    assert "RSSHub cannot reach the internet since" in body
+    assert 'datetime="2026-11-30T08:00:00+00:00"' in body
+    assert "not counted against routes" in body
 
 
 def test_route_health_filters_by_state(staff_client):

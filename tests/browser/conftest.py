@@ -236,6 +236,8 @@ def chrome(user_data_dir: Path, *, javascript: bool = True):
     ):
         options.add_argument(argument)
     options.add_experimental_option("prefs", {"intl.accept_languages": "en-US,en"})
+    # The console, for the CSP test: violations are reported there.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     if not javascript:
         options.add_experimental_option(
             "prefs",

@@ -1,9 +1,13 @@
 """The catalog admin: staff curate platforms and routes; nobody else gets in."""
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from catalog.models import CircuitChange, CircuitState, Platform, Route
+from fetching.models import FetchAttempt
 
 pytestmark = pytest.mark.django_db
 
@@ -186,3 +190,75 @@ def test_staff_edit_aliases_as_text(staff_client):
     platform.refresh_from_db()
     assert platform.aliases == ["IT之家", "软媒"], "aliases are split, stripped and de-duplicated"
     assert platform.priority == 3
+
+
+def outage_world():
+    """Four routes with dirty health; attempts an hour ago, during the outage, or a day ago."""
+    now = timezone.now()
+    names = ("failed", "failed_before", "succeeded", "excused")
+    github = Route.objects.filter(platform__namespace="github").order_by("path")
+    routes = dict(zip(names, github[:4], strict=True))
+    Route.objects.filter(id__in=[r.pk for r in routes.values()]).update(
+        attempts=9, successes=1, consecutive_failures=8, circuit=CircuitState.OPEN,
+        circuit_open_until=now + timedelta(hours=1), last_error_class="upstream_error",
+    )  # fmt: skip
+    for name, outcome, when in [
+        ("failed", "upstream_error", now - timedelta(hours=1)),
+        ("failed_before", "upstream_error", now - timedelta(days=1)),
+        ("succeeded", "ok", now - timedelta(hours=1)),
+        ("excused", "rsshub_unavailable", now - timedelta(hours=1)),
+    ]:
+        FetchAttempt.objects.create(
+            path=f"/{name}", route=routes[name], outcome=outcome, created_at=when
+        )
+    return routes, now
+
+
+def outage_post(client, routes, **form):
+    data = {"action": "reset_health_after_outage", "_selected_action": [r.pk for r in routes]}
+    return client.post(ROUTE_LIST, {**data, **form}, follow=True)
+
+
+def test_the_outage_repair_asks_for_the_time_range_first(staff_client):
+    routes, _ = outage_world()
+    response = outage_post(staff_client, routes.values())
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="outage-form"' in body and 'type="datetime-local"' in body
+    assert all(f'value="{r.pk}"' in body for r in routes.values()), "the selection is kept"
+    assert Route.objects.filter(attempts=0, circuit=CircuitState.CLOSED).count() > 0
+    assert Route.objects.get(pk=routes["failed"].pk).attempts == 9, "reset before applying"
+
+
+def test_the_outage_repair_resets_only_routes_that_failed_in_the_range(staff_client):
+    routes, now = outage_world()
+    start, end = now - timedelta(hours=2), now - timedelta(minutes=30)
+    response = outage_post(
+        staff_client, routes.values(), apply="1",
+        start=start.strftime("%Y-%m-%dT%H:%M"), end=end.strftime("%Y-%m-%dT%H:%M"),
+    )  # fmt: skip
+    assert response.status_code == 200
+    assert "Health reset on 1 routes" in response.content.decode()
+    health = {
+        name: Route.objects.values_list("attempts", "circuit").get(pk=route.pk)
+        for name, route in routes.items()
+    }
+    assert health == {
+        "failed": (0, CircuitState.CLOSED),
+        "failed_before": (9, CircuitState.OPEN),  # its failure is outside the range
+        "succeeded": (9, CircuitState.OPEN),  # nothing failed in the range
+        "excused": (9, CircuitState.OPEN),  # never counted in the first place
+    }
+    change = CircuitChange.objects.get(route=routes["failed"])
+    assert change.to_state == CircuitState.CLOSED and change.reason.startswith("outage repair")
+
+
+def test_the_outage_repair_refuses_a_range_that_ends_before_it_starts(staff_client):
+    routes, now = outage_world()
+    response = outage_post(
+        staff_client, routes.values(), apply="1",
+        start=now.strftime("%Y-%m-%dT%H:%M"),
+        end=(now - timedelta(hours=3)).strftime("%Y-%m-%dT%H:%M"),
+    )  # fmt: skip
+    assert "The end of the range must be after its start." in response.content.decode()
+    assert Route.objects.get(pk=routes["failed"].pk).attempts == 9

@@ -15,7 +15,7 @@ from pathlib import Path
 import feedparser
 import pytest
 
-from fetching import feedparse
+from fetching import feeditems, feedparse, plaintext
 from fetching.ingest import (
     MAX_ITEMS,
     PARSE_MEMORY_BYTES,
@@ -173,6 +173,17 @@ def test_it_rejects_an_empty_body(body):
 )
 def test_it_rejects_html_pages(body):
     error = rejected(body, content_type="text/html; charset=UTF-8")
+
+    assert (error.outcome, error.message) == (
+        Outcome.NOT_A_FEED,
+        "body is an HTML page, not a feed",
+    )
+
+
+def test_an_html_page_in_an_undeclared_legacy_charset_is_not_a_feed():
+    page = "<!DOCTYPE html><html><body>Caf\xe9 cr\xe8me</body></html>".encode("latin-1")
+
+    error = rejected(page, content_type="text/html")
 
     assert (error.outcome, error.message) == (
         Outcome.NOT_A_FEED,
@@ -347,18 +358,25 @@ def test_it_strips_nul_and_control_bytes_from_titles():
 
 
 def test_it_never_returns_lone_surrogates():
-    # A CESU-8 encoded surrogate, and a double-escaped reference that HTML unescaping meets later.
-    body = rss(item(title="a@ b", description="x &amp;#xD800; y"))
-    body = body.replace(b"a@ b", b"a\xed\xa0\x80 b")
-
-    got = only_item(body)
+    # A double-escaped reference to a surrogate, which HTML unescaping meets after XML parsing.
+    got = only_item(rss(item(title="a&#xD800; b", description="x &amp;#xD800; y")))
 
     for text in (got.title, got.summary):
         assert not any(0xD800 <= ord(char) <= 0xDFFF for char in text), text
 
 
+def test_it_refuses_bytes_its_declared_encoding_cannot_decode():
+    # A CESU-8 encoded surrogate is no UTF-8: the feed is not parsed in a guessed encoding.
+    body = rss(item(title="a@ b")).replace(b"a@ b", b"a\xed\xa0\x80 b")
+
+    error = rejected(body, content_type="application/xml; charset=utf-8")
+
+    assert error.outcome == Outcome.PARSE_ERROR
+    assert error.message.startswith("encoding cannot be settled"), error.message
+
+
 def test_text_clean_strips_surrogates_and_nul():
-    assert feedparse.text_clean("a\ud800b\x00c\udfff d\n\te", 100) == "abc d e"
+    assert plaintext.text_clean("a\ud800b\x00c\udfff d\n\te", 100) == "abc d e"
 
 
 # --- HTML, links, lengths ----------------------------------------------------------------------
@@ -387,7 +405,8 @@ def test_it_reduces_summaries_to_plain_text():
 
     got = only_item(rss(item(description=f"<![CDATA[{html}]]>")))
 
-    assert got.summary == "First para & more second line one two"
+    # A reader without scripts shows <noscript>: its text is kept.
+    assert got.summary == "First para & more second line nojs one two"
 
 
 @pytest.mark.parametrize(
@@ -399,8 +418,9 @@ def test_it_reduces_summaries_to_plain_text():
         ("JaVaScRiPt:alert(1)", ""),
         ("data:text/html;base64,PHNjcmlwdD4=", ""),
         ("file:///etc/passwd", ""),
-        ("/relative/path", ""),
-        ("//example.com/protocol-relative", ""),
+        # Relative links resolve against the channel's link (see test_feed_keep).
+        ("/relative/path", "https://github.com/relative/path"),
+        ("//example.com/protocol-relative", "https://example.com/protocol-relative"),
         ("http://", ""),
         ("http://[::1", ""),
         ("https://example.com/" + "a" * 2000, ""),
@@ -487,14 +507,15 @@ def test_items_without_guid_or_link_get_stable_distinct_hashes():
 
 
 def test_a_guid_and_an_equal_link_hash_differently():
-    by_guid = feedparse.item_hash(guid="https://x/1", link="", title="", published=None)
-    by_link = feedparse.item_hash(guid="", link="https://x/1", title="", published=None)
+    by_guid = feeditems.item_hash(guid="https://x/1", link="", title="", published=None)
+    by_link = feeditems.item_hash(guid="", link="https://x/1", title="", published=None)
 
     assert by_guid != by_link
 
 
 def test_it_drops_items_with_nothing_to_identify_them():
-    body = rss(item(title="", guid=None, link=None, pub=None) + item(title="kept", guid="g"))
+    empty = item(title="", guid=None, link=None, pub=None, description="")
+    body = rss(empty + item(title="kept", guid="g"))
 
     assert only_item(body).title == "kept"
 
@@ -541,7 +562,7 @@ def test_it_accepts_a_date_slightly_ahead_of_now():
     "parsed", [None, "garbage", (2024,), (2024, 13, 1, 0, 0, 0), (2024, 6, 30, 23, 59, 60)]
 )
 def test_feed_date_never_raises(parsed):
-    when = feedparse.feed_date(parsed, "", now=NOW)
+    when = feeditems.feed_date(parsed, "", now=NOW)
 
     if parsed == (2024, 6, 30, 23, 59, 60):
         assert when == datetime(2024, 6, 30, 23, 59, 59, tzinfo=UTC)  # leap second clamped

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from fetching import ingest
-from fetching.feedparse import item_hash
+from fetching.feeditems import item_hash
 from fetching.ingest import (
     ParsedFeed,
     ParsedItem,

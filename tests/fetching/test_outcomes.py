@@ -77,6 +77,48 @@ def test_it_reads_the_503_error_page(message, outcome):
     assert "<code" not in verdict.message and "\n" not in verdict.message
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "FetchError: [GET] &quot;https://www.36kr.com/newsflashes&quot;: &lt;no response&gt; "
+        "fetch failed (getaddrinfo ENOTFOUND www.36kr.com)",
+        "RequestError: getaddrinfo EAI_AGAIN api.github.com",
+        "FetchError: [GET] &quot;https://a.example/&quot;: fetch failed (connect ECONNREFUSED "
+        "203.0.113.7:443)",
+        "RequestError: read ECONNRESET",
+        "FetchError: fetch failed (Connect Timeout Error (attempted address: a.example:443))",
+        "RequestError: Client network socket disconnected before secure TLS connection was "
+        "established",
+        "TimeoutError: connect ETIMEDOUT 203.0.113.7:443",
+        "Error: net::ERR_NAME_NOT_RESOLVED at https://a.example/",
+    ],
+)
+def test_it_marks_a_source_that_gave_no_answer_as_a_network_failure(message):
+    verdict = verdict_for_status(503, error_page(message), content_type=HTML)
+    assert (verdict.outcome, verdict.network) == (Outcome.UPSTREAM_ERROR, True)
+    assert verdict.counts_for_route, "only the egress guard may excuse it, after its check"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "HTTPError: Response code 502 (Bad Gateway)",
+        "Error: Error test",
+        "FetchError: [GET] &quot;https://a.example/&quot;: 500 Internal Server Error",
+        "Error: the page says ENOTFOUNDATION is hiring",  # a word, not the error code
+    ],
+)
+def test_a_source_that_answered_is_no_network_failure(message):
+    verdict = verdict_for_status(503, error_page(message), content_type=HTML)
+    assert verdict.network is False, message
+
+
+def test_a_network_failure_needing_config_is_needs_config():
+    body = json_error("ConfigNotFoundError: token missing; getaddrinfo ENOTFOUND a.example")
+    verdict = verdict_for_status(503, body, content_type=JSON)
+    assert (verdict.outcome, verdict.network) == (Outcome.NEEDS_CONFIG, False)
+
+
 def test_it_reads_the_json_error_object():
     body = json_error("Test config not found error")
     assert verdict_for_status(503, body, content_type=JSON).outcome == Outcome.NEEDS_CONFIG

@@ -1,0 +1,301 @@
+"""The egress guard: when RSSHub itself cannot reach the internet, no route is to blame.
+
+An RSSHub whose DNS or outbound network is down still answers, and still says it is healthy; every
+route then fails the same way (``fetch failed (getaddrinfo ENOTFOUND www.36kr.com)``). Counted
+against the routes, a few minutes of that open every circuit that was asked for and pollute the
+health that guides the agent for days. So a failure that says the source gave no answer at all
+(``Verdict.network``, see ``fetching.outcomes``) is first a *suspect*, and one check settles it:
+
+- the **canary**: RSSHub is asked for another path whose answer needs the internet. First a path
+  of another namespace that succeeded within ``CANARY_RECENT``, then the configured
+  ``RSSHUB_EGRESS_CANARY``. RSSHub's own ``test`` routes never leave the machine, so they prove
+  nothing and are never asked.
+- the canary fails at the network level too: the instance's egress is **down** (its
+  ``RSSHubEgress`` row gets ``down_since``). The attempt becomes ``rsshub_unavailable`` with the
+  reason ``egress``; it does not count against the route and no circuit moves. Later suspects
+  are settled by the row alone, without a canary, until the recovery check clears it.
+- the canary answers: the failure was the route's own and counts as usual, so a site that is
+  really gone still ends with an open circuit while the others work.
+- the canary says nothing about the network (none to ask, RSSHub itself down, the canary route
+  broken or in need of configuration): the failure counts as it did before this guard existed.
+
+At most one check per instance per minute, whichever worker sees the failure: the check is
+claimed by compare-and-set on the row (``check_claimed_at``). A worker that loses the claim while
+the check is under way does not wait for it: its failure stays a transient ``upstream_error``
+that is *not counted*, and the retry the router makes finds the answer on the row. Within one
+fetch batch, the suspects share one check (``EgressGuard``).
+
+``egress_recover`` (a django-q schedule, every minute) asks again while an instance is down, and
+clears the row when the canary answers: the banner goes, and the routes were never touched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from asgiref.sync import async_to_sync, sync_to_async
+from django.conf import settings
+from django.db import DatabaseError
+from django.db.models import Q
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from fetching.client import FetchFailed, RSSHubClient
+from fetching.models import SUCCESS_OUTCOMES, FetchAttempt, Outcome, RSSHubEgress
+from fetching.outcomes import Verdict, message_clean, verdict_for_status
+from fetching.paths import RoutePathRejected
+
+logger = logging.getLogger(__name__)
+
+EGRESS_REASON = "egress"  # Verdict.reason / FetchResult.reason of a failure the guard excused
+CHECK_INTERVAL = timedelta(minutes=1)  # at most one canary check per instance in this time
+# The recovery schedule fires every minute, a little more or less: a claim a few seconds short
+# of a minute old must not make it skip a whole turn.
+RECOVERY_SLACK = timedelta(seconds=5)
+CANARY_RECENT = timedelta(days=1)  # a success older than this proves little about the route now
+CANARIES_PER_CHECK = 3  # paths tried in turn while the previous one said nothing
+OFFLINE_NAMESPACES = frozenset({"test"})  # RSSHub's built-in routes that never leave the machine
+TIME_FORMAT = "%Y-%m-%d %H:%M UTC"
+
+
+class EgressState(StrEnum):
+    DOWN = "down"  # the instance cannot reach the internet: no route is to blame
+    UP = "up"  # the canary answered: the failure is the route's own
+    UNKNOWN = "unknown"  # nothing could tell: count the failure as before
+    PENDING = "pending"  # another worker's check is under way: suspect, not counted
+
+
+@dataclass(frozen=True)
+class EgressOutage:
+    """An instance whose egress is down, as the dashboard and the status API show it."""
+
+    base_url: str
+    down_since: datetime
+    checked_at: datetime | None
+    message: str
+
+
+def egress_key(base_url: str) -> str:
+    """The row key of an instance: its base URL as the client uses it."""
+    return base_url.rstrip("/")
+
+
+def path_namespace_of(path: str) -> str:
+    return path.strip("/").split("/", 1)[0]
+
+
+# --- The row: claim, record, read ----------------------------------------------------------------
+
+
+def _row_ensure(key: str) -> RSSHubEgress:
+    """The instance's row, created on first use (insert-or-nothing, then one read)."""
+    RSSHubEgress.objects.bulk_create([RSSHubEgress(base_url=key)], ignore_conflicts=True)
+    return RSSHubEgress.objects.get(base_url=key)
+
+
+def egress_check_claim(base_url: str, *, now: datetime, slack: timedelta = timedelta(0)) -> bool:
+    """Compare-and-set on the instance's row: of every worker asking within ``CHECK_INTERVAL``
+    (less ``slack``), exactly one gets True and runs the check."""
+    free = Q(check_claimed_at__isnull=True) | Q(check_claimed_at__lte=now - CHECK_INTERVAL + slack)
+    claimed = RSSHubEgress.objects.filter(free, base_url=egress_key(base_url))
+    return bool(claimed.update(check_claimed_at=now))
+
+
+def egress_check_record(
+    base_url: str, *, ok: bool | None, path: str, message: str, now: datetime
+) -> None:
+    """Write a finished check: ``ok`` False marks the egress down (keeping when it started),
+    True clears it, None (the check said nothing) leaves it as it was."""
+    updates: dict = {
+        "checked_at": now,
+        "last_check_ok": ok,
+        "last_check_path": path[:1000],
+        "last_check_message": message_clean(message),
+    }
+    if ok is False:
+        updates["down_since"] = Coalesce("down_since", now)
+    elif ok is True:
+        updates["down_since"] = None
+    RSSHubEgress.objects.filter(base_url=egress_key(base_url)).update(**updates)
+
+
+def _last_answer(row: RSSHubEgress) -> EgressState:
+    """What the row says when this caller may not check: the last check's answer once it has
+    finished, PENDING while another worker's is under way."""
+    if row.down_since is not None:
+        return EgressState.DOWN
+    claimed_at = row.check_claimed_at
+    if row.checked_at is None or (claimed_at is not None and row.checked_at < claimed_at):
+        return EgressState.PENDING
+    return EgressState.UP if row.last_check_ok else EgressState.UNKNOWN
+
+
+def egress_triage(base_url: str, *, now: datetime) -> tuple[EgressState | None, datetime | None]:
+    """Before any canary: the state and ``down_since`` when the row settles a suspect (down
+    already, or checked this minute, or being checked), else ``(None, None)``: this caller has
+    claimed the check and must run it."""
+    key = egress_key(base_url)
+    row = _row_ensure(key)
+    if row.down_since is not None:
+        return EgressState.DOWN, row.down_since
+    if egress_check_claim(key, now=now):
+        return None, None
+    row.refresh_from_db()
+    return _last_answer(row), row.down_since
+
+
+def canary_paths(*, exclude: set[str], now: datetime, first: str = "") -> list[str]:
+    """The paths to ask, best first: ``first`` (the recovery's last canary), a path of another
+    namespace that succeeded recently, then the configured canary."""
+    skip = exclude | OFFLINE_NAMESPACES
+    recent = (
+        FetchAttempt.objects.filter(
+            outcome__in=list(SUCCESS_OUTCOMES),
+            created_at__gte=now - CANARY_RECENT,
+            route__isnull=False,
+        )
+        .exclude(route__platform__namespace__in=skip)
+        .order_by("-created_at")
+        .values_list("path", flat=True)[:1]
+    )
+    paths = [first, *recent, settings.RSSHUB_EGRESS_CANARY]
+    wanted = [p for p in paths if p and path_namespace_of(p) not in skip]
+    return list(dict.fromkeys(wanted))[:CANARIES_PER_CHECK]
+
+
+def egress_outage(base_url: str | None = None) -> EgressOutage | None:
+    """The instance's outage (the configured RSSHub by default), or None while its egress works."""
+    key = egress_key(base_url or settings.RSSHUB_URL)
+    row = RSSHubEgress.objects.filter(base_url=key, down_since__isnull=False).first()
+    if row is None:
+        return None
+    return EgressOutage(row.base_url, row.down_since, row.checked_at, row.last_check_message)
+
+
+# --- The check ------------------------------------------------------------------------------------
+
+
+async def _canary_ask(client: RSSHubClient, path: str) -> tuple[bool | None, str]:
+    """True: the canary got its answer from the internet; False: it failed at the network level
+    too; None: its answer says nothing about the network."""
+    try:
+        response = await client.get(path)
+    except (FetchFailed, RoutePathRejected) as exc:
+        return None, client.redact(f"canary {path}: {exc}")
+    if 200 <= response.status < 300 or response.status == 304:
+        return True, f"canary {path} answered"
+    verdict = verdict_for_status(
+        response.status,
+        response.body,
+        content_type=response.content_type,
+        route_matched=bool(response.route_template),
+    )
+    message = client.redact(f"canary {path}: {verdict.outcome}: {verdict.message}")
+    if verdict.network:
+        return False, message
+    return (True if verdict.success else None), message
+
+
+async def egress_check(client: RSSHubClient, *, exclude: set[str], first: str = "") -> bool | None:
+    """Ask the canaries in turn until one says something about the network, and record the
+    answer on the instance's row. The caller holds this minute's claim."""
+    now = timezone.now()
+    paths = await sync_to_async(canary_paths)(exclude=exclude, now=now, first=first)
+    ok, message, asked = None, "no canary path to ask (set RSSHUB_EGRESS_CANARY)", ""
+    for path in paths:
+        asked = path
+        ok, message = await _canary_ask(client, path)
+        if ok is not None:
+            break
+    record = sync_to_async(egress_check_record)
+    await record(client.base_url, ok=ok, path=asked, message=message, now=timezone.now())
+    return ok
+
+
+def _state_of(ok: bool | None) -> EgressState:
+    return {True: EgressState.UP, False: EgressState.DOWN}.get(ok, EgressState.UNKNOWN)
+
+
+def verdict_settled(verdict: Verdict, state: EgressState, since: datetime | None) -> Verdict:
+    """A network-level failure as the check left it."""
+    if state == EgressState.DOWN:
+        when = (since or timezone.now()).strftime(TIME_FORMAT)
+        message = (
+            f"RSSHub cannot reach the internet (since {when}); no route is to blame: "
+            f"{verdict.message}"
+        )
+        return Verdict(
+            Outcome.RSSHUB_UNAVAILABLE, message_clean(message), verdict.http_status,
+            counts_for_route=False, reason=EGRESS_REASON,
+        )  # fmt: skip
+    if state == EgressState.PENDING:
+        message = f"{verdict.message} (not counted: RSSHub's internet access is being checked)"
+        return replace(verdict, message=message_clean(message), counts_for_route=False)
+    return verdict
+
+
+class EgressGuard:
+    """One fetch batch's view of its instance's egress: the batch's first network-level failure
+    asks (the row, and the canary when this worker claims the check); the batch's other
+    suspects share that answer."""
+
+    def __init__(self, client: RSSHubClient) -> None:
+        self._client = client
+        self._decision: asyncio.Future | None = None
+
+    async def settle(self, path: str, verdict: Verdict) -> Verdict:
+        if not verdict.network:
+            return verdict
+        if self._decision is None:
+            self._decision = asyncio.ensure_future(self._decide(path_namespace_of(path)))
+        state, since = await asyncio.shield(self._decision)
+        return verdict_settled(verdict, state, since)
+
+    async def _decide(self, namespace: str) -> tuple[EgressState, datetime | None]:
+        try:
+            triage = sync_to_async(egress_triage)
+            state, since = await triage(self._client.base_url, now=timezone.now())
+            if state is not None:
+                return state, since
+            ok = await egress_check(self._client, exclude={namespace})
+            if ok is False:
+                outage = await sync_to_async(egress_outage)(self._client.base_url)
+                return EgressState.DOWN, outage.down_since if outage else None
+            return _state_of(ok), None
+        except DatabaseError:
+            logger.exception("egress check of %s failed; counting as usual", self._client.base_url)
+            return EgressState.UNKNOWN, None
+
+    async def close(self) -> None:
+        """Wait for a check in progress (also when the batch was cancelled): its answer is
+        recorded on the row for the other workers."""
+        if self._decision is not None:
+            await asyncio.gather(self._decision, return_exceptions=True)
+
+
+# --- Recovery ------------------------------------------------------------------------------------
+
+
+async def _recovery_check(row: RSSHubEgress) -> bool | None:
+    async with RSSHubClient(base_url=row.base_url) as client:
+        return await egress_check(client, exclude=set(), first=row.last_check_path)
+
+
+def egress_recover(*, now: datetime | None = None) -> int:
+    """The recovery check (scheduled every minute): ask again for the configured instance while
+    its egress is down; the row is cleared when a canary answers. Returns how many recovered.
+    Route health is never touched: the outage did not count against any route."""
+    now = now or timezone.now()
+    recovered = 0
+    keys = [egress_key(settings.RSSHUB_URL)]
+    for row in RSSHubEgress.objects.filter(base_url__in=keys, down_since__isnull=False):
+        if not egress_check_claim(row.base_url, now=now, slack=RECOVERY_SLACK):
+            continue  # a check of this minute is done or under way
+        if async_to_sync(_recovery_check)(row) is True:
+            recovered += 1
+            logger.info("RSSHub at %s reaches the internet again", row.base_url)
+    return recovered
