@@ -98,13 +98,15 @@ def _named_in(options: list[str], text: str) -> list[str]:
 
 
 def _llm_answer(body: dict):
-    """A valid answer to whichever node asks, chosen from what the request offers."""
-    from tests.llmserver import text, tool_call
+    """A valid answer to whichever node asks, chosen from what the request offers; a careless
+    writer (``tests.llmserver.careless_writer``) when the question says "careless"."""
+    from tests.llmserver import careless_writer, text, tool_call
 
     tools = body.get("tools")
-    prompt = body["messages"][-1]["content"] or ""
+    prompt = body["messages"][1]["content"] or ""
     if not tools:
-        return text(WRITER_ANSWER)
+        careless = "careless" in prompt.split("<items>", 1)[0].lower()
+        return text(careless_writer(body) if careless else WRITER_ANSWER)
     schema = tools[0]["function"]["parameters"]["properties"]
     if "query" in schema:
         question = prompt.split("Question: ", 1)[1].split("\n", 1)[0]
@@ -114,7 +116,7 @@ def _llm_answer(body: dict):
     if "chosen" in schema:
         chosen = _named_in(schema["chosen"]["items"]["enum"], prompt)
         return tool_call({"chosen": chosen[:1], "reason": "named in the query"})
-    offered = schema["routes"]["items"]["properties"]["route"]["enum"]
+    offered = [o["properties"]["route"]["enum"][0] for o in schema["routes"]["items"]["anyOf"]]
     # Routes that will fail first (the router table is part of the run), then the others.
     picks = [t for t in offered if "/gone/" in t] or offered
     routes = [
@@ -241,6 +243,8 @@ class Run:
     verbs: Counter
     connects: int
     status: str
+    claims: dict = field(default_factory=dict)  # the claims_dropped step (produced, kept, ...)
+    cited_share: float = 1.0  # of the final answer's sentences, the share that cite an item
     node_extra: dict[str, float] = field(default_factory=dict)  # seconds beyond the stand-ins
     llm_client_ms: list[int] = field(default_factory=list)  # each call, as the client saw it
     fetch_client_ms: list[int] = field(default_factory=list)
@@ -310,11 +314,31 @@ def run_once(owner, question: str, *, offline: bool, counter: QueryCounter) -> R
     return Run(
         wall=wall, critical=critical, llm_calls=llm_calls, fetch_steps=fetch_steps,
         steps=len(steps), queries=queries, verbs=verbs, connects=connects, status=brief.status,
+        claims=next((s.payload for s in steps if s.kind == "claims_dropped"), {}),
+        cited_share=cited_share(brief.body),
         node_extra=_node_extra(steps, started_epoch, wall),
         llm_client_ms=[s.payload["latency_ms"] for s in steps if s.kind == "llm_usage"],
         fetch_client_ms=[s.payload["latency_ms"] for s in steps if s.kind == "fetch_result"
                          and s.payload["http_status"]],
     )  # fmt: skip
+
+
+CITATION_RE = re.compile(r"\[\d{1,4}\]")
+SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])")
+
+
+def cited_share(body: str) -> float:
+    """Of the sentences of the brief's answer (after the as-of line, before the coverage), the
+    share that carry a citation; counted apart from the writer contract's own code."""
+    answer = body.split("\n## Coverage", 1)[0].split("\n", 1)[-1]
+    sentences = [
+        s
+        for line in answer.split("\n")
+        if line.strip() and not line.lstrip().startswith("#")
+        for s in SENTENCE_END_RE.split(line.lstrip("-* "))
+        if s.strip()
+    ]
+    return sum(1 for s in sentences if CITATION_RE.search(s)) / len(sentences) if sentences else 1.0
 
 
 # --- what the time beyond the critical path is made of -------------------------------------------
@@ -375,10 +399,10 @@ PROFILED = [
     ("briefs.agent.context", "step_append", "step_append (every step)"),
     ("briefs.agent.nodes", "search_catalog", "catalog search (platform node)"),
     ("briefs.agent.nodes", "routes_for_platforms", "route candidates (route node)"),
-    ("briefs.llm.calls", "_send", "LLM: _send (HTTP + settle)"),
+    ("briefs.llm.calls", "send", "LLM: send (HTTP + settle)"),
     ("briefs.llm.calls", "breaker_admit", "LLM: breaker_admit"),
-    ("briefs.llm.calls", "budget_reserve", "LLM: budget_reserve"),
-    ("briefs.llm.calls", "budget_settle", "LLM: budget_settle"),
+    ("briefs.llm.transport", "budget_reserve", "LLM: budget_reserve"),
+    ("briefs.llm.transport", "budget_settle", "LLM: budget_settle"),
     ("briefs.llm.calls", "breaker_record_success", "LLM: breaker_record_success"),
     ("fetching.services", "_plans_prepare", "fetch: plans (confine, feeds, circuits)"),
     ("fetching.client", "RSSHubClient.get", "fetch: HTTP (RSSHubClient.get)"),
@@ -472,6 +496,7 @@ SCENARIOS = [
     ("model: 3 paths, one fetch step", "What is the latest news on Benchwire Daily?", False),
     ("model: a failing route, then another", "What is the latest news on Benchgone Times?", False),
     ("offline: 1 path, one fetch step", "What is the latest news on Benchwire Daily?", True),
+    ("model: a careless writer", "What is the careless latest news on Benchwire Daily?", False),
 ]
 
 
@@ -512,12 +537,26 @@ def _print_scenario(label: str, runs: list[Run]) -> None:
         print(f"  fetch as the client saw it:    median {statistics.median(fetch):.0f} ms "
               f"(stand-in delay {FETCH_DELAY * 1000:.0f} ms)")  # fmt: skip
     print(f"  steps / run    {first.steps}")
+    if first.claims:
+        _print_claims(runs)
     nodes: dict[str, list[float]] = defaultdict(list)
     for run in runs:
         for node, seconds in run.node_extra.items():
             nodes[node].append(seconds)
     spans = ", ".join(f"{n} {statistics.median(v) * 1000:+.0f}" for n, v in nodes.items())
     print(f"  beyond the stand-ins, ms (median): {spans}")
+
+
+def _print_claims(runs: list[Run]) -> None:
+    """The writer contract's figures: sentences written, dropped by reason, share cited."""
+    totals: Counter[str] = Counter()
+    for run in runs:
+        totals.update({k: v for k, v in run.claims.items() if isinstance(v, int)})
+    produced, kept = totals.pop("produced", 0), totals.pop("kept", 0)
+    dropped = ", ".join(f"{reason} {n}" for reason, n in sorted(totals.items())) or "none"
+    share = statistics.mean(r.cited_share for r in runs)
+    print(f"  writer         {produced} sentences produced, {kept} kept; dropped: {dropped}")
+    print(f"  final briefs   {share:.0%} of their sentences cite an item (target: all)")
 
 
 def main() -> None:

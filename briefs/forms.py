@@ -3,7 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from briefs.models import QUESTION_MAX_LENGTH, BriefStatus
+from briefs.models import QUESTION_MAX_LENGTH, BriefOutcome, BriefStatus
+from briefs.services import NEED_VALUE_MAX_LENGTH
 
 
 class AskForm(forms.Form):
@@ -47,6 +48,11 @@ class BriefSearchForm(forms.Form):
         required=False,
         choices=[("", _("any status")), *BriefStatus.choices],
     )
+    outcome = forms.ChoiceField(
+        label=_("Outcome"),
+        required=False,
+        choices=[("", _("any outcome")), *BriefOutcome.choices],
+    )
     since = forms.DateField(
         label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
@@ -60,6 +66,25 @@ class BriefSearchForm(forms.Form):
         if since and until and since > until:
             self.add_error("until", _("The end date is before the start date."))
         return data
+
+
+class NeedsAnswerForm(forms.Form):
+    """One input per value a ``needs_input`` brief asks for (``value_0``, ``value_1``...)."""
+
+    def __init__(self, *args, needs: list[dict], **kwargs):
+        super().__init__(*args, **kwargs)
+        for n, need in enumerate(needs):
+            source, parameter = need.get("source") or "", need.get("parameter") or ""
+            self.fields[f"value_{n}"] = forms.CharField(
+                label=_("Which %(source)s %(parameter)s?")
+                % {"source": source, "parameter": parameter},
+                max_length=NEED_VALUE_MAX_LENGTH,
+                help_text=need.get("description") or "",
+                widget=forms.TextInput(attrs={"placeholder": need.get("format") or ""}),
+            )
+
+    def values(self) -> list[str]:
+        return [self.cleaned_data[f"value_{n}"] for n in range(len(self.fields))]
 
 
 class RouteHealthFilterForm(forms.Form):

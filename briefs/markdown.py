@@ -169,9 +169,44 @@ def brief_html(body: str, citations: list[Citation]) -> SafeString:
     return mark_safe(cleaned)  # noqa: S308 -- nh3's allowlist output is the point of this module
 
 
+# A bracket with any backslashes before it; a citation "[n]" not followed by what would make it
+# a link, an image or a reference ("(", "[", ":").
+BRACKET_RE = re.compile(r"(\\*)(?:(\[\d{1,4}\])(?![(\[:])|([\[\]]))")
+BARE_URL_RE = re.compile(r"\b(?:[a-z][a-z0-9+.\-]*://|www\.)[^\s<>\[\]]*", re.IGNORECASE)
+
+
+def markdown_sanitise(body: str, citations: list[Citation]) -> str:
+    """Markdown that any renderer shows the way ``brief_html`` does: no raw HTML or autolink
+    (every ``<`` is an entity), no links or images (every bracket but a bare citation's is
+    escaped, whatever backslashes came before it), and no URL but the cited items' own."""
+    allowed = {c.url for c in citations if c.url}
+    text = (body or "").replace("<", "&lt;")  # an entity: no backslash can undo it
+    text = BARE_URL_RE.sub(lambda m: _url_kept(m.group(0), allowed), text)
+    return BRACKET_RE.sub(_bracket, text)
+
+
+def _url_kept(found: str, allowed: set[str]) -> str:
+    """A cited item's URL stays; any other goes (punctuation that ends a sentence stays)."""
+    url = found.rstrip(".,;:!?)'\"")
+    return found if url in allowed else found[len(url) :]
+
+
+def _bracket(match: re.Match[str]) -> str:
+    if match.group(2) and not match.group(1):
+        return match.group(2)  # a citation, as the page links it
+    return "\\" + (match.group(2) or match.group(3))[:1] + _escaped_rest(match)
+
+
+def _escaped_rest(match: re.Match[str]) -> str:
+    """A citation-shaped "[n]" that is not a bare citation keeps its brackets escaped."""
+    cite = match.group(2)
+    return cite[1:-1] + "\\]" if cite else ""
+
+
 def brief_markdown_export(*, question: str, body: str, citations: list[Citation]) -> str:
-    """The brief as portable markdown: the body, then its sources with their URLs."""
-    lines = [f"# {' '.join(question.split())}", "", body.strip()]
+    """The brief as portable markdown: the sanitised body, then its sources with their URLs."""
+    title = markdown_sanitise(" ".join(question.split()), [])
+    lines = [f"# {title}", "", markdown_sanitise(body, citations).strip()]
     if citations:
         lines += ["", "## Sources", ""]
         for c in citations:

@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 QUESTION_MAX_LENGTH = 2000
+NEED_KEYS = ("parameter", "description", "format")  # what a needs_input brief asks, per value
 
 
 class BriefStatus(models.TextChoices):
@@ -18,6 +19,23 @@ class BriefStatus(models.TextChoices):
 
 
 FINISHED_STATUSES = (BriefStatus.SUCCEEDED, BriefStatus.FAILED, BriefStatus.CANCELLED)
+
+
+class BriefOutcome(models.TextChoices):
+    """What the reader got, apart from how the run ended (``briefs.agent.outcome`` decides it)."""
+
+    ANSWERED = "answered", _("answered")
+    PARTIAL = "partial", _("partial")
+    NO_DATA = "no_data", _("no data")
+    OFF_TOPIC = "off_topic", _("off topic")
+    NEEDS_INPUT = "needs_input", _("needs input")
+
+
+class OutcomeReason(models.TextChoices):
+    """Why a ``no_data`` brief has nothing: the sources answered empty, or none could be read."""
+
+    EMPTY = "empty", _("not found")
+    UNREACHABLE = "unreachable", _("can't query")
 
 
 class Brief(models.Model):
@@ -48,6 +66,15 @@ class Brief(models.Model):
     timings = models.JSONField(default=dict, blank=True)
     as_of = models.DateTimeField(null=True, blank=True)
     error = models.CharField(max_length=500, blank=True)
+    # Empty while queued or running, and for failed or cancelled runs (null in the API).
+    outcome = models.CharField(
+        max_length=12, choices=BriefOutcome.choices, blank=True, db_index=True
+    )
+    outcome_reason = models.CharField(
+        max_length=12, choices=OutcomeReason.choices, blank=True, help_text=_("for no_data")
+    )
+    # needs_input: what the question did not give, [{parameter, description, format}].
+    needs = models.JSONField(default=list, blank=True)
     # Run bookkeeping.
     attempts = models.PositiveSmallIntegerField(default=0)
     cancel_requested = models.BooleanField(default=False)
@@ -82,6 +109,20 @@ class Brief(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in FINISHED_STATUSES
+
+    def outcome_payload(self) -> dict:
+        """``outcome``, ``reason`` and ``needs`` as the API, webhooks and ``ask --json`` give
+        them: null when unset, each need as {parameter, description, format}."""
+        needs = self.needs if isinstance(self.needs, list) else []
+        return {
+            "outcome": self.outcome or None,
+            "reason": self.outcome_reason or None,
+            "needs": [
+                {key: str(need.get(key) or "") for key in NEED_KEYS}
+                for need in needs
+                if isinstance(need, dict)
+            ],
+        }
 
     @property
     def group_name(self) -> str:

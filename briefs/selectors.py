@@ -55,6 +55,7 @@ def briefs_search(
     owner,
     text: str = "",
     status: str = "",
+    outcome: str = "",
     since: date | None = None,
     until: date | None = None,
 ) -> QuerySet[Brief]:
@@ -66,6 +67,8 @@ def briefs_search(
         )
     if status:
         briefs = briefs.filter(status=status)
+    if outcome:
+        briefs = briefs.filter(outcome=outcome)
     if since:
         briefs = briefs.filter(created_at__gte=_day_start(since))
     if until:

@@ -7,7 +7,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from briefs.errors import FieldInvalid
-from briefs.models import FINISHED_STATUSES, QUESTION_MAX_LENGTH, Brief, BriefStatus
+from briefs.models import (
+    FINISHED_STATUSES,
+    QUESTION_MAX_LENGTH,
+    Brief,
+    BriefOutcome,
+    BriefStatus,
+)
 from briefs.steps import step_append
 
 
@@ -90,6 +96,46 @@ def brief_rerun(*, owner, brief_id: int) -> Brief:
         owner=owner,
         question=original.question,
         follow_up_of=original.follow_up_of_id,
+        offline=original.offline,
+    )
+
+
+NEED_VALUE_MAX_LENGTH = 200
+
+
+def need_value_clean(value: object) -> str:
+    """A value given for a missing parameter, or ``BriefInvalid`` naming what is wrong."""
+    if not isinstance(value, str):
+        raise BriefInvalid("value", "The value must be text.")
+    text = " ".join(unicodedata.normalize("NFC", value).replace('"', " ").split())
+    if not text:
+        raise BriefInvalid("value", "The value is empty.")
+    if len(text) > NEED_VALUE_MAX_LENGTH:
+        raise BriefInvalid("value", f"The value is longer than {NEED_VALUE_MAX_LENGTH} characters.")
+    return text
+
+
+def question_with_values(question: str, values: list[str]) -> str:
+    """The question with the given values quoted after it, where the route filler looks for a
+    subject: the question keeps what it asked, the quotes say what it is about."""
+    quoted = " ".join(f'"{v}"' for v in values)
+    room = QUESTION_MAX_LENGTH - len(quoted) - 1
+    return f"{question[:room]} {quoted}"
+
+
+def brief_needs_answer(*, owner, brief_id: int, values: list[object]) -> Brief:
+    """A follow-up of a ``needs_input`` brief whose question carries the values it asked for,
+    one per need, in order; run like any new brief."""
+    original = Brief.objects.get(owner=owner, pk=brief_id)
+    if original.outcome != BriefOutcome.NEEDS_INPUT or not original.needs:
+        raise BriefInvalid("value", "This brief does not ask for a value.")
+    if len(values) != len(original.needs):
+        raise BriefInvalid("value", f"Give {len(original.needs)} values, one for each asked.")
+    cleaned = [need_value_clean(v) for v in values]
+    return brief_create(
+        owner=owner,
+        question=question_with_values(original.question, cleaned),
+        follow_up_of=original.pk,
         offline=original.offline,
     )
 

@@ -6,7 +6,7 @@ doorbell message (not the step itself: the row is the truth) goes to the brief's
 
 Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
 
-- ``run_started``      {attempt, mode, budget, fetch_retry}
+- ``run_started``      {attempt, mode: model | offline, budget, fetch_retry, models?}
 - ``run_resumed``      {attempt, reason}: a worker picked up a brief whose previous worker died
 - ``query_rewritten``  {query, language, keywords, window: {label, start, end}, method}
 - ``step_started``     {step, budget, node}: one unit of the router budget is spent
@@ -15,11 +15,15 @@ Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
 - ``choice_rejected``  {node, value, reason}: a choice failed validation; nothing was sent
 - ``fetch_result``     {path, outcome, transient, http_status, items_new, items_seen,
                         latency_ms, message}
-- ``router``           {decision: summarize | route | retry | platform, reason, step, budget}
+- ``router``           {decision: summarize | route | retry | platform | needs_input, reason,
+                        step, budget}
 - ``llm_usage``        {node, model, prompt_tokens, completion_tokens, cached_tokens,
-                        truncated, latency_ms}
+                        truncated, latency_ms, endpoint}
 - ``llm_fallback``     {node, reason}: the node used its offline method instead
-- ``brief_ready``      {status, citations, items, as_of}
+- ``claims_dropped``   {produced, kept, <reason>: count...}: what the writer contract removed
+                        (uncited, invalid_citation, date, heading, markup)
+- ``brief_ready``      {status, outcome, reason, citations, items, as_of}: ``outcome`` and
+                        ``reason`` as stored on the brief (``briefs.agent.outcome``)
 - ``run_failed``       {reason}
 - ``run_cancelled``    {reason, step}: ``step`` (the budget steps used) when a run was stopped
 """
@@ -41,7 +45,7 @@ STEP_KINDS = frozenset(
     {
         "run_started", "run_resumed", "query_rewritten", "step_started", "candidates", "choice",
         "choice_rejected", "fetch_result", "router", "llm_usage", "llm_fallback", "brief_ready",
-        "run_failed", "run_cancelled",
+        "run_failed", "run_cancelled", "claims_dropped",
     }
 )  # fmt: skip
 STEP_MESSAGE_TYPE = "step.new"

@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from briefs import selectors, services
-from briefs.forms import AskForm, BriefSearchForm, RouteHealthFilterForm
+from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm, RouteHealthFilterForm
 from briefs.llm import llm_configured, llm_mode_label
 from briefs.markdown import brief_html, brief_markdown_export, citations_read
-from briefs.models import Brief
+from briefs.models import Brief, BriefOutcome
 from housekeeping.selectors import housekeeping_status
 
 BRIEFS_PER_PAGE = 20
@@ -91,8 +91,38 @@ def brief_detail(request: HttpRequest, pk: int) -> HttpResponse:
             question=brief.question, body=brief.body, citations=citations
         ),
         "usage_nodes": _usage_rows(brief.usage),
+        "needs_form": _needs_form(brief),
     }
     return render(request, "briefs/detail.html", context)
+
+
+def _needs(brief: Brief) -> list[dict]:
+    needs = brief.needs if brief.outcome == BriefOutcome.NEEDS_INPUT else []
+    return [n for n in needs if isinstance(n, dict)] if isinstance(needs, list) else []
+
+
+def _needs_form(brief: Brief, data=None) -> NeedsAnswerForm | None:
+    needs = _needs(brief)
+    return NeedsAnswerForm(data, needs=needs) if needs else None
+
+
+@login_required
+@require_POST
+def brief_needs_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    """The values a needs_input brief asked for: a follow-up brief that carries them."""
+    brief = _own_brief(request, pk)
+    form = _needs_form(brief, request.POST)
+    if form is None or not form.is_valid():
+        messages.error(request, _("Give a value for each question asked."))
+        return redirect(brief)
+    try:
+        follow_up = services.brief_needs_answer(
+            owner=request.user, brief_id=brief.pk, values=form.values()
+        )
+    except services.BriefInvalid as exc:
+        messages.error(request, exc.message)
+        return redirect(brief)
+    return redirect(follow_up)
 
 
 def _usage_rows(usage: object) -> list[dict]:
@@ -161,6 +191,7 @@ def brief_list(request: HttpRequest) -> HttpResponse:
         owner=request.user,
         text=filters.get("q", ""),
         status=filters.get("status", ""),
+        outcome=filters.get("outcome", ""),
         since=filters.get("since"),
         until=filters.get("until"),
     )

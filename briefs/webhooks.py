@@ -240,6 +240,7 @@ def brief_finished_body(brief: Brief, event_id: uuid.UUID) -> str:
         "brief": {
             "id": brief.pk,
             "status": brief.status,
+            **brief.outcome_payload(),
             "question": brief.question,
             "mode": brief.mode,
             "error": brief.error,

@@ -12,10 +12,18 @@ fields and invalidation). Scoring, per platform ``p`` and route ``r``:
   知乎想法热榜 for "知乎热榜". Terms of a platform's name found in the question do not count again
   for its routes, and count ``NAMED_TERM_FACTOR`` for other platforms' (the "arxiv" of a question
   names arXiv more than it describes a route of Trending Papers that mentions arXiv).
-- platform score = (name + own-text relevance + best route relevance) x priority(p);
+- subject values (owner/name pairs, @handles, ids mixing letters and digits: see
+  ``catalog.search_index.entities_split``) name no platform and their terms weigh
+  ``ENTITY_WEIGHT``: the rust-lang of rust-lang/rust is no platform called Lang. A platform named
+  after "of", "from" or "by" says whose items are asked for: beside another platform named about
+  as strongly, it counts ``CONTAINED_NAME_FACTOR`` of it ("Instagram posts of natgeo").
+- platform score = (name + own-text relevance + best route relevance, plus ``SIZE_PRIOR`` x
+  ln(1 + its routes) when that relevance is not nil) x priority(p): between two platforms the
+  question fits alike, the larger one is the likelier source;
 - route score = (name(p) + (route relevance + ``PRIOR_RELEVANCE``) / (1 + required path
-  parameters)) x priority(p) x priority(r) x ``route_health_score``: a parameter the agent cannot
-  fill from the question makes a route fail, so fewer is better.
+  parameters the question's own values cannot fill)) x priority(p) x priority(r) x
+  ``route_health_score``: a parameter the agent cannot fill from the question makes a route
+  fail, so fewer is better.
 
 Priority multiplies by ``PRIORITY_BASE ** priority`` (capped at +-``PRIORITY_CAP``).
 
@@ -27,6 +35,7 @@ never comes back, even from an index built before the change.
 
 import bisect
 import heapq
+import math
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
@@ -43,6 +52,7 @@ from catalog.search_index import (
     IndexedRoute,
     NamePhrase,
     SearchIndex,
+    entities_split,
     question_terms,
     search_index_current,
     text_canonical,
@@ -55,10 +65,14 @@ NAME_STRENGTH_CAP = 10.0
 CONTAINED_NAME_FACTOR = 0.25
 NAMED_TERM_FACTOR = 0.3
 PRIOR_RELEVANCE = 0.5
+SIZE_PRIOR = 0.15
 PRIORITY_BASE = 1.25
 PRIORITY_CAP = 10
 MIN_CANDIDATES = 300
 # C0 and C1 controls but tab and newlines, DEL, and lone surrogates (not text at all).
+SUBJECT_MARKERS = frozenset(("of", "from", "by"))
+SUBJECT_NAME_RIVAL = 0.5  # how strongly another platform must be named to be the one read
+NUMBER_RE = re.compile(r"(?<![\w.])\d{3,}(?![\w.])")
 CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
@@ -127,6 +141,7 @@ class _Query:
     hits: dict[int, _NameHit] = field(default_factory=dict)
     named_terms: frozenset[str] = frozenset()  # phrase terms of all hits
     name_scores: dict[int, float] = field(default_factory=dict)  # NAME_WEIGHT x hit strength
+    values: int = 0  # parameter values the question gives (see ``question_values``)
 
     def factor(self, term: str, platform: int, named: bool) -> float:
         """How much ``term`` counts for a platform's relevance (``named``: in named_terms)."""
@@ -199,7 +214,20 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
     for position, hit in hits.items():
         if any(_inside(hit.span, o.span) for p, o in hits.items() if p != position):
             hit.strength *= CONTAINED_NAME_FACTOR
+    # "Instagram posts of natgeo": natgeo says whose posts, Instagram where to read them. Not
+    # when the other name is a weak one, a common word ("News of BBC").
+    subjects = [p for p, hit in hits.items() if _after_subject_marker(canonical, hit.span)]
+    others = [hit.strength for p, hit in hits.items() if p not in subjects]
+    for position in subjects:
+        if max(others, default=0.0) >= SUBJECT_NAME_RIVAL * hits[position].strength:
+            hits[position].strength *= CONTAINED_NAME_FACTOR
     return hits
+
+
+def _after_subject_marker(canonical: str, span: tuple[int, int]) -> bool:
+    """The name follows "of", "from" or "by": it says whose items, not where to read them."""
+    before = canonical[: span[0]].split()
+    return bool(before) and before[-1] in SUBJECT_MARKERS
 
 
 def _inside(span: tuple[int, int], outer: tuple[int, int]) -> bool:
@@ -214,10 +242,19 @@ def _parse(index: SearchIndex, question: str) -> _Query:
     ]
     terms.sort(key=lambda t: -t[2])
     curation = index.curation
-    hits = _name_hits(index, text_canonical(question), curation)
+    plain, entities = entities_split(question)  # a subject value names no platform
+    hits = _name_hits(index, text_canonical(plain), curation)
     named = frozenset(t for hit in hits.values() for t in hit.phrase_terms)
     scores = {p: NAME_WEIGHT * hit.strength for p, hit in hits.items()}
-    return _Query(curation, terms, hits, named_terms=named, name_scores=scores)
+    values = question_values(plain, entities)
+    return _Query(curation, terms, hits, named_terms=named, name_scores=scores, values=values)
+
+
+def question_values(plain: str, entities: list[str]) -> int:
+    """How many path parameters the question's own values can fill: two for an owner/name
+    pair, one for another subject value or a number of three digits or more."""
+    numbers = NUMBER_RE.findall(plain)
+    return sum(2 if "/" in e else 1 for e in entities) + len(numbers)
 
 
 # --- Relevance ----------------------------------------------------------------------------------
@@ -372,12 +409,15 @@ def _route_base(index: SearchIndex, query: _Query, rel: _Relevance, position: in
     question, and one it cannot fill makes the route fail.
     """
     route = index.routes[position]
-    own = (rel.routes.get(position, 0.0) + PRIOR_RELEVANCE) / (1 + route.required_params)
+    required = max(0, route.required_params - query.values)
+    own = (rel.routes.get(position, 0.0) + PRIOR_RELEVANCE) / (1 + required)
     return query.name_scores.get(route.platform, 0.0) + own
 
 
-def _platform_base(query: _Query, rel: _Relevance, position: int) -> float:
+def _platform_base(index: SearchIndex, query: _Query, rel: _Relevance, position: int) -> float:
     own = rel.platforms.get(position, 0.0) + rel.best_route.get(position, 0.0)
+    if own:
+        own += SIZE_PRIOR * math.log1p(len(index.platforms[position].routes))
     return query.name_scores.get(position, 0.0) + own
 
 
@@ -415,7 +455,7 @@ def _platform_reasons(
 def _route_hit(index: SearchIndex, query: _Query, rel: _Relevance, scored: tuple) -> RouteHit:
     score, position, state, health = scored
     route = index.routes[position]
-    platform_score = _platform_base(query, rel, route.platform)
+    platform_score = _platform_base(index, query, rel, route.platform)
     platform_score *= priority_factor(state.platform_priority)
     return RouteHit(
         route_id=route.id,
@@ -467,7 +507,7 @@ def _platform_hits(
         state = states.get(platform.id)
         if state is None or not state.eligible:
             continue
-        score = _platform_base(query, rel, position) * priority_factor(state.priority)
+        score = _platform_base(index, query, rel, position) * priority_factor(state.priority)
         reasons = _platform_reasons(index, query, rel, position, state.priority)
         hits.append(PlatformHit(platform.namespace, platform.name, round(score, 4), reasons))
     hits.sort(key=lambda h: (-h.score, h.namespace))
@@ -504,7 +544,8 @@ def _top_routes(index, query, rel, candidates: set[int], limit: int) -> list[int
     scored = []
     for position in candidates:  # _route_base x curation, inlined: this loop is the hot one
         route = routes[position]
-        own = (relevance.get(position, 0.0) + PRIOR_RELEVANCE) / (1 + route.required_params)
+        required = max(0, route.required_params - query.values)
+        own = (relevance.get(position, 0.0) + PRIOR_RELEVANCE) / (1 + required)
         score = names.get(route.platform, 0.0) + own
         if route_priority[position] or platform_priority[route.platform]:
             score *= priority_factor(route_priority[position])
@@ -516,7 +557,9 @@ def _top_routes(index, query, rel, candidates: set[int], limit: int) -> list[int
 def _top_platforms(index, query, rel, skip: set[int], limit: int) -> list[int]:
     positions = ({*rel.best_route, *rel.platforms, *query.hits}) - skip
     priority = query.curation.platform_priority
-    scored = [(_platform_base(query, rel, p) * priority_factor(priority[p]), p) for p in positions]
+    scored = [
+        (_platform_base(index, query, rel, p) * priority_factor(priority[p]), p) for p in positions
+    ]
     return [position for _, position in heapq.nlargest(2 * limit + 5, scored)]
 
 

@@ -102,10 +102,24 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "期刊": ("journal",), "政策": ("policy",), "安全": ("security",), "漏洞": ("vulnerability",),
 }  # fmt: skip
 GLOSSARY_WEIGHT = 0.6
+ENTITY_WEIGHT = 0.1
+_ENTITY_EDGE = r"(?<![\w.\-/@])"
+ENTITY_RE = re.compile(
+    rf"{_ENTITY_EDGE}[A-Za-z0-9][\w.\-]*/[\w.\-]*[A-Za-z0-9](?![\w/])"  # owner/name
+    rf"|{_ENTITY_EDGE}@[A-Za-z0-9_][\w.\-]*[A-Za-z0-9_]"  # @handle
+    # an id mixing letters and digits: 3 digits or more, or 12 characters or more (iPhone15 is
+    # a product, UCaXkIU1QidjPwiAYu6GcHjg a channel)
+    rf"|{_ENTITY_EDGE}(?=[A-Za-z0-9_\-]*\d)(?=[\d_\-]*[A-Za-z])"
+    rf"(?:(?=(?:[A-Za-z_\-]*\d){{3}})[A-Za-z0-9_\-]{{8,}}|[A-Za-z0-9_\-]{{12,}})(?![\w.\-])",
+    re.ASCII,
+)
+
+
+_DOUBLED_RE = re.compile(r"([bgmnprt])\1$")  # stopped, starred, running; not added, missed
 
 
 @functools.lru_cache(maxsize=100_000)
-def _stem(word: str) -> str:
+def word_stem(word: str) -> str:
     """A deliberately small English stemmer: plurals, -ing, -ed, a final -e. Same on both sides."""
     if len(word) <= 3 or not word.isascii() or not word.isalpha() or word in STEM_KEEP:
         return word
@@ -115,6 +129,8 @@ def _stem(word: str) -> str:
             if (suffix == "s" and word.endswith(("ss", "us", "is"))) or word.endswith("eed"):
                 break
             word = word[: len(word) - len(suffix)] + keep
+            if suffix in ("ing", "ed") and _DOUBLED_RE.search(word):
+                word = word[:-1]  # starred -> star, stopped -> stop (not: installed, missed)
             break
     return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
@@ -156,15 +172,15 @@ def text_terms(text: str, *, question: bool = False, numbers: bool = True) -> It
         elif len(run) < 2 or (question and run in EN_STOPWORDS):
             continue
         elif numbers or not MANY_DIGITS_RE.match(run):
-            yield _stem(run)
+            yield word_stem(run)
 
 
 def _glossary_pairs() -> dict[str, tuple[str, ...]]:
     pairs: dict[str, set[str]] = {}
     for zh, english in GLOSSARY.items():
         for word in english:
-            pairs.setdefault(zh, set()).add(_stem(word))
-            pairs.setdefault(_stem(word), set()).add(zh)
+            pairs.setdefault(zh, set()).add(word_stem(word))
+            pairs.setdefault(word_stem(word), set()).add(zh)
     return {term: tuple(sorted(others)) for term, others in pairs.items()}
 
 
@@ -172,12 +188,37 @@ GLOSSARY_PAIRS = _glossary_pairs()
 
 
 def question_terms(question: str) -> dict[str, float]:
-    """Distinct terms of a question with their weights: 1.0, or GLOSSARY_WEIGHT via the glossary."""
-    terms = dict.fromkeys(text_terms(question, question=True), 1.0)
+    """Distinct terms of a question with their weights: 1.0, GLOSSARY_WEIGHT via the glossary,
+    or ENTITY_WEIGHT for a term found only inside a subject value (see ``entities_split``)."""
+    plain, entities = entities_split(question)
+    terms = dict.fromkeys(text_terms(plain, question=True), 1.0)
     for term in list(terms):
         for other in GLOSSARY_PAIRS.get(term, ()):
             terms.setdefault(other, GLOSSARY_WEIGHT)
+    for entity in entities:
+        for term in text_terms(entity, question=True):
+            terms.setdefault(term, ENTITY_WEIGHT)
     return terms
+
+
+def entities_split(question: str) -> tuple[str, list[str]]:
+    """``question`` with its subject values blanked, and those values.
+
+    A subject value names what the question is about, not where to read about it: the
+    ``rust-lang`` of rust-lang/rust is no platform called Lang. Values are the forms that say
+    what they are: ``owner/name`` pairs (not two short acronyms, as in AI/ML), ``@handles``, and
+    ids that mix letters and digits (UCaXkIU1QidjPwiAYu6GcHjg, BV1i7411M7N9, SH600519).
+    """
+    found: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        value = match.group(0)
+        if "/" in value and all(len(part) <= 3 for part in value.split("/")):
+            return value
+        found.append(value)
+        return " " * len(value)
+
+    return ENTITY_RE.sub(keep, question), found
 
 
 # --- The index ----------------------------------------------------------------------------------

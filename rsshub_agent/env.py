@@ -4,6 +4,7 @@ Every reader raises ``ImproperlyConfigured`` naming the variable when a value is
 typo stops start-up instead of surfacing later as a confusing runtime error.
 """
 
+import json
 import os
 from urllib.parse import urlsplit
 
@@ -87,3 +88,41 @@ def env_url(name: str, default: str, *, schemes: tuple[str, ...]) -> str:
     if parts.query or parts.fragment:
         raise ImproperlyConfigured(f"{name} must not carry a query or fragment, got {raw!r}")
     return raw.rstrip("/")
+
+
+ENDPOINT_KEYS = frozenset({"name", "base_url", "api_key", "router_model", "writer_model"})
+
+
+def env_endpoints(name: str) -> list[dict[str, str]]:
+    """A JSON array of OpenAI-compatible endpoints, in the order calls try them; [] when unset.
+
+    Each entry: ``{"base_url", "api_key", "router_model"?, "writer_model"?, "name"?}`` (all
+    strings; the models default to ``OPENAI_ROUTER_MODEL``/``OPENAI_WRITER_MODEL``). Errors name
+    the entry, never echo it: it holds a key.
+    """
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return []
+    try:
+        entries = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ImproperlyConfigured(f"{name} must be a JSON array of objects") from None
+    if not isinstance(entries, list) or not entries:
+        raise ImproperlyConfigured(f"{name} must be a non-empty JSON array of objects")
+    return [_endpoint_entry(name, n, entry) for n, entry in enumerate(entries, 1)]
+
+
+def _endpoint_entry(name: str, n: int, entry: object) -> dict[str, str]:
+    if not isinstance(entry, dict) or not all(isinstance(v, str) for v in entry.values()):
+        raise ImproperlyConfigured(f"{name}: entry {n} must be an object of strings")
+    unknown = sorted(set(entry) - ENDPOINT_KEYS)
+    if unknown:
+        raise ImproperlyConfigured(f"{name}: entry {n} has unknown keys {unknown}")
+    url, key = entry.get("base_url", "").strip(), entry.get("api_key", "").strip()
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+        raise ImproperlyConfigured(f"{name}: entry {n} needs an http(s) base_url with a host")
+    if not key:
+        raise ImproperlyConfigured(f"{name}: entry {n} needs an api_key")
+    cleaned = {k: v.strip() for k, v in entry.items() if v.strip()}
+    return cleaned | {"base_url": url.rstrip("/"), "name": cleaned.get("name") or parts.hostname}

@@ -14,6 +14,7 @@ from dotenv import load_dotenv
 from rsshub_agent.env import (
     env_bool,
     env_choice,
+    env_endpoints,
     env_float,
     env_int,
     env_list,
@@ -316,6 +317,11 @@ OPENAI_ROUTER_MODEL = env_str("OPENAI_ROUTER_MODEL", "gpt-4o-mini")
 OPENAI_WRITER_MODEL = env_str("OPENAI_WRITER_MODEL", "gpt-4o-mini")
 OPENAI_TIMEOUT = env_float("OPENAI_TIMEOUT", 60.0, minimum=1.0)
 LLM_DAILY_TOKEN_BUDGET = env_int("LLM_DAILY_TOKEN_BUDGET", 200_000, minimum=0)
+# Several endpoints, tried in order (each with its own breaker); when set, the single-endpoint
+# variables above only give the default model names.
+OPENAI_ENDPOINTS = env_endpoints("OPENAI_ENDPOINTS")
+# Seconds of model time one run may spend in total; past it, the remaining nodes run offline.
+LLM_RUN_DEADLINE = env_float("LLM_RUN_DEADLINE", 90.0, minimum=1.0)
 
 # --- Agent --------------------------------------------------------------------------------------
 AGENT_FETCH_RETRY = env_int("AGENT_FETCH_RETRY", 2, minimum=0, maximum=10)

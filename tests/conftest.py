@@ -82,6 +82,17 @@ def search_index_always_current(settings):
     settings.CATALOG_SEARCH_RECHECK_SECONDS = 0
 
 
+@pytest.fixture(autouse=True)
+def django_cache_empty():
+    """Each test starts with an empty cache: a remembered RSSHub status or throttle count from an
+    earlier test must not decide what this one sees."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():

@@ -25,6 +25,10 @@ every misbehaviour the LLM backend must survive:
 - ``delayed(answer, seconds)``: any answer, late; ``LLMServer(delay=...)`` delays every call
 
 ``usage(prompt, completion, cached)`` sets the token counts an answer reports.
+
+``profile(family)`` is a responder that answers every node of a run validly, in the reply shape
+of one family of servers (``PROFILES``); ``careless_writer(request)`` is a model that writes
+everything a brief must not hold.
 """
 
 from __future__ import annotations
@@ -242,3 +246,111 @@ class LLMServer:
 
     def __exit__(self, *exc_info: Any) -> None:
         self.stop()
+
+
+# --- server families: a valid answer to any node, in each family's reply shape -----------------
+
+PROFILES = (
+    "openai",  # forced tool call, arguments a JSON string, finish_reason "tool_calls"
+    "json_content",  # no tool support: the JSON object in content, finish_reason "stop"
+    "fenced_json",  # the JSON fenced as ```json in content
+    "reasoning",  # reasoning_content beside the content (DeepSeek-style reasoning models)
+    "finish_null",  # finish_reason null (some llama.cpp / proxy builds)
+    "finish_eos",  # finish_reason "eos" (some vLLM / TGI builds)
+    "content_parts",  # content as a list of {"type": "text", "text": ...} parts
+    "arguments_object",  # tool call arguments sent as a JSON object, not a string
+)
+GOOD_BRIEF = "The first item leads the feed [1]. The second one followed it [2]."
+
+
+def node_of(body: dict[str, Any]) -> str:
+    """Which node a request comes from: rewrite, platform, route, or summarize (no tools)."""
+    tools = body.get("tools") or []
+    if not tools:
+        return "summarize"
+    properties = tools[0]["function"]["parameters"]["properties"]
+    return "rewrite" if "query" in properties else "platform" if "chosen" in properties else "route"
+
+
+def valid_answer(body: dict[str, Any]) -> Any:
+    """A valid answer to the node asking: a JSON-able object, or the brief's text."""
+    node = node_of(body)
+    prompt = body["messages"][1]["content"]
+    if node == "summarize":
+        return GOOD_BRIEF
+    schema = body["tools"][0]["function"]["parameters"]["properties"]
+    if node == "rewrite":
+        question = prompt.split("Question: ", 1)[1].split("\n", 1)[0]
+        return {"query": question, "language": "en", "keywords": question.split()[:3],
+                "window": "latest", "window_hours": None}  # fmt: skip
+    if node == "platform":
+        offered = schema["chosen"]["items"]["enum"]
+        named = [o for o in offered if o in prompt.lower()] or offered
+        return {"chosen": named[:1], "reason": "named in the query"}
+    options = schema["routes"]["items"]["anyOf"]
+    bare = [o for o in options if not o["properties"]["params"]["properties"]] or options
+    template = bare[0]["properties"]["route"]["enum"][0]
+    params = dict.fromkeys(bare[0]["properties"]["params"]["properties"])
+    return {"routes": [{"route": template, "params": params}], "needs_input": [], "reason": "fits"}
+
+
+def shaped(family: str, answer: Any) -> Callable[[Request], Reply]:
+    """``answer`` in the reply shape of ``family``."""
+    if isinstance(answer, str):  # the writer's text
+        content: Any = answer
+        if family == "content_parts":
+            content = [{"type": "text", "text": answer[:20]}, {"type": "text", "text": answer[20:]}]
+        message = {"role": "assistant", "content": content}
+        if family == "reasoning":
+            message["reasoning_content"] = 'Thinking: cite [9] and say {"x": 1}.'
+        return completion(message, finish_reason=_finish(family, "stop"))
+    encoded = json.dumps(answer)
+    if family in ("openai", "finish_null", "finish_eos", "arguments_object"):
+        arguments = answer if family == "arguments_object" else encoded
+        call = {"id": f"call_{next(_ids)}", "type": "function",
+                "function": {"name": "answer", "arguments": arguments}}  # fmt: skip
+        message = {"role": "assistant", "content": None, "tool_calls": [call]}
+        return completion(message, finish_reason=_finish(family, "tool_calls"))
+    content = {
+        "json_content": encoded,
+        "fenced_json": f"Here is the answer:\n```json\n{encoded}\n```",
+        "reasoning": encoded,
+        "content_parts": [{"type": "text", "text": encoded}],
+    }[family]
+    message = {"role": "assistant", "content": content}
+    if family == "reasoning":
+        message["reasoning_content"] = "The user wants {not json. Choose the first."
+    return completion(message, finish_reason="stop")
+
+
+def _finish(family: str, normal: str) -> Any:
+    return {"finish_null": None, "finish_eos": "eos"}.get(family, normal)
+
+
+def profile(family: str) -> Callable[[dict[str, Any]], Answer]:
+    """A responder answering every node validly, the way ``family`` shapes its replies."""
+    if family not in PROFILES:
+        raise ValueError(f"unknown profile {family!r}")
+    return lambda body: shaped(family, valid_answer(body))
+
+
+def careless_writer(body: dict[str, Any]) -> str:
+    """A writer that cites items that do not exist, states what no item says, invents dates,
+    copies an item's text with its bracketed number, and adds links and an image; one sentence
+    of it is a good one."""
+    prompt = body["messages"][1]["content"]
+    first_title = prompt.split("<items>\n", 1)[1].split("\n")[1]
+    return "\n".join(
+        [
+            "## Breaking",
+            "",
+            "The first item leads the feed [1].",
+            "Aliens landed and chip makers fled [7]. Prices doubled [42] [99].",
+            "Analysts agree this is the biggest story of the year.",
+            "It all began on March 3, 2019 [1]. Markets reopened on 2019-03-04 [2].",
+            "昨天市场大涨 [1]。",
+            f"- {first_title}",
+            "- See [the details](https://evil.example/x) ![pixel](https://evil.example/p.png)",
+            "- <b>Bold</b> claim <a href='https://evil.example'>here</a>",
+        ]
+    )

@@ -1,9 +1,11 @@
 """The state one run carries from node to node, and how it records steps."""
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 
 from briefs.agent.rewrite import Rewrite
 from briefs.agent.summarize import Attempted
@@ -32,9 +34,20 @@ class RunContext:
     paths: list[tuple[str, int | None]] = field(default_factory=list)  # (path, route id) to fetch
     attempted: list[Attempted] = field(default_factory=list)
     fetched_item_ids: list[int] = field(default_factory=list)
+    # The paths of the route choice whose fetch returned items: a failure among them makes
+    # the outcome partial (a route given up on earlier does not).
+    answer_paths: list[str] = field(default_factory=list)
     usage: dict[str, dict[str, int]] = field(default_factory=dict)
     timings: dict[str, int] = field(default_factory=dict)
     llm_fallbacks: list[str] = field(default_factory=list)
+    # The model path's record: nodes the model answered, each fallback with its reason, the
+    # writer's dropped sentences by reason, and the run's model deadline (time.monotonic()).
+    llm_answered: list[str] = field(default_factory=list)
+    fallback_reasons: list[dict[str, str]] = field(default_factory=list)
+    claims_dropped: dict[str, int] = field(default_factory=dict)
+    llm_deadline: float = field(
+        default_factory=lambda: time.monotonic() + settings.LLM_RUN_DEADLINE
+    )
     # What the question did not say: one entry per required subject parameter that no candidate
     # route could fill, {"parameter", "description", "format", "route", "source"}. A run that
     # fetched nothing and has needs ends with the outcome ``needs_input`` and asks for them.
@@ -42,6 +55,7 @@ class RunContext:
     # The router saw RSSHub's egress down (fetching.egress): nothing could be fetched, and the
     # brief says the network is down, not that the sources failed.
     egress_down: bool = False
+    rsshub_down: bool = False  # RSSHub itself did not answer, retries included
     # A dry run (``eval_routing``) has no saved brief: its steps are kept here, not in the log.
     memory_steps: list[tuple[str, dict]] | None = None
 
@@ -76,6 +90,9 @@ class RunContext:
             {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0},
         )
         totals["calls"] += 1
+        if getattr(usage, "endpoint", ""):
+            endpoints = totals.setdefault("endpoints", {})
+            endpoints[usage.endpoint] = endpoints.get(usage.endpoint, 0) + 1
         totals["prompt_tokens"] += usage.prompt_tokens
         totals["completion_tokens"] += usage.completion_tokens
         totals["cached_tokens"] += usage.cached_tokens

@@ -81,6 +81,28 @@ EN_WORD_MARKERS = frozenset(
     organization image project subreddit group creator uploader member"""
     )
 )
+# Words for people in general: in a subject's place ("what did people say") they name nobody.
+PEOPLE = frozenset(
+    str.split(
+        """people person persons everyone everybody someone somebody anyone anybody folks they
+    them he she it you we who users user developers fans experts others he's she's they're"""
+    )
+)
+# A question's auxiliary: after a question word (or first), the word it is followed by is the
+# subject of the question's verb ("What did elonmusk post", "Has sama tweeted").
+AUXILIARIES = frozenset(
+    str.split("did does do has have had is was are were will would can could should")
+)
+QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
+# A kind of thing right after "the X" names X ("the golang organization").
+EN_KIND_NOUNS = frozenset(
+    str.split(
+        """organization organisation org channel account user repo repository package image
+    project playlist subreddit group community page profile library crate module
+    organizations channels accounts users repos repositories packages images projects
+    playlists groups communities"""
+    )
+)
 # What follows these is a topic to search for, not an account or a name.
 ZH_TOPIC_MARKERS = ("关于", "搜索", "关键词", "关键字")
 ZH_AFTER_MARKERS = (
@@ -96,6 +118,11 @@ ZH_AFTER_MARKERS = (
     "账号",
     "仓库",
     "标签",
+)
+# What follows these names someone (an account), not a topic or a tag.
+AUTHOR_MARKERS = (
+    *str.split("from by user author account creator uploader member"),
+    *("作者", "UP 主", "UP主", "up 主", "up主", "用户", "博主", "账号"),
 )
 ZH_BEFORE_MARKERS = ("标签", "话题", "频道", "专栏", "仓库", "圈子", "吧", "用户", "博主")
 
@@ -113,6 +140,14 @@ VIDEO_RE = re.compile(rf"{_NOT_LATIN_BEFORE}(BV[{LATIN}]{{10}}|av\d{{3,}}){_NOT_
 STOCK_RE = re.compile(
     rf"{_NOT_LATIN_BEFORE}((?:SH|SZ|BJ|HK|sh|sz|bj|hk)\d{{5,6}}|\d{{6}}\.(?:SH|SZ|BJ)|\d{{4,5}}\.HK)"
     rf"{_NOT_LATIN_AFTER}"
+)
+# An id that mixes letters and digits: 3 digits or more, or 12 characters or more
+# (UCaXkIU1QidjPwiAYu6GcHjg, PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf; iPhone15 is no id).
+ID_RE = re.compile(
+    rf"{_NOT_LATIN_BEFORE}((?=[{LATIN}_\-]*\d)(?=[\d_\-]*[A-Za-z])"
+    rf"(?:(?=(?:[A-Za-z_\-]*\d){{3}})[{LATIN}_\-]{{8,}}|[{LATIN}_\-]{{12,}}))"
+    rf"{_NOT_LATIN_AFTER}",
+    re.ASCII,
 )
 DOMAIN_RE = re.compile(
     rf"{_NOT_LATIN_BEFORE}((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}}){_NOT_LATIN_AFTER}",
@@ -134,8 +169,10 @@ RUN_RE = re.compile(rf"[{CJK}{LATIN}_\-.+#]+")
 @dataclass(frozen=True)
 class Entity:
     value: str
-    kind: str  # quoted | pair | handle | video | stock | domain | number | topic | marked | latin
+    # quoted | pair | handle | video | stock | domain | id | number | topic | marked | latin
+    kind: str
     marked: bool = False  # a marker introduced it (a bare number is only a number)
+    role: str = ""  # account: someone's (by X, @X, "did X post"); topic: something to search for
 
 
 @dataclass(frozen=True)
@@ -178,6 +215,7 @@ def _formed(text: str) -> tuple[str, list[tuple[str, str]]]:
         (VIDEO_RE, "video"),
         (STOCK_RE, "stock"),
         (DOMAIN_RE, "domain"),
+        (ID_RE, "id"),
     ):
         text = _blank(text, pattern, found, kind)
     text = DURATION_RE.sub(lambda m: " " * len(m.group(0)), text)
@@ -280,6 +318,37 @@ def _marked_before(text: str, excluded: set[str]) -> list[str]:
     return values
 
 
+def _subject_word(token: str, excluded: set[str]) -> bool:
+    low = token.lower()
+    return not CJK_RE.search(token) and low not in PEOPLE and _usable(token, excluded)
+
+
+def in_subject_place(text: str, excluded: set[str]) -> list[str]:
+    """Names an English question puts in a subject's place, unmarked:
+
+    - after a question's auxiliary, before its verb: "What did elonmusk post", "Has sama been
+      tweeting" (the auxiliary first, or after a question word);
+    - between a kind of thing and a past verb: "Repositories sindresorhus starred";
+    - between "the" and a kind of account: "the golang organization".
+
+    Words for things (posts, trending), question words, people in general and the route's own
+    words are never names."""
+    if CJK_RE.search(text):
+        return []
+    tokens = [POSSESSIVE_RE.sub("", t) for t in WORD_TOKEN_RE.findall(text)]
+    lows = [t.lower() for t in tokens]
+    found = []
+    for i, token in enumerate(tokens[:-1]):
+        before = lows[i - 1] if i else ""
+        after = lows[i + 1]
+        asked = before in AUXILIARIES and (i == 1 or (i >= 2 and lows[i - 2] in QUESTION_WORDS))
+        relative = before in GENERIC and after.endswith("ed") and i + 1 < len(tokens)
+        kind = before == "the" and after in EN_KIND_NOUNS
+        if (asked or relative or kind) and _subject_word(token, excluded):
+            found.append(token)
+    return found
+
+
 def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
     if not CJK_RE.search(text):
         return []
@@ -304,13 +373,22 @@ def question_read(
     skip = {w.lower() for w in excluded} | platform
     text = platform_blank(question, platform)
     rest, formed = _formed(text)
-    found = [Entity(v, k) for k, v in formed if not describes(v.lower(), skip)]
+    found = [
+        Entity(v, k, role="account" if k == "handle" else "")
+        for k, v in formed
+        if not describes(v.lower(), skip)
+    ]
     owners = [o for o in OWNER_RE.findall(rest) if _usable(o, skip)]
     markers = (*sorted(EN_WORD_MARKERS), *ZH_AFTER_MARKERS)
     marked = _marked_before(rest, skip) + marked_after(rest, markers, skip) + owners
-    found += [Entity(v, _kind_of(v), marked=True) for v in marked]
+    accounts = {*marked_after(rest, AUTHOR_MARKERS, skip), *owners}
+    found += [
+        Entity(v, _kind_of(v), marked=True, role="account" if v in accounts else "") for v in marked
+    ]
     topics = marked_after(rest, (*EN_PHRASE_MARKERS, *ZH_TOPIC_MARKERS), skip)
-    found += [Entity(v, "topic", marked=True) for v in topics]
+    found += [Entity(v, "topic", marked=True, role="topic") for v in topics]
+    subjects = in_subject_place(rest, skip)
+    found += [Entity(w, "marked", marked=True, role="account") for w in subjects]
     found += [Entity(w, "latin") for w in _latin_in_chinese(rest, skip)]
     found += [Entity(n, "number") for n in NUMBER_RE.findall(rest) if n not in skip]
     if keywords is None:
@@ -345,5 +423,5 @@ def _unique(entities: list[Entity]) -> tuple[Entity, ...]:
         if key not in seen:
             seen[key] = entity
         elif entity.marked and not seen[key].marked:
-            seen[key] = Entity(seen[key].value, seen[key].kind, marked=True)
+            seen[key] = Entity(seen[key].value, seen[key].kind, True, seen[key].role)
     return tuple(seen.values())

@@ -10,7 +10,9 @@ A question names a value by its label or the value itself, in either language (æ
 import re
 from typing import Any
 
+from briefs.agent.entities import GENERIC
 from briefs.agent.rewrite import ZH_NUMBERS
+from catalog.search_index import word_stem
 
 TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")
 TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")
@@ -168,11 +170,12 @@ def spans(text: str) -> set[str]:
 
 
 def _grams(text: str) -> set[str]:
-    """Latin words, and CJK character pairs (single characters for a one-character run)."""
+    """Latin words (stemmed: ranking names "rank"), and CJK character pairs (single characters
+    for a one-character run)."""
     grams: set[str] = set()
     for run in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", text.lower()):
         if run.isascii():
-            grams.add(run)
+            grams.add(word_stem(run))
         else:
             grams.update({run[i : i + 2] for i in range(max(1, len(run) - 1))})
     return grams
@@ -201,14 +204,16 @@ def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) 
         if asked_spans & (spans(label) | spans(value)):
             return value
     asked = _translated(question) if loose else _grams(question)
-    best: tuple[float, int, str] | None = None
+    best: tuple[float, bool, int, str] | None = None
     for label, value in choices:
         for text in (label, value):
             grams = _grams(text)
             if not grams or len(text.strip()) < 2 or (not loose and text.lower() in PASSING):
                 continue
             overlap = len(grams & asked) / len(grams)
-            candidate = (overlap, len(text), value)
-            if overlap >= 0.6 and (best is None or candidate[:2] > best[:2]):
+            # A kind of thing ("threads") is a weaker choice than a value that is no common noun
+            # ("Ask HN threads" asks for ask).
+            candidate = (overlap, text.lower() not in GENERIC, len(text), value)
+            if overlap >= 0.6 and (best is None or candidate[:3] > best[:3]):
                 best = candidate
-    return best[2] if best else None
+    return best[3] if best else None

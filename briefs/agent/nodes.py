@@ -4,24 +4,17 @@ The model only ever chooses among candidates the code offers, and the code valid
 choice: a namespace not offered, a route not offered or parameters that fail
 ``fetching.paths.path_build`` are refused (a ``choice_rejected`` step), never sent.
 When the model is unavailable or fails twice, the node's offline method answers instead and an
-``llm_fallback`` step says so.
+``llm_fallback`` step says so. A node with a single candidate takes it without asking.
+Utility namespaces (``fetching.paths.UTILITY_NAMESPACES``, refused by path confinement) are
+never candidates. The route node's model method lives in ``briefs.agent.route_model``.
 """
 
-import json
-from collections.abc import Callable
-from typing import Any
-
 from asgiref.sync import sync_to_async
-from django.db import connections
 
 from briefs import llm
 from briefs.agent.context import RunContext
-from briefs.agent.params import (
-    FilledPath,
-    SubjectMissing,
-    name_said,
-    params_fill,
-)
+from briefs.agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
+from briefs.agent.params import FilledPath, SubjectMissing, params_fill
 from briefs.agent.rewrite import (
     Rewrite,
     TimeWindow,
@@ -30,7 +23,9 @@ from briefs.agent.rewrite import (
     rewrite_offline,
     time_window,
 )
-from catalog.models import Platform, Route
+from briefs.agent.route_fit import offline_choice, platform_words, route_said
+from briefs.agent.route_model import routes_by_model
+from catalog.models import Route
 from catalog.search import (
     MAX_QUESTION_CHARS,
     PlatformHit,
@@ -39,7 +34,7 @@ from catalog.search import (
     routes_for_platforms,
     search_catalog,
 )
-from fetching.paths import RoutePathRejected, path_build
+from fetching.paths import UTILITY_NAMESPACES, RoutePathRejected
 
 MAX_PLATFORMS = 3
 MAX_PATHS = 3
@@ -49,50 +44,23 @@ CLOSE_TO_TOP = 0.5  # offline: other platforms chosen when their score is this c
 WINDOW_LABELS = ["latest", "today", "yesterday", "this_week", "this_month", "last_24h"]
 
 
-async def _with_model(
-    ctx: RunContext, node: str, call: Callable[[], Any], offline: Callable[[], Any]
-) -> tuple[Any, str]:
-    """Run the model method of ``node`` when the run uses one, else (or on failure) offline."""
-    if not ctx.use_llm:
-        return offline(), "offline"
-
-    def guarded():
-        # Runs in a pool thread of its own: close the database connections it opened.
-        try:
-            return call()
-        finally:
-            connections.close_all()
-
-    try:
-        result = await sync_to_async(guarded, thread_sensitive=False)()
-    except llm.LLMUnavailable as exc:
-        for usage in exc.usage:
-            await _usage_step(ctx, usage)
-        ctx.llm_fallbacks.append(node)
-        await ctx.step("llm_fallback", node=node, reason=exc.reason)
-        return offline(), "offline"
-    for usage in result.usage:
-        await _usage_step(ctx, usage)
-    return result.value, "model"
-
-
-async def _usage_step(ctx: RunContext, usage: "llm.LLMUsage") -> None:
-    ctx.usage_add(usage.node, usage)
-    await ctx.step("llm_usage", **usage.as_payload())
-
-
 # --- rewrite ------------------------------------------------------------------------------------
 
+# Strict: every field required, nothing else allowed (window_hours is null when not asked).
 REWRITE_SCHEMA = {
     "type": "object",
     "properties": {
         "query": {"type": "string", "description": "the question made self-contained"},
         "language": {"type": "string", "enum": ["zh", "en", "other"]},
-        "keywords": {"type": "array", "items": {"type": "string"}, "maxItems": 8},
+        "keywords": {"type": "array", "items": {"type": "string"}, "description": "at most 8"},
         "window": {"type": "string", "enum": WINDOW_LABELS},
-        "window_hours": {"type": "integer", "minimum": 1, "maximum": 8784},
+        "window_hours": {
+            "type": ["integer", "null"],
+            "description": "hours back from now, 1 to 8784, when the question says so",
+        },
     },
-    "required": ["query", "language", "keywords", "window"],
+    "required": ["query", "language", "keywords", "window", "window_hours"],
+    "additionalProperties": False,
 }
 
 
@@ -148,21 +116,22 @@ async def node_rewrite(ctx: RunContext) -> Rewrite:
 
     def call():
         prompt = (
-            f"{_thread_prompt(ctx.thread)}Question: {question}\n\nRewrite the question as a "
-            "self-contained search query for news feeds, with its language, topic keywords and "
-            "the time window it asks about."
+            f"{llm.now_text()}\n\n{_thread_prompt(ctx.thread)}Question: {question}\n\n"
+            "Rewrite the question as a self-contained search query for news feeds, with its "
+            "language, topic keywords and the time window it asks about."
         )
         return llm.llm_choose(
             user=ctx.owner,
             node="rewrite",
             role="router",
-            system=llm.SYSTEM_ROUTER,
+            system=llm.SYSTEM_REWRITE,
             prompt=prompt,
             schema=REWRITE_SCHEMA,
             validate=lambda v: _rewrite_validate(v, question),
+            deadline=ctx.llm_deadline,
         )
 
-    rewrite, _method = await _with_model(ctx, "rewrite", call, offline)
+    rewrite, _method = await model_or_offline(ctx, "rewrite", call, offline)
     return rewrite
 
 
@@ -174,9 +143,9 @@ def platform_candidates(ctx: RunContext) -> list[PlatformHit]:
         ctx.rewrite.query,
         platform_limit=PLATFORM_CANDIDATES,
         limit=PLATFORM_CANDIDATES,
-        exclude_namespaces=ctx.tried_namespaces,
+        exclude_namespaces=ctx.tried_namespaces | UTILITY_NAMESPACES,
     )
-    return result.platforms
+    return [p for p in result.platforms if p.namespace not in UTILITY_NAMESPACES]
 
 
 def platforms_offline(candidates: list[PlatformHit]) -> tuple[list[str], str]:
@@ -195,12 +164,12 @@ def _choice_schema(options: list[str], max_items: int) -> dict:
             "chosen": {
                 "type": "array",
                 "items": {"type": "string", "enum": options},
-                "minItems": 1,
-                "maxItems": max_items,
+                "description": f"1 to {max_items} of the offered, best first",
             },
-            "reason": {"type": "string", "maxLength": 300},
+            "reason": {"type": "string"},
         },
         "required": ["chosen", "reason"],
+        "additionalProperties": False,
     }
 
 
@@ -233,9 +202,9 @@ async def node_platform(ctx: RunContext) -> bool:
     def call():
         listing = "\n".join(f"- {c.namespace}: {c.name} (score {c.score:.2f})" for c in candidates)
         prompt = (
-            f"Query: {ctx.rewrite.query}\n\nCandidate platforms (namespace: name):\n"
-            f"{listing}\n\nChoose at most {MAX_PLATFORMS} platforms most likely to have "
-            "fresh items answering the query, best first, and say why."
+            f"{llm.now_text()}\n\nQuery: {ctx.rewrite.query}\n\nCandidate platforms "
+            f"(namespace: name):\n{listing}\n\nChoose at most {MAX_PLATFORMS} platforms most "
+            "likely to have fresh items answering the query, best first, and say why."
         )
         return llm.llm_choose(
             user=ctx.owner,
@@ -245,11 +214,19 @@ async def node_platform(ctx: RunContext) -> bool:
             prompt=prompt,
             schema=_choice_schema(offered, MAX_PLATFORMS),
             validate=lambda v: _platforms_validate(v, offered),
+            deadline=ctx.llm_deadline,
         )
 
-    (chosen, reason), method = await _with_model(
-        ctx, "platform", call, lambda: platforms_offline(candidates)
-    )
+    if len(offered) == 1 and ctx.use_llm:
+        chosen, reason, method = (
+            offered,
+            "the only candidate: no choice to ask for",
+            METHOD_ONLY_CANDIDATE,
+        )
+    else:
+        (chosen, reason), method = await model_or_offline(
+            ctx, "platform", call, lambda: platforms_offline(candidates)
+        )
     ctx.platforms = chosen
     ctx.tried_namespaces.update(chosen)
     await ctx.step("choice", node="platform", chosen=chosen, reason=reason, method=method)
@@ -266,10 +243,6 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
     )
 
 
-def _words_of_platform(platform: Platform) -> tuple[str, ...]:
-    return (platform.namespace, platform.name, *platform.aliases)
-
-
 def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
     return params_fill(
         template=route.path,
@@ -277,7 +250,7 @@ def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
         description=route.description,
         example=route.example,
         question=ctx.rewrite.query,
-        platform_words=_words_of_platform(route.platform),
+        platform_words=platform_words(route.platform),
         route_name=route.name,
     )
 
@@ -302,29 +275,12 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
             ctx.tried_routes.add(route.pk)
             if isinstance(exc, SubjectMissing):
                 missing.append((route, exc))
-                below = below or _said(ctx.rewrite.query, route)[0] > 0
-    chosen, named = _offline_choice(ctx.rewrite.query, filled)
+                below = below or route_said(ctx.rewrite.query, route)[0] > 0
+    chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS)
     if not chosen:
         _needs_add(ctx, missing[:MAX_PATHS])
     reason = "route that takes the subject the question names" if named else "best-matching route"
     return chosen, f"{reason}, one per chosen platform", rejected
-
-
-def _said(query: str, route: Route) -> tuple[int, int]:
-    return name_said(route.name, query, _words_of_platform(route.platform))
-
-
-def _offline_choice(query: str, filled: list[tuple]) -> tuple[list[tuple[str, int]], bool]:
-    said = {route.pk: _said(query, route) for _ns, route, _path, _below in filled}
-    filled = [f for f in filled if not f[3] or said[f[1].pk][0]]
-    named = [f for f in filled if f[2].names_subject]
-    named.sort(key=lambda f: said[f[1].pk][1])  # fewest unasked words; stable: search order
-    chosen, done = [], set()
-    for namespace, route, path, _below in named or filled:
-        if namespace not in done and len(chosen) < MAX_PATHS:
-            chosen.append((path.path, route.pk))
-            done.add(namespace)
-    return chosen, bool(named)
 
 
 def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> None:
@@ -335,56 +291,6 @@ def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> 
             if (need["source"], need["parameter"]) not in known:
                 known.add((need["source"], need["parameter"]))
                 ctx.needs.append(need)
-
-
-def _route_schema(offered: list[str]) -> dict:
-    return {
-        "type": "object",
-        "properties": {
-            "routes": {
-                "type": "array",
-                "minItems": 1,
-                "maxItems": MAX_PATHS,
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "route": {"type": "string", "enum": offered},
-                        "params": {"type": "object", "additionalProperties": {"type": "string"}},
-                    },
-                    "required": ["route", "params"],
-                },
-            },
-            "reason": {"type": "string", "maxLength": 300},
-        },
-        "required": ["routes", "reason"],
-    }
-
-
-def _routes_validate(value: dict, by_template: dict[str, int]) -> tuple[list[tuple], str, list]:
-    picks = value.get("routes")
-    if not isinstance(picks, list) or not picks:
-        raise ValueError("routes must be a non-empty list")
-    chosen = []
-    for pick in picks[:MAX_PATHS]:
-        template = pick.get("route") if isinstance(pick, dict) else None
-        if template not in by_template:
-            raise ValueError(f"route {template!r} was not offered")
-        params = pick.get("params") if isinstance(pick.get("params"), dict) else {}
-        try:
-            chosen.append((path_build(template, params), by_template[template]))
-        except RoutePathRejected as exc:
-            raise ValueError(f"{template}: {exc}") from None
-    reason = value.get("reason") if isinstance(value.get("reason"), str) else ""
-    return chosen, reason[:300], []
-
-
-def _route_listing(candidates: list[RouteHit], routes: dict[int, Route]) -> str:
-    lines = []
-    for c in candidates:
-        route = routes[c.route_id]
-        params = json.dumps(route.parameters, ensure_ascii=False)[:400]
-        lines.append(f"- {c.path} | {c.name} | example {c.example} | parameters {params}")
-    return "\n".join(lines)
 
 
 async def node_route(ctx: RunContext) -> bool:
@@ -416,31 +322,9 @@ async def node_route(ctx: RunContext) -> bool:
 
 
 async def _routes_choose(ctx: RunContext, candidates: list[RouteHit]) -> tuple:
-    routes = await sync_to_async(Route.objects.in_bulk)([c.route_id for c in candidates])
-    by_template = {c.path: c.route_id for c in candidates}
-    offline = sync_to_async(paths_offline)
-
-    def call():
-        prompt = (
-            f"Query: {ctx.rewrite.query}\nKeywords: {', '.join(ctx.rewrite.keywords)}\n\n"
-            f"Candidate routes (template | name | example | parameters):\n"
-            f"{_route_listing(candidates, routes)}\n\nChoose at most {MAX_PATHS} routes and "
-            "fill their parameters (Hono syntax: :p required, :p? optional) from the query "
-            "or the example. Say why."
-        )
-        return llm.llm_choose(
-            user=ctx.owner,
-            node="route",
-            role="router",
-            system=llm.SYSTEM_ROUTER,
-            prompt=prompt,
-            schema=_route_schema(list(by_template)),
-            validate=lambda v: _routes_validate(v, by_template),
-        )
-
     if ctx.use_llm:
-        value, method = await _with_model(ctx, "route", call, lambda: None)
-        if value is not None:
-            return (*value, method)
-    chosen, reason, rejected = await offline(ctx, candidates)
+        picked = await routes_by_model(ctx, candidates)
+        if picked is not None:
+            return picked
+    chosen, reason, rejected = await sync_to_async(paths_offline)(ctx, candidates)
     return chosen, reason, rejected, "offline"

@@ -27,18 +27,15 @@ from django.utils.translation import gettext as _
 from briefs.agent.entities import (
     CJK_RE,
     DOMAIN_RE,
-    GENERIC,
+    ID_RE,
     STOCK_RE,
     VIDEO_RE,
     Asked,
     Entity,
     marked_after,
-    platform_blank,
     question_read,
-    zh_content,
 )
 from briefs.agent.enums import inline_values, option_named, options_of, table_blocks
-from briefs.agent.rewrite import EN_STOP
 from fetching.paths import RoutePathRejected, path_build, template_parameters, template_values
 
 # Parameters whose name says they choose a setting, not a subject (by their last word).
@@ -84,6 +81,12 @@ class FilledPath:
     path: str
     params: dict[str, str]
     sources: dict[str, str]  # parameter -> option | entity kind | keywords | default | example
+    fit: int = 0  # how well the question's values suit their parameters (see ``_fit``)
+
+    @property
+    def options_named(self) -> int:
+        """How many listed values the question chose (not defaults or examples)."""
+        return sum(source == "option" for source in self.sources.values())
 
     @property
     def names_subject(self) -> bool:
@@ -113,7 +116,7 @@ class SubjectMissing(RoutePathRejected):
         ]
 
 
-def _words_of(name: str) -> list[str]:
+def words_of(name: str) -> list[str]:
     return [w.lower() for w in NAME_WORD_RE.findall(name.replace("_", " "))]
 
 
@@ -135,16 +138,40 @@ def _default(name: str, spec: object, description: str) -> str | None:
 def _tables(names: list[str], parameters: dict, description: str, example: dict) -> dict:
     """Each description table goes to the parameter whose example value it lists, else to the
     one whose description points at a table, else to the first setting parameter."""
-    settings = [n for n in names if _words_of(n)[-1:] and _words_of(n)[-1] in SETTING_WORDS]
+    settings = [n for n in names if words_of(n)[-1:] and words_of(n)[-1] in SETTING_WORDS]
     pointing = [n for n in names if TABLE_POINTER_RE.search(_spec_text(parameters.get(n)))]
     tables: dict[str, list[tuple[str, str]]] = {}
-    for pairs in table_blocks(description):
+    for block in table_blocks(description):
+        pairs = [(label, v) for label, v in block if not v.startswith("/")]  # example paths
         values = {v for _label, v in pairs}
         owner = next((n for n in names if example.get(n) in values), None)
         owner = owner or next(iter(pointing + settings), None)
-        if owner:
+        if owner and pairs:
             tables.setdefault(owner, []).extend(pairs)
     return tables
+
+
+def _listed(names: list[str], parameters: dict, tables: dict) -> dict[str, list[tuple[str, str]]]:
+    """Each parameter's values: its upstream options, else those its own description lists
+    with a table's; values listed where another parameter is named are that one's ("For
+    `threads` sections, set user ID" lists values of :section, not of :value)."""
+    choices = {}
+    for name in names:
+        spec = parameters.get(name)
+        inline = inline_values(_spec_text(spec))
+        choices[name] = options_of(spec) or list(dict.fromkeys(inline + tables.get(name, [])))
+    for name in names:
+        text = _spec_text(parameters.get(name)).lower()
+        for other in (n for n in names if n != name and _named_in(n, text)):
+            theirs = {value for _label, value in choices[other]}
+            if not options_of(parameters.get(name)):
+                choices[name] = [c for c in choices[name] if c[1] not in theirs]
+    return choices
+
+
+def _named_in(name: str, text: str) -> bool:
+    words = words_of(name)
+    return len(words) == 1 and len(words[0]) > 3 and re.search(rf"\b{words[0]}", text) is not None
 
 
 def route_slots(template: str, parameters: object, description: str, example: str) -> list[Slot]:
@@ -154,12 +181,15 @@ def route_slots(template: str, parameters: object, description: str, example: st
     from_example = {k: unquote(v) for k, v in template_values(template, example or "").items()}
     names = [name for name, _regex, _optional in template_parameters(template)]
     tables = _tables(names, parameters, description, from_example)
+    listed = _listed(names, parameters, tables)
     slots = []
     for name, regex, optional in template_parameters(template):
         spec = parameters.get(name)
-        choices = options_of(spec) or tables.get(name) or inline_values(_spec_text(spec))
-        words = _words_of(name)
-        setting = bool(choices) or (bool(words) and words[-1] in SETTING_WORDS)
+        choices = listed[name]
+        words = words_of(name)
+        # A setting's name (status) with an example naming one thing (a tweet's id) is a subject.
+        named_setting = bool(words) and words[-1] in SETTING_WORDS
+        setting = bool(choices) or (named_setting and not _id_like(from_example.get(name)))
         slots.append(
             Slot(
                 name=name,
@@ -176,17 +206,28 @@ def route_slots(template: str, parameters: object, description: str, example: st
 
 
 def shape_of(value: str | None) -> str | None:
-    """The form a value takes: pair, number, stock, video, domain or word (None: unknown)."""
+    """The form a value takes: pair, number, stock, video, domain, id or word (None: unknown)."""
     if not value:
         return None
     if "/" in value:
         return "pair"
     if value.isdigit():
         return "number"
-    for pattern, shape in ((STOCK_RE, "stock"), (VIDEO_RE, "video"), (DOMAIN_RE, "domain")):
+    for pattern, shape in (
+        (STOCK_RE, "stock"),
+        (VIDEO_RE, "video"),
+        (DOMAIN_RE, "domain"),
+        (ID_RE, "id"),
+    ):
         if pattern.fullmatch(value):
             return shape
     return "word"
+
+
+def _id_like(value: str | None) -> bool:
+    """An example value that names one thing (a long number, an id), never a setting."""
+    shape = shape_of(value)
+    return shape in ("id", "video", "stock") or (shape == "number" and len(value or "") >= 5)
 
 
 def value_format(slot: Slot) -> str:
@@ -206,6 +247,12 @@ def value_format(slot: Slot) -> str:
     return _("a name as it appears in the site's address")
 
 
+def _searched(slot: Slot) -> bool:
+    """The parameter takes something to search for: a keyword, a query, a tag (hashtag)."""
+    words = words_of(slot.name)
+    return slot.name.lower() in TOPIC_PARAMS or (bool(words) and words[-1].endswith("tag"))
+
+
 def _fits(entity: Entity, slot: Slot) -> bool:
     shape = shape_of(slot.example)
     if slot.regex and not re.fullmatch(slot.regex, entity.value):
@@ -215,33 +262,52 @@ def _fits(entity: Entity, slot: Slot) -> bool:
     if shape == "stock":
         return entity.kind == "stock" or (entity.kind == "number" and len(entity.value) == 6)
     if entity.kind == "topic":  # "about X", "搜索 X": something to search for, not a name
-        return slot.name.lower() in TOPIC_PARAMS
+        return _searched(slot)
     if entity.kind in ("pair", "domain") or (entity.kind == "number" and not entity.marked):
         return False
-    return " " not in entity.value or entity.kind == "quoted" or slot.name.lower() in TOPIC_PARAMS
+    return " " not in entity.value or entity.kind == "quoted" or _searched(slot)
 
 
 def _own_markers(slot: Slot, asked: Asked, excluded: set[str]) -> list[Entity]:
     """Values right after the parameter's own name ("sport football", "appid" -> "app 570")."""
-    words = [w.removesuffix("id") for w in _words_of(slot.name)]
+    words = [w.removesuffix("id") for w in words_of(slot.name)]
     markers = [w for w in words if len(w) > 2 and w not in ("name", "type")]
     found = marked_after(asked.text, markers, excluded)
     return [Entity(v, "number" if v.isdigit() else "marked", marked=True) for v in found]
 
 
-def _subject_value(slot: Slot, asked: Asked, used: set[str], excluded: set[str]) -> tuple:
+def _fit(entity: Entity, slot: Slot) -> int:
+    """How well a value suits its parameter, beyond fitting: 1 when its form or role is the
+    one the parameter asks for (an id with the example's prefix, UC... for a channel; an account
+    for an @handle; a topic for a keyword), -1 when it is another (an account searched as a
+    keyword, a PL... playlist id for a channel), else 0."""
+    example = slot.example or ""
+    if _searched(slot):
+        return {"topic": 1, "account": -1}.get(entity.role, 0)
+    if example.startswith("@"):
+        return 1 if entity.role == "account" else 0
+    shape = shape_of(example)
+    if shape == "id" and entity.kind == "id":
+        return 1 if entity.value[:2] == example[:2] else -1
+    return int(shape in ("number", "stock", "video", "domain") and entity.kind == shape)
+
+
+def _subject_value(
+    slot: Slot, asked: Asked, used: set[str], excluded: set[str]
+) -> tuple[str | None, str, int]:
+    """The value of a subject parameter, its source and its fit (see ``_fit``)."""
     own = _own_markers(slot, asked, excluded)
     candidates = own if slot.optional else own + list(asked.entities)
-    if slot.name.lower() in TOPIC_PARAMS:  # a search takes what is marked, else the topic
+    if _searched(slot):  # a search takes what is marked, else the topic
         candidates = [e for e in candidates if e.marked or e.kind == "quoted"]
     for entity in candidates:
         if entity.value.casefold() not in used and _fits(entity, slot):
-            return entity.value, entity.kind
+            return entity.value, entity.kind, _fit(entity, slot)
     words = " ".join(asked.topic[:4])
-    searchable = slot.name.lower() in TOPIC_PARAMS and words and not slot.optional
+    searchable = _searched(slot) and words and not slot.optional
     if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):
-        return words, "keywords"
-    return None, ""
+        return words, "keywords", 0
+    return None, "", 0
 
 
 def _pair_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:
@@ -291,14 +357,17 @@ def params_fill(
             values[slot.name], sources[slot.name] = value, "option"
     _pair_fill(slots, asked, values, sources)
     used = {v.casefold() for v in values.values()}
+    fit = 0
     for slot in sorted((s for s in slots if s.subject), key=lambda s: s.default is not None):
         if slot.name not in values:
-            value, source = _subject_value(slot, asked, used, excluded)
+            value, source, suits = _subject_value(slot, asked, used, excluded)
             if value is not None:
                 values[slot.name], sources[slot.name] = value, source
                 used.add(value.casefold())
+                fit += suits
     _settle(slots, values, sources)
-    return FilledPath(path=path_build(template, values), params=values, sources=sources)
+    path = path_build(template, values)
+    return FilledPath(path=path, params=values, sources=sources, fit=fit)
 
 
 def _settle(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
@@ -334,34 +403,6 @@ def _close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, st
                 values.pop(later.name, None)
                 sources.pop(later.name, None)
         return
-
-
-def name_said(route_name: str, question: str, platform_words: tuple[str, ...]) -> tuple[int, int]:
-    """How many words of a route's name (its platform's names left out) the question says,
-    generic ones (posts, 文章) not counted, and how many words it does not say.
-
-    A route that shares no word with the question is not about it; one that qualifies what was
-    asked ("Starred", "投币") reads a narrower feed than the one asked for. A Latin word counts
-    as said when a question word shares its first four letters (repos, repositories); a
-    Chinese word when one of its character pairs occurs."""
-    asked = question.casefold()
-    latin = set(re.findall(r"[a-z0-9]+", asked))
-    said = unsaid = 0
-    name = platform_blank(route_name, platform_words).casefold()
-    for word in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", name):
-        if word.isascii():
-            content = "" if word in GENERIC or word in EN_STOP else word
-        else:
-            content = zh_content(word)
-        said += bool(content) and _word_said(content, latin, asked)
-        unsaid += not _word_said(word, latin, asked)
-    return said, unsaid
-
-
-def _word_said(word: str, latin: set[str], asked: str) -> bool:
-    if word.isascii():
-        return word in latin or any(w[:4] == word[:4] for w in latin if min(len(w), len(word)) >= 4)
-    return any(word[i : i + 2] in asked for i in range(max(1, len(word) - 1)))
 
 
 def example_leaks(

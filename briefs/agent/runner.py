@@ -10,8 +10,12 @@ The router after each fetch follows DESIGN.md 2.2:
 | otherwise (semantic failures, retries spent)   | route: another route, excluding tried ones |
 | no route left for the chosen platforms         | platform: widen, excluding tried platforms |
 | no platform left, or the step budget is spent  | summarize, honestly                        |
+| no route fillable, the question lacks a value  | summarize: ask for it (``needs_input``);   |
+| (``ctx.needs``) and nothing fetched yet        | no widening to platforms it did not name   |
 
 Every move through platform, route and fetch spends one step of the budget, so a run ends.
+The outcome of the brief (``briefs.agent.outcome``) is stored with it and said in
+``brief_ready``.
 """
 
 import asyncio
@@ -20,16 +24,18 @@ from datetime import datetime
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from briefs import llm
 from briefs.agent.context import RunCancelled, RunContext
+from briefs.agent.mode import MODE_MODEL, MODE_OFFLINE, run_mode, run_model_usage
 from briefs.agent.nodes import node_platform, node_rewrite, node_route
-from briefs.agent.summarize import Attempted, coverage_rows
+from briefs.agent.summarize import Attempted, Draft, coverage_rows
 from briefs.agent.writer import node_summarize
-from briefs.models import Brief, BriefStatus
+from briefs.models import Brief, BriefOutcome, BriefStatus
 from briefs.steps import step_append
 from fetching.egress import EGRESS_REASON
+from fetching.models import Outcome as FetchOutcome
 from fetching.services import FetchResult, fetch_paths
 
 CANCEL_POLL_SECONDS = 0.25
@@ -124,13 +130,18 @@ async def route_after_fetch(ctx: RunContext, results: list[FetchResult], retries
             "retry",
             f"{len(transient)} transient failures; retry {retries + 1} of {ctx.fetch_retry}",
         )
+    if all(r.outcome == FetchOutcome.RSSHUB_UNAVAILABLE for r in results):
+        # RSSHub itself does not answer, even after the retries: every other route goes
+        # through the same RSSHub, so trying them only spends the budget.
+        ctx.rsshub_down = True
+        return await _decide(ctx, "summarize", "RSSHub itself does not answer")
     kinds = ", ".join(sorted({r.outcome for r in results}))
     return await _decide(ctx, "route", f"no items ({kinds}); choose another route")
 
 
 async def _loop(ctx: RunContext) -> None:
     """Platform, route and fetch until items arrive, nothing is left, or the budget is spent."""
-    node, retries = "platform", 0
+    node, retries, batch = "platform", 0, []
     while True:
         if ctx.budget_left <= 0:
             await _decide(ctx, "summarize", f"step budget of {ctx.budget} spent")
@@ -143,19 +154,33 @@ async def _loop(ctx: RunContext) -> None:
             node = "route"
         elif node == "route":
             if await node_route(ctx):
-                node, retries = "fetch", 0
+                node, retries, batch = "fetch", 0, [p for p, _ in ctx.paths]
+            elif ctx.needs and not ctx.fetched_item_ids:
+                # Another platform would answer a question it was not asked: ask for the value.
+                missing = ", ".join(n.get("parameter", "") for n in ctx.needs)
+                await _decide(ctx, "needs_input", f"the question does not give {missing}")
+                return
             else:
                 node = await _decide(ctx, "platform", "no route left on the chosen platforms")
         else:
             results = await node_fetch(ctx, ctx.paths)
             node = await route_after_fetch(ctx, results, retries)
             if node == "summarize":
+                ctx.answer_paths = batch
                 return
             retries = retries + 1 if node == "retry" else 0
             node = "fetch" if node == "retry" else node
 
 
-def _finish(ctx: RunContext, *, draft, as_of: datetime, started: float) -> bool:
+NEED_STORED_KEYS = ("parameter", "description", "format", "source", "route")
+
+
+def needs_stored(needs: list[dict]) -> list[dict]:
+    """The needs as stored on the brief: the known keys, as short text."""
+    return [{key: str(need.get(key) or "")[:300] for key in NEED_STORED_KEYS} for need in needs]
+
+
+def _finish(ctx: RunContext, *, draft: Draft, as_of: datetime, started: float) -> bool:
     ctx.timings["total_ms"] = int((time.monotonic() - started) * 1000)
     rows = coverage_rows(ctx.attempted)
     coverage = {
@@ -169,11 +194,17 @@ def _finish(ctx: RunContext, *, draft, as_of: datetime, started: float) -> bool:
         "fallbacks": ctx.llm_fallbacks,
         "steps": ctx.steps_used,
         "budget": ctx.budget,
+        **run_model_usage(ctx),
     }
-    rewrite = ctx.rewrite
+    rewrite, verdict = ctx.rewrite, draft.verdict
+    needs = needs_stored(ctx.needs) if verdict.outcome == BriefOutcome.NEEDS_INPUT else []
     return bool(
         Brief.objects.filter(pk=ctx.brief_id, status=BriefStatus.RUNNING).update(
             status=BriefStatus.SUCCEEDED,
+            outcome=verdict.outcome,
+            outcome_reason=verdict.reason,
+            needs=needs,
+            mode=run_mode(ctx),
             body=draft.body,
             citations=draft.citations,
             coverage=coverage,
@@ -195,12 +226,14 @@ async def agent_run(brief_id: int) -> None:
     """Run the agent for a brief the caller has claimed (status running)."""
     ctx = await sync_to_async(context_load)(brief_id)
     started = time.monotonic()
-    mode = llm.llm_mode_label() if ctx.use_llm else "offline"
+    mode = MODE_MODEL if ctx.use_llm else MODE_OFFLINE  # until the finish says what it was
     await Brief.objects.filter(pk=brief_id).aupdate(mode=mode)
+    models = {"models": llm.llm_mode_label()} if ctx.use_llm else {}
     await ctx.step(
         "run_started",
         attempt=ctx.brief.attempts,
         mode=mode,
+        **models,
         budget=ctx.budget,
         fetch_retry=ctx.fetch_retry,
     )
@@ -210,7 +243,8 @@ async def agent_run(brief_id: int) -> None:
         await _loop(ctx)
         await ctx.check_cancelled()
         as_of = timezone.now()
-        draft = await node_summarize(ctx, as_of=as_of)
+        with translation.override("zh-hans" if ctx.rewrite.language == "zh" else "en"):
+            draft = await node_summarize(ctx, as_of=as_of)
     except RunCancelled:
         await sync_to_async(brief_mark_cancelled)(ctx)
         return
@@ -219,6 +253,8 @@ async def agent_run(brief_id: int) -> None:
         await ctx.step(
             "brief_ready",
             status="succeeded",
+            outcome=draft.verdict.outcome.value,
+            reason=str(draft.verdict.reason),
             citations=len(draft.citations),
             items=len(ctx.fetched_item_ids),
             as_of=as_of.isoformat(),

@@ -5,14 +5,25 @@ citation and time. The model's brief is accepted only after its citations are va
 number that is not one of the given items is removed, and a brief that cites nothing while items
 exist is replaced by the extractive form. Nothing here invents a fact, a number or a time that
 no item holds: every time printed is an item's own ``published_at`` or the run's "as of".
+
+The framing words (the as-of line, counts, headings) are in the question's language: the caller
+runs the node under ``translation.override``. Briefs that do not answer from items (no data,
+off topic, needs input) are written by ``briefs.agent.honest``.
 """
 
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from briefs.agent.rewrite import TimeWindow
+
+if TYPE_CHECKING:  # outcome reads the attempts this module defines
+    from briefs.agent.outcome import Verdict
 
 MAX_ITEMS = 30  # items offered to the summary (and cited at most)
 PER_SOURCE = 8
@@ -47,6 +58,7 @@ class Draft:
     body: str
     citations: list[dict] = field(default_factory=list)
     method: str = "extractive"
+    verdict: "Verdict | None" = None  # the run's outcome, set by the summarize node
 
 
 def _relevance(item: SourceItem, keywords: list[str]) -> int:
@@ -74,8 +86,7 @@ def items_select(
             chosen.append(item)
         if len(chosen) == MAX_ITEMS:
             break
-    numbered = [_renumber(item, n) for n, item in enumerate(chosen, start=1)]
-    return numbered, in_window
+    return renumbered(chosen), in_window
 
 
 def _in_window(item: SourceItem, window: TimeWindow) -> bool:
@@ -83,6 +94,11 @@ def _in_window(item: SourceItem, window: TimeWindow) -> bool:
         return window.start is None
     end_ok = window.end is None or item.published_at <= window.end
     return item.published_at >= window.start and end_ok
+
+
+def renumbered(items: list[SourceItem]) -> list[SourceItem]:
+    """The items numbered 1..n in their order: their citation numbers."""
+    return [_renumber(item, n) for n, item in enumerate(items, start=1)]
 
 
 def _renumber(item: SourceItem, n: int) -> SourceItem:
@@ -99,7 +115,7 @@ def _renumber(item: SourceItem, n: int) -> SourceItem:
 
 
 def time_text(moment: datetime | None) -> str:
-    return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else "time not given"
+    return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else _("time not given")
 
 
 def citations_of(items: list[SourceItem], numbers: set[int] | None = None) -> list[dict]:
@@ -118,7 +134,7 @@ def citations_of(items: list[SourceItem], numbers: set[int] | None = None) -> li
     ]
 
 
-def _escape(text: str) -> str:
+def escape_markdown(text: str) -> str:
     """Item text is data: keep it from forming markdown links, images, html or headings."""
     return re.sub(r"([\\`*_{}\[\]<>()#!|])", r"\\\1", " ".join(text.split()))
 
@@ -138,11 +154,12 @@ def coverage_rows(attempted: list[Attempted]) -> list[dict]:
 
 
 def coverage_markdown(attempted: list[Attempted]) -> str:
-    lines = ["", "## Coverage", ""]
+    lines = ["", "## " + _("Coverage"), ""]
     for row in coverage_rows(attempted):
-        result = f"{row['items']} items" if row["ok"] else row["outcome"]
-        tries = f", {row['attempts']} attempts" if row["attempts"] > 1 else ""
-        detail = f": {_escape(row['message'][:120])}" if row["message"] and not row["ok"] else ""
+        result = items_count(row["items"]) if row["ok"] else row["outcome"]
+        tries = _(", %(n)d attempts") % {"n": row["attempts"]} if row["attempts"] > 1 else ""
+        message = row["message"][:120]
+        detail = f": {escape_markdown(message)}" if message and not row["ok"] else ""
         lines.append(f"- `{row['path']}`: {result}{tries}{detail}")
     return "\n".join(lines)
 
@@ -154,54 +171,58 @@ def brief_extractive(
     window: TimeWindow,
     in_window: bool,
     as_of: datetime,
+    note: str = "",
 ) -> Draft:
-    """Newest relevant items grouped by source, each with its citation and time."""
-    if not items:
-        return brief_nothing(attempted=attempted, as_of=as_of)
-    groups: OrderedDict[str, list[SourceItem]] = OrderedDict()
-    for item in items:
-        groups.setdefault(f"{item.source} · {item.path}", []).append(item)
-    lines = [f"As of {time_text(as_of)}, {len(items)} items from {len(groups)} sources."]
+    """Newest relevant items grouped by source, each with its citation and time; ``note`` is a
+    line said after the opening (how many items are about the subject)."""
+    groups = items_by_source(items)
+    lines = [as_of_line(as_of, items=len(items), sources=len(groups))]
+    if note:
+        lines.append(note)
     if not in_window:
         lines.append(
-            f"None of the fetched items falls in the window asked for ({window.label}); "
-            "these are the newest available."
+            _(
+                "None of the fetched items falls in the window asked for (%(window)s); "
+                "these are the newest available."
+            )
+            % {"window": window.label}
         )
-    for heading, group in groups.items():
-        lines += ["", f"### {_escape(heading)}", ""]
-        lines += [
-            f"- {_escape(i.title) or '(untitled)'} [{i.n}] ({time_text(i.published_at)})"
-            for i in group
-        ]
+    lines += items_markdown(groups)
     body = "\n".join(lines) + "\n" + coverage_markdown(attempted)
     return Draft(body=body, citations=citations_of(items), method="extractive")
 
 
-# RSSHub's egress was down (fetching.egress): the sources did not fail, the way to them did.
-UNREACHABLE_OPENING = (
-    "As of {as_of}, RSSHub cannot reach the internet right now, so no source could be read. "
-    "The sources themselves did not fail; ask again once RSSHub's network is back."
-)
+def items_count(n: int) -> str:
+    return ngettext("%(n)d item", "%(n)d items", n) % {"n": n}
 
 
-def brief_nothing(
-    *, attempted: list[Attempted], as_of: datetime, unreachable: bool = False
-) -> Draft:
-    """The honest brief when nothing could be fetched: what was tried and why it failed.
-    ``unreachable``: RSSHub could not reach the internet, which is said first and plainly."""
-    if unreachable:
-        opening = UNREACHABLE_OPENING.format(as_of=time_text(as_of))
-    elif attempted:
-        opening = (
-            f"As of {time_text(as_of)}, I could not fetch anything to answer this question: "
-            f"{len(coverage_rows(attempted))} sources were tried and none returned items."
-        )
-    else:
-        opening = (
-            f"As of {time_text(as_of)}, I found no source in the catalog that fits this "
-            "question, so nothing was fetched."
-        )
-    return Draft(body=opening + "\n" + coverage_markdown(attempted), citations=[], method="none")
+def as_of_line(as_of: datetime, *, items: int, sources: int) -> str:
+    counted = items_count(items)
+    return ngettext(
+        "As of %(time)s, %(items)s from %(n)d source.",
+        "As of %(time)s, %(items)s from %(n)d sources.",
+        sources,
+    ) % {"time": time_text(as_of), "items": counted, "n": sources}
+
+
+def items_by_source(items: list[SourceItem]) -> OrderedDict[str, list[SourceItem]]:
+    groups: OrderedDict[str, list[SourceItem]] = OrderedDict()
+    for item in items:
+        groups.setdefault(f"{item.source} · {item.path}", []).append(item)
+    return groups
+
+
+def items_markdown(groups: OrderedDict[str, list[SourceItem]], level: str = "###") -> list[str]:
+    """Each source as a heading, then its items with citation and time."""
+    lines: list[str] = []
+    untitled = _("(untitled)")
+    for heading, group in groups.items():
+        lines += ["", f"{level} {escape_markdown(heading)}", ""]
+        lines += [
+            f"- {escape_markdown(i.title) or untitled} [{i.n}] ({time_text(i.published_at)})"
+            for i in group
+        ]
+    return lines
 
 
 def citations_validate(body: str, items: list[SourceItem]) -> tuple[str, set[int]]:

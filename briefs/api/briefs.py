@@ -26,15 +26,16 @@ from briefs.api.base import (
     query_params,
     search_field,
 )
-from briefs.models import QUESTION_MAX_LENGTH, Brief, BriefStatus
+from briefs.api.outcome import NeedOut, outcome_field, reason_field
+from briefs.models import QUESTION_MAX_LENGTH, Brief, BriefOutcome, BriefStatus
 from briefs.quotas import brief_create_limited, brief_rerun_limited
 from briefs.services import brief_cancel, brief_delete
 from briefs.steps import steps_after
 
 STEPS_LIMIT = 500
 LIST_COLUMNS = (
-    "id", "status", "question", "mode", "offline", "follow_up_of_id", "error",
-    "created_at", "started_at", "finished_at",
+    "id", "status", "outcome", "outcome_reason", "question", "mode", "offline", "follow_up_of_id",
+    "error", "created_at", "started_at", "finished_at",
 )  # fmt: skip
 
 
@@ -71,6 +72,8 @@ def brief_created_response(request, brief: Brief) -> Response:
 class BriefListOut(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=BriefStatus.choices)
+    outcome = serializers.SerializerMethodField()
+    reason = serializers.SerializerMethodField()
     question = serializers.CharField()
     mode = serializers.CharField()
     offline = serializers.BooleanField()
@@ -80,6 +83,14 @@ class BriefListOut(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     url = serializers.SerializerMethodField()
+
+    @extend_schema_field(outcome_field())
+    def get_outcome(self, brief: Brief) -> str | None:
+        return brief.outcome or None
+
+    @extend_schema_field(reason_field())
+    def get_reason(self, brief: Brief) -> str | None:
+        return brief.outcome_reason or None
 
     def get_url(self, brief: Brief) -> str:
         request = self.context["request"]
@@ -119,6 +130,7 @@ class BriefCollectionApi(ApiView):
 
     class FilterSerializer(QuerySerializer):
         status = serializers.ChoiceField(choices=BriefStatus.choices, required=False)
+        outcome = serializers.ChoiceField(choices=BriefOutcome.choices, required=False)
         created_after = serializers.DateTimeField(required=False)
         created_before = serializers.DateTimeField(required=False)
         search = search_field()
@@ -145,7 +157,7 @@ class BriefCollectionApi(ApiView):
         operation_id="briefs_list",
         parameters=[FilterSerializer],
         responses={200: page_of("BriefPage", BriefListOut), **errors(400, 404)},
-        summary="The caller's briefs, newest first; filter by status, time and text",
+        summary="The caller's briefs, newest first; filter by status, outcome, time and text",
     )
     def get(self, request):
         params = query_params(self.FilterSerializer, request)
@@ -157,6 +169,7 @@ def briefs_filtered(
     briefs: QuerySet[Brief],
     *,
     status: str | None = None,
+    outcome: str | None = None,
     created_after: datetime | None = None,
     created_before: datetime | None = None,
     search: str = "",
@@ -164,6 +177,8 @@ def briefs_filtered(
 ) -> QuerySet[Brief]:
     if status:
         briefs = briefs.filter(status=status)
+    if outcome:
+        briefs = briefs.filter(outcome=outcome)
     if created_after:
         briefs = briefs.filter(created_at__gte=created_after)
     if created_before:
@@ -216,8 +231,17 @@ class UsageOut(serializers.Serializer):
     completion_tokens = serializers.IntegerField()
     nodes = serializers.DictField(child=NodeUsageOut())
     fallbacks = serializers.ListField(child=serializers.CharField())
+    claims_dropped = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Sentences of the model's brief removed by the writer contract, by reason.",
+    )
     steps = serializers.IntegerField()
     budget = serializers.IntegerField(allow_null=True)
+
+
+class FallbackOut(serializers.Serializer):
+    node = serializers.CharField()
+    reason = serializers.CharField()
 
 
 class WindowOut(serializers.Serializer):
@@ -229,7 +253,16 @@ class WindowOut(serializers.Serializer):
 class BriefDetailOut(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=BriefStatus.choices)
-    mode = serializers.CharField(help_text='"offline", or the model(s) that answered.')
+    outcome = outcome_field()
+    reason = reason_field()
+    needs = NeedOut(
+        many=True, help_text="For needs_input: the values to give in a follow-up question."
+    )
+    mode = serializers.CharField(
+        help_text='"model" (every node used the model), "mixed" (some fell back: see '
+        '`fallbacks`) or "offline" (none did).'
+    )
+    fallbacks = FallbackOut(many=True, help_text="The nodes that fell back offline, and why.")
     offline = serializers.BooleanField()
     question = serializers.CharField()
     query = serializers.CharField()
@@ -290,9 +323,27 @@ def _usage(usage: dict) -> dict:
         "completion_tokens": sum(n["completion_tokens"] for n in nodes.values()),
         "nodes": nodes,
         "fallbacks": [str(f) for f in usage.get("fallbacks") or []],
+        "claims_dropped": {
+            str(reason): _int(n)
+            for reason, n in (
+                usage["claims_dropped"].items()
+                if isinstance(usage.get("claims_dropped"), dict)
+                else []
+            )
+        },
         "steps": _int(usage.get("steps")),
         "budget": usage.get("budget") if isinstance(usage.get("budget"), int) else None,
     }
+
+
+def _fallbacks(usage: dict) -> list[dict]:
+    rows = usage.get("fallback_reasons")
+    rows = rows if isinstance(rows, list) else []
+    return [
+        {"node": str(r.get("node", "")), "reason": str(r.get("reason", ""))}
+        for r in rows
+        if isinstance(r, dict)
+    ]
 
 
 def brief_detail_data(request, brief: Brief) -> dict:
@@ -302,7 +353,9 @@ def brief_detail_data(request, brief: Brief) -> dict:
     return {
         "id": brief.pk,
         "status": brief.status,
+        **brief.outcome_payload(),
         "mode": brief.mode,
+        "fallbacks": _fallbacks(brief.usage or {}),
         "offline": brief.offline,
         "question": brief.question,
         "query": brief.query,

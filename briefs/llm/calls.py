@@ -1,24 +1,27 @@
 """The conversation with the model: ask, validate, repair once, or give up with a reason.
 
-Each HTTP call goes through the breaker and the budget first, and is accounted for after.
+Endpoints are tried in order (``endpoint.endpoints_configured``): a conversation goes to the
+first whose breaker admits it, and when that endpoint fails (timeout, connection, 5xx, 429, a
+malformed body, a refused key) the next one takes over with the same messages. A budget
+refusal, the run's model deadline and an answer still invalid after its repair turn end the
+conversation at once: the caller goes offline.
+
+The breaker of an endpoint hears about every conversation: a validated answer is a success; an
+answer still invalid after the repair turn is a failure, like a timeout or a malformed body. A
+request the endpoint merely refused (400/422) is neither.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
-import openai
 from django.conf import settings
 from django.utils import timezone
-from openai.types.chat import ChatCompletion, ChatCompletionMessage
-from openai.types.chat.chat_completion import Choice
 
 from briefs.llm.breaker import (
     breaker_admit,
@@ -27,9 +30,23 @@ from briefs.llm.breaker import (
     breaker_record_success,
     breaker_release_probe,
 )
-from briefs.llm.budget import budget_reserve, budget_settle, estimate_tokens
-from briefs.llm.endpoint import EndpointStalled, client_for, endpoint_url, redact
+from briefs.llm.endpoint import Endpoint, endpoints_configured, redact
 from briefs.llm.prompts import ITEMS_ARE_DATA
+from briefs.llm.replies import Reply, reply_object, reply_text
+from briefs.llm.transport import (
+    REASON_BREAKER_OPEN,
+    REASON_BUDGET_SPENT,
+    REASON_DEADLINE,
+    REASON_INVALID_OUTPUT,
+    REASON_NOT_CONFIGURED,
+    LLMUnavailable,
+    LLMUsage,
+    Request,
+    send,
+    strict_refusal,
+    strict_refused,
+    strict_refused_remember,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -41,75 +58,36 @@ Role = Literal["router", "writer"]
 MAX_TOKENS = {"router": 1000, "writer": 2000}
 # Routing must be reproducible; writing stays close to the items but need not be byte-identical.
 TEMPERATURE = {"router": 0.0, "writer": 0.2}
-COMPLETE_FINISH_REASONS = frozenset({"stop", "tool_calls", "function_call"})
 FUNCTION_NAME = "answer"
-
-REASON_NOT_CONFIGURED = "not configured"
-REASON_BREAKER_OPEN = "breaker open"
-REASON_BUDGET_SPENT = "daily token budget spent"
-REASON_TIMEOUT = "timeout"
-REASON_RATE_LIMITED = "rate limited"
-REASON_CONNECTION = "connection error"
-REASON_SERVER_ERROR = "server error"
-REASON_REJECTED = "request rejected"
-REASON_MALFORMED = "malformed response"
-REASON_INVALID_OUTPUT = "invalid output"
-
-
-@dataclass(frozen=True)
-class LLMUsage:
-    """One answer received from the model. Tokens are estimates when the endpoint reported none."""
-
-    node: str
-    model: str
-    prompt_tokens: int
-    completion_tokens: int
-    cached_tokens: int
-    latency_ms: int
-    truncated: bool
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-    def as_payload(self) -> dict[str, Any]:
-        """The payload of the ``llm_usage`` run step."""
-        return asdict(self)
+# Reasons that end the conversation instead of handing it to the next endpoint.
+FINAL_REASONS = frozenset({REASON_BUDGET_SPENT, REASON_DEADLINE, REASON_INVALID_OUTPUT})
 
 
 @dataclass(frozen=True)
 class LLMResult:
-    """A validated answer: ``value`` is what ``validate`` returned; ``repaired`` if it took two."""
+    """A validated answer: ``value`` is what ``validate`` returned; ``repaired`` if it took two;
+    ``endpoint`` the name of the endpoint that gave it."""
 
     value: Any
     usage: list[LLMUsage]
     repaired: bool
-
-
-class LLMUnavailable(Exception):
-    """The model gave no usable answer; the caller uses its offline method for this node."""
-
-    def __init__(self, reason: str, detail: str = "", usage: list[LLMUsage] | None = None):
-        self.reason = reason
-        self.detail = redact(detail)
-        self.usage = list(usage or [])
-        super().__init__(f"{reason}: {self.detail}" if self.detail else reason)
+    endpoint: str = ""
 
 
 # --- entry points -------------------------------------------------------------------------------
 
 
 def llm_configured() -> bool:
-    """True when an API key is set; without one, every node runs its offline method."""
-    return bool(settings.OPENAI_API_KEY)
+    """True when an endpoint with a key is set; without one, every node runs offline."""
+    return bool(endpoints_configured())
 
 
 def llm_mode_label() -> str:
-    """``"offline"``, or the model names for the brief's ``mode`` field (no URL, no key)."""
-    if not llm_configured():
-        return "offline"
-    router, writer = settings.OPENAI_ROUTER_MODEL, settings.OPENAI_WRITER_MODEL
-    return router if router == writer else f"{router} / {writer}"
+    """``"offline"``, or the configured model names (no URL, no key), for status pages."""
+    models: list[str] = []
+    for endpoint in endpoints_configured():
+        models += [endpoint.router_model, endpoint.writer_model]
+    return " / ".join(dict.fromkeys(models)) or "offline"
 
 
 def llm_choose(
@@ -122,32 +100,25 @@ def llm_choose(
     validate: Callable[[dict[str, Any]], Any],
     role: Role = "router",
     max_tokens: int | None = None,
+    deadline: float | None = None,
 ) -> LLMResult:
-    """Ask for a structured choice: a forced function call whose arguments follow ``schema``.
+    """Ask for a structured choice: a forced function call whose arguments follow ``schema``
+    (sent as strict; without ``strict`` to an endpoint that refused it).
 
-    A JSON object in the message content is accepted too (servers that ignore ``tools``). The
+    A JSON object in the message content is accepted too (servers without tool support). The
     parsed object goes to ``validate``; a rejected, unparsable or cut-off answer gets one repair
-    turn. ``user`` is a user or a user id (for the token budget). Raises ``LLMUnavailable``.
+    turn. ``user`` is a user or a user id (for the token budget); ``deadline`` a
+    ``time.monotonic()`` past which no call starts. Raises ``LLMUnavailable``.
     """
-    tool = {
-        "type": "function",
-        "function": {
-            "name": FUNCTION_NAME,
-            "description": f"Give the answer of the {node} step.",
-            "parameters": schema,
-        },
-    }
     spec = _Spec(
         user_id=_user_id(user),
         node=node,
         role=role,
         max_tokens=max_tokens or MAX_TOKENS[role],
-        extra={
-            "tools": [tool],
-            "tool_choice": {"type": "function", "function": {"name": FUNCTION_NAME}},
-        },
-        parse=lambda reply: validate(_reply_object(reply)),
+        schema=schema,
+        parse=lambda reply: validate(reply_object(reply, function=FUNCTION_NAME)),
         repair=_repair_choice,
+        deadline=deadline,
     )
     return _converse(spec, _opening(system, prompt))
 
@@ -161,6 +132,7 @@ def llm_write(
     validate: Callable[[str], Any],
     role: Role = "writer",
     max_tokens: int | None = None,
+    deadline: float | None = None,
 ) -> LLMResult:
     """Ask for free text (markdown). ``validate`` checks it (e.g. citations are only given item
     numbers); a rejected or cut-off text gets one repair turn. Raises ``LLMUnavailable``.
@@ -170,40 +142,46 @@ def llm_write(
         node=node,
         role=role,
         max_tokens=max_tokens or MAX_TOKENS[role],
-        extra={},
-        parse=lambda reply: validate(_reply_text(reply)),
+        schema=None,
+        parse=lambda reply: validate(reply_text(reply)),
         repair=_repair_text,
+        deadline=deadline,
     )
     return _converse(spec, _opening(system, prompt))
 
 
-# --- the conversation: one call, and at most one repair turn ----------------------------------
-
-
-@dataclass(frozen=True)
-class _Reply:
-    message: ChatCompletionMessage
-    truncated: bool
+# --- the conversation: endpoints in order, one call and at most one repair turn on each -------
 
 
 @dataclass
 class _Spec:
-    """One node's request: who pays, which model, how to read and how to repair an answer."""
+    """One node's request: who pays, which role, how to read and how to repair an answer."""
 
     user_id: int
     node: str
     role: Role
     max_tokens: int
-    extra: dict[str, Any]
-    parse: Callable[[_Reply], Any]
-    repair: Callable[[_Reply, str], list[dict[str, Any]]]
+    schema: dict[str, Any] | None
+    parse: Callable[[Reply], Any]
+    repair: Callable[[Reply, str], list[dict[str, Any]]]
+    deadline: float | None
     usage: list[LLMUsage] = field(default_factory=list)
 
-    @property
-    def model(self) -> str:
-        if self.role == "router":
-            return settings.OPENAI_ROUTER_MODEL
-        return settings.OPENAI_WRITER_MODEL
+    def extra(self, *, strict: bool) -> dict[str, Any]:
+        """The tool fields of the request (none for free text)."""
+        if self.schema is None:
+            return {}
+        function: dict[str, Any] = {
+            "name": FUNCTION_NAME,
+            "description": f"Give the answer of the {self.node} step.",
+            "parameters": self.schema,
+        }
+        if strict:
+            function["strict"] = True
+        return {
+            "tools": [{"type": "function", "function": function}],
+            "tool_choice": {"type": "function", "function": {"name": FUNCTION_NAME}},
+        }
 
 
 def _opening(system: str, prompt: str) -> list[dict[str, Any]]:
@@ -214,79 +192,129 @@ def _opening(system: str, prompt: str) -> list[dict[str, Any]]:
 
 
 def _converse(spec: _Spec, messages: list[dict[str, Any]]) -> LLMResult:
-    """Ask, validate, and on a bad answer send the error back once; then give up."""
-    if not llm_configured():
+    """Each endpoint in turn until one gives a valid answer or a final reason ends it."""
+    endpoints = endpoints_configured()
+    if not endpoints:
         raise LLMUnavailable(REASON_NOT_CONFIGURED, "no OPENAI_API_KEY")
+    failure: LLMUnavailable | None = None
+    for endpoint in endpoints:
+        try:
+            return _converse_on(spec, endpoint, messages)
+        except LLMUnavailable as exc:
+            failure = exc
+            if exc.reason in FINAL_REASONS:
+                break
+            log.info("LLM %s: endpoint %s failed (%s)", spec.node, endpoint.name, exc.reason)
+    assert failure is not None
+    raise LLMUnavailable(failure.reason, failure.detail, spec.usage, endpoint=failure.endpoint)
+
+
+def _converse_on(spec: _Spec, endpoint: Endpoint, messages: list[dict[str, Any]]) -> LLMResult:
+    """Ask one endpoint, validate, send the error back once; settle its breaker either way."""
+    model = endpoint.model(spec.role)
+    key = breaker_key(endpoint.base_url, model)
+    claimed_at = timezone.now()
+    if not breaker_admit(key, now=claimed_at):
+        raise LLMUnavailable(
+            REASON_BREAKER_OPEN, f"{model} failed repeatedly", endpoint=endpoint.name
+        )
     error = ""
     for attempt in range(2):
-        reply = _call(spec, messages)
+        try:
+            reply = _call(spec, endpoint, messages, key=key, day=claimed_at.date())
+        except LLMUnavailable:
+            # A failure the breaker counted has already released the probe; any other (a
+            # refused request, the budget, the deadline) gives back a probe this call claimed.
+            breaker_release_probe(key, claimed_at=claimed_at)
+            raise
         try:
             if reply.truncated:
                 raise ValueError("the answer was cut off at the output limit; answer more briefly")
             value = spec.parse(reply)
-        except (ValueError, TypeError, KeyError) as exc:
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
             error = _short(str(exc) or type(exc).__name__, 500)
             log.info("LLM %s answer rejected (attempt %d): %s", spec.node, attempt + 1, error)
             messages = [*messages, *spec.repair(reply, error)]
             continue
-        return LLMResult(value=value, usage=list(spec.usage), repaired=attempt > 0)
-    raise LLMUnavailable(REASON_INVALID_OUTPUT, error, spec.usage)
+        breaker_record_success(key)
+        return LLMResult(value, list(spec.usage), repaired=attempt > 0, endpoint=endpoint.name)
+    breaker_record_failure(key, error=f"{REASON_INVALID_OUTPUT}: {error}")
+    raise LLMUnavailable(REASON_INVALID_OUTPUT, error, spec.usage, endpoint=endpoint.name)
 
 
-def _reply_object(reply: _Reply) -> dict[str, Any]:
-    """The JSON object of a function call's arguments, or of the content as a fallback."""
-    calls = reply.message.tool_calls or []
-    raw = calls[0].function.arguments if calls else _strip_fence(reply.message.content or "")
-    if not raw.strip():
-        raise ValueError(f"no answer: call the function {FUNCTION_NAME} with the arguments")
+def _call(
+    spec: _Spec, endpoint: Endpoint, messages: list[dict[str, Any]], *, key: str, day: date
+) -> Reply:
+    """One chat completion within the deadline; a refused ``strict`` is dropped and retried."""
+    model = endpoint.model(spec.role)
+    strict = spec.schema is not None and not strict_refused(key)
+    request = Request(
+        endpoint=endpoint,
+        breaker=key,
+        user_id=spec.user_id,
+        node=spec.node,
+        day=day,
+        timeout=_time_left(spec),
+        body={
+            "model": model,
+            "messages": messages,
+            "temperature": TEMPERATURE[spec.role],
+            "max_tokens": spec.max_tokens,
+            **spec.extra(strict=strict),
+        },
+    )
     try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        raise ValueError(f"the arguments are not valid JSON ({exc})") from None
-    if not isinstance(data, dict):
-        raise ValueError("the arguments must be a JSON object")
-    return data
+        try:
+            reply, usage = send(request, spec.max_tokens)
+        except LLMUnavailable as exc:
+            if not (strict and strict_refusal(exc)):
+                raise
+            strict_refused_remember(key)
+            request.body.update(spec.extra(strict=False))
+            request.timeout = _time_left(spec)
+            reply, usage = send(request, spec.max_tokens)
+    except LLMUnavailable as exc:
+        raise LLMUnavailable(exc.reason, exc.detail, spec.usage, endpoint=endpoint.name) from None
+    spec.usage.append(usage)
+    return reply
 
 
-def _strip_fence(content: str) -> str:
-    match = re.fullmatch(r"\s*```(?:json)?\s*(.*?)\s*```\s*", content, flags=re.DOTALL)
-    return match.group(1) if match else content
+def _time_left(spec: _Spec) -> float:
+    """Seconds this call may take: the per-call timeout, cut to what the deadline leaves."""
+    timeout = float(settings.OPENAI_TIMEOUT)
+    if spec.deadline is None:
+        return timeout
+    left = spec.deadline - time.monotonic()
+    if left <= 0:
+        raise LLMUnavailable(REASON_DEADLINE, "the run's model time is spent", spec.usage)
+    return min(timeout, max(left, 1.0))
 
 
-def _reply_text(reply: _Reply) -> str:
-    content = (reply.message.content or "").strip()
-    if not content:
-        raise ValueError("the answer was empty")
-    return content
-
-
-def _repair_choice(reply: _Reply, error: str) -> list[dict[str, Any]]:
+def _repair_choice(reply: Reply, error: str) -> list[dict[str, Any]]:
     """The repair turn for a choice: the protocol wants a tool message per tool call."""
-    calls = reply.message.tool_calls or []
     retry = (
         f"That answer was rejected: {error}. Call {FUNCTION_NAME} again with a corrected answer."
     )
-    if not calls:
+    call = reply.tool_call
+    if call is None:
         return [
-            {"role": "assistant", "content": reply.message.content or ""},
+            {"role": "assistant", "content": reply.content},
             {"role": "user", "content": retry},
         ]
-    call = calls[0]
-    call_id = call.id or "call_0"
     echoed = {
-        "id": call_id,
+        "id": call.id,
         "type": "function",
-        "function": {"name": call.function.name, "arguments": call.function.arguments},
+        "function": {"name": call.name or FUNCTION_NAME, "arguments": call.arguments},
     }
     return [
         {"role": "assistant", "content": None, "tool_calls": [echoed]},
-        {"role": "tool", "tool_call_id": call_id, "content": retry},
+        {"role": "tool", "tool_call_id": call.id, "content": retry},
     ]
 
 
-def _repair_text(reply: _Reply, error: str) -> list[dict[str, Any]]:
+def _repair_text(reply: Reply, error: str) -> list[dict[str, Any]]:
     return [
-        {"role": "assistant", "content": reply.message.content or ""},
+        {"role": "assistant", "content": reply.content},
         {
             "role": "user",
             "content": f"That answer was rejected: {error}. Write the whole answer again, fixed.",
@@ -294,136 +322,12 @@ def _repair_text(reply: _Reply, error: str) -> list[dict[str, Any]]:
     ]
 
 
-# --- one HTTP call: breaker, budget, request, accounting --------------------------------------
-
-
-def _call(spec: _Spec, messages: list[dict[str, Any]]) -> _Reply:
-    """One chat completion behind the breaker and the budget; records usage on ``spec``."""
-    model = spec.model
-    base_url = endpoint_url()
-    key = breaker_key(base_url, model)
-    now = timezone.now()
-    if not breaker_admit(key, now=now):
-        raise LLMUnavailable(REASON_BREAKER_OPEN, f"{model} failed repeatedly", spec.usage)
-    request = {
-        "model": model,
-        "messages": messages,
-        "temperature": TEMPERATURE[spec.role],
-        "max_tokens": spec.max_tokens,
-        **spec.extra,
-    }
-    prompt_estimate = estimate_tokens(request)
-    estimate = prompt_estimate + spec.max_tokens
-    if not budget_reserve(user_id=spec.user_id, tokens=estimate, day=now.date()):
-        breaker_release_probe(key, claimed_at=now)
-        limit = settings.LLM_DAILY_TOKEN_BUDGET
-        raise LLMUnavailable(REASON_BUDGET_SPENT, f"{limit} tokens a day", spec.usage)
-    return _send(spec, key, request, estimate=(prompt_estimate, estimate), day=now.date())
-
-
-def _send(
-    spec: _Spec, key: str, request: dict[str, Any], *, estimate: tuple[int, int], day: date
-) -> _Reply:
-    """POST the request; settle the budget and the breaker whatever happens."""
-    prompt_estimate, reserved = estimate
-    started = time.monotonic()
-    try:
-        client = client_for(endpoint_url(), settings.OPENAI_API_KEY, settings.OPENAI_TIMEOUT)
-        completion = client.chat.completions.create(**request)
-        reply, usage = _read(spec, completion, started, prompt_estimate=prompt_estimate)
-    except (openai.OpenAIError, ValueError) as exc:
-        reason, detail, endpoint_fault = _classify(exc)
-        budget_settle(user_id=spec.user_id, day=day, reserved=reserved, spent=0)
-        if endpoint_fault:
-            breaker_record_failure(key, error=f"{reason}: {detail}")
-        else:
-            breaker_record_success(key)
-        log.warning("LLM %s call failed: %s (%s)", spec.node, reason, redact(detail))
-        raise LLMUnavailable(reason, detail, spec.usage) from None
-    budget_settle(user_id=spec.user_id, day=day, reserved=reserved, spent=usage.total_tokens)
-    breaker_record_success(key)
-    spec.usage.append(usage)
-    return reply
-
-
-class _Malformed(ValueError):
-    """The body parsed, but it is not a chat completion we can read."""
-
-
-def _read(
-    spec: _Spec, completion: Any, started: float, *, prompt_estimate: int
-) -> tuple[_Reply, LLMUsage]:
-    """Check the completion's shape (the SDK does not validate it) and account for it."""
-    if not isinstance(completion, ChatCompletion):
-        raise _Malformed("the body is not a chat completion")
-    choices = completion.choices if isinstance(completion.choices, list) else []
-    if not choices or not isinstance(choices[0], Choice):
-        raise _Malformed("the completion has no choices")
-    choice = choices[0]
-    if not isinstance(choice.message, ChatCompletionMessage):
-        raise _Malformed("the completion has no message")
-    reply = _Reply(choice.message, truncated=choice.finish_reason not in COMPLETE_FINISH_REASONS)
-    return reply, _usage(spec, completion, reply, started, prompt_estimate)
-
-
-def _usage(
-    spec: _Spec, completion: ChatCompletion, reply: _Reply, started: float, prompt_estimate: int
-) -> LLMUsage:
-    reported = completion.usage
-    details = getattr(reported, "prompt_tokens_details", None)
-    if reported is not None and isinstance(reported.prompt_tokens, int):
-        prompt, answer = reported.prompt_tokens, _int(reported.completion_tokens)
-    else:  # some compatible servers report no usage: charge an estimate rather than nothing
-        prompt = prompt_estimate
-        answer = estimate_tokens(reply.message.model_dump(exclude_none=True))
-    model = completion.model if isinstance(completion.model, str) and completion.model else None
-    return LLMUsage(
-        node=spec.node,
-        model=model or spec.model,
-        prompt_tokens=prompt,
-        completion_tokens=answer,
-        cached_tokens=_int(getattr(details, "cached_tokens", 0)),
-        latency_ms=int((time.monotonic() - started) * 1000),
-        truncated=reply.truncated,
-    )
-
-
-def _classify(exc: Exception) -> tuple[str, str, bool]:
-    """(reason, detail, whether the endpoint is at fault and the breaker should count it)."""
-    if isinstance(exc, EndpointStalled | openai.APITimeoutError):
-        return REASON_TIMEOUT, f"no answer within {settings.OPENAI_TIMEOUT:g} s", True
-    if isinstance(exc, openai.APIConnectionError):
-        return REASON_CONNECTION, "could not reach the endpoint", True
-    if isinstance(exc, openai.RateLimitError):
-        return REASON_RATE_LIMITED, _status_detail(exc), True
-    if isinstance(exc, openai.APIStatusError):
-        if exc.status_code >= 500:
-            return REASON_SERVER_ERROR, _status_detail(exc), True
-        # 400/422 concern this request; 401/403/404 mean every request will fail the same way.
-        return REASON_REJECTED, _status_detail(exc), exc.status_code in (401, 403, 404)
-    if isinstance(exc, _Malformed):
-        return REASON_MALFORMED, str(exc), True
-    if isinstance(exc, ValueError | openai.APIResponseValidationError):
-        return REASON_MALFORMED, "the body is not valid JSON", True
-    return REASON_REJECTED, type(exc).__name__, False
-
-
-def _status_detail(exc: openai.APIStatusError) -> str:
-    body = exc.body if isinstance(exc.body, dict) else {}
-    error = body.get("error", body)
-    message = error.get("message") if isinstance(error, dict) else None
-    return f"HTTP {exc.status_code}" + (f": {_short(str(message), 200)}" if message else "")
-
-
 # --- small helpers ----------------------------------------------------------------------------
 
 
 def _short(text: str, limit: int) -> str:
+    text = redact(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and value > 0 else 0
 
 
 def _user_id(user: AbstractBaseUser | int) -> int:

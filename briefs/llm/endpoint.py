@@ -1,4 +1,7 @@
-"""The one HTTP client to the LLM endpoint: the official SDK with bounded waits, and redaction.
+"""The one HTTP client to the LLM endpoints: the official SDK with bounded waits, and redaction.
+
+The endpoints are ``settings.OPENAI_ENDPOINTS`` in order, or the single endpoint of
+``OPENAI_BASE_URL``/``OPENAI_API_KEY`` when that list is empty.
 
 Bounds: each HTTP attempt has ``settings.OPENAI_TIMEOUT`` seconds (connect: at most 5 s); the SDK
 retries at most once (429, 5xx, connect errors), never after the endpoint stalled mid-request, and
@@ -8,8 +11,10 @@ honours ``Retry-After`` only up to ``RETRY_AFTER_MAX_SECONDS`` (longer: fail fas
 import email.utils
 import functools
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx2  # the HTTP library the openai SDK is built on; its exceptions reach our client
 import openai
@@ -62,7 +67,7 @@ def _retry_after_seconds(headers: httpx2.Headers) -> float | None:
     return (when - datetime.now(UTC)).total_seconds() if when.tzinfo else None
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=16)
 def client_for(base_url: str, api_key: str, timeout_seconds: float) -> openai.OpenAI:
     """One pooled client per configuration (thread-safe; reused across calls)."""
     timeout = openai.Timeout(timeout_seconds, connect=min(CONNECT_TIMEOUT_SECONDS, timeout_seconds))
@@ -72,17 +77,53 @@ def client_for(base_url: str, api_key: str, timeout_seconds: float) -> openai.Op
     )
 
 
-def endpoint_url() -> str:
-    """The configured base URL, or OpenAI's."""
-    return (settings.OPENAI_BASE_URL or DEFAULT_BASE_URL).rstrip("/")
+@dataclass(frozen=True)
+class Endpoint:
+    """One OpenAI-compatible endpoint. ``name`` is what steps and usage show (never the key)."""
+
+    name: str
+    base_url: str
+    api_key: str
+    router_model: str
+    writer_model: str
+
+    def model(self, role: str) -> str:
+        return self.router_model if role == "router" else self.writer_model
+
+    def client(self, timeout_seconds: float) -> openai.OpenAI:
+        return client_for(self.base_url, self.api_key, timeout_seconds)
+
+
+def endpoints_configured() -> list[Endpoint]:
+    """The endpoints a call tries, in order; [] when no key is set (offline)."""
+    router, writer = settings.OPENAI_ROUTER_MODEL, settings.OPENAI_WRITER_MODEL
+    entries = settings.OPENAI_ENDPOINTS or []
+    if not entries and settings.OPENAI_API_KEY:
+        url = (settings.OPENAI_BASE_URL or DEFAULT_BASE_URL).rstrip("/")
+        entries = [{"name": _host(url), "base_url": url, "api_key": settings.OPENAI_API_KEY}]
+    return [
+        Endpoint(
+            name=entry.get("name") or _host(entry["base_url"]),
+            base_url=entry["base_url"].rstrip("/"),
+            api_key=entry["api_key"],
+            router_model=entry.get("router_model") or router,
+            writer_model=entry.get("writer_model") or writer,
+        )
+        for entry in entries
+    ]
+
+
+def _host(url: str) -> str:
+    return urlsplit(url).hostname or "endpoint"
 
 
 _KEY_LIKE = re.compile(r"sk-[A-Za-z0-9_\-]{6,}")
 
 
 def redact(text: str) -> str:
-    """Remove the API key (and anything key-shaped) from text bound for exceptions and logs."""
-    key = settings.OPENAI_API_KEY
-    if key:
+    """Remove every configured API key (and anything key-shaped) from text bound for exceptions
+    and logs."""
+    keys = {settings.OPENAI_API_KEY, *(e.get("api_key", "") for e in settings.OPENAI_ENDPOINTS)}
+    for key in sorted(filter(None, keys), key=len, reverse=True):
         text = text.replace(key, "[redacted]")
     return _KEY_LIKE.sub("sk-[redacted]", text)

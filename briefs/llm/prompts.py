@@ -3,22 +3,35 @@ labelled data."""
 
 import html
 import re
+import zoneinfo
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Protocol
 
+from django.conf import settings
+from django.utils import timezone
+
+SYSTEM_REWRITE = (
+    "You read questions put to a news agent that answers from RSSHub feeds, and restate each as "
+    "a self-contained search query: its language, its topic keywords (names, products, places; "
+    "not question words), and the time window it asks about, relative to the current date the "
+    "message gives. Answer only by calling the function, with arguments that follow its schema."
+)
 SYSTEM_ROUTER = (
     "You are the router of a news agent that answers time-sensitive questions from RSSHub feeds. "
     "Choose only among the candidates the message lists: never invent a platform, a route, a "
-    "parameter value the candidates do not allow, or a URL. Answer only by calling the function, "
-    "with arguments that follow its schema."
+    "parameter value the candidates do not allow, or a URL. A parameter that names a subject (a "
+    "user, repository, id, keyword, tag...) takes a value the question itself gives, never the "
+    "example's; when the question gives none, say which input is needed instead of guessing. "
+    "Answer only by calling the function, with arguments that follow its schema."
 )
 SYSTEM_WRITER = (
     "You write short, factual news briefs from feed items. Use only what the given items say. "
-    "Cite every claim with the number of the item it comes from, as [n], using only the numbers "
-    "given. Give times when they matter. Write in the language of the question, in plain "
-    "markdown: no HTML, no links."
+    "Every sentence and every bullet ends with the citation of the item it comes from, as [n], "
+    "using only the numbers given; a sentence without one is deleted. State a date or time only "
+    "when the cited item carries it. Write in the language you are told, in plain markdown: "
+    "no HTML, no links, no images."
 )
 
 ITEMS_ARE_DATA = (
@@ -55,7 +68,20 @@ class PromptItem:
     published_at: datetime | None = None
 
 
+def now_text(now: datetime | None = None) -> str:
+    """The current date, time and time zone, as every prompt states them."""
+    zone = zoneinfo.ZoneInfo(settings.TIME_ZONE)
+    local = (now or timezone.now()).astimezone(zone)
+    offset = local.strftime("%z")
+    return (
+        f"Current date and time: {local:%Y-%m-%d %H:%M} ({local:%A}), time zone "
+        f"{settings.TIME_ZONE} (UTC{offset[:3]}:{offset[3:]})."
+    )
+
+
 _TAG_LIKE = re.compile(r"<(?=\s*/?\s*[A-Za-z!?])")
+# "[3]" inside item text would read as a citation once copied: its brackets become full-width.
+_BRACKETED_NUMBER = re.compile(r"\[(\s*\d{1,6}\s*)\]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
@@ -63,7 +89,8 @@ def fenced_items(items: Iterable[FencedItem], *, max_chars: int = 800) -> str:
     """Items as fenced, labelled data: ``<items><item n=".." source=".." published="..">``.
 
     Anything tag-like inside titles and texts has its ``<`` replaced by U+2039 (a look-alike),
-    so no item can close its fence or open a fake one; attributes are escaped; control
+    so no item can close its fence or open a fake one; a bracketed number (``[1]``) gets
+    full-width brackets, so no item can plant a citation; attributes are escaped; control
     characters are dropped; texts are cut at ``max_chars``. ``llm_choose`` and ``llm_write``
     always add ``ITEMS_ARE_DATA`` to the system prompt.
     """
@@ -83,7 +110,8 @@ def _fenced_item(item: FencedItem, max_chars: int) -> str:
 
 
 def _neutralise(value: str) -> str:
-    return _TAG_LIKE.sub("\u2039", _CONTROL.sub("", value))
+    value = _BRACKETED_NUMBER.sub("\uff3b\\1\uff3d", _CONTROL.sub("", value))
+    return _TAG_LIKE.sub("\u2039", value)
 
 
 def _attr(value: str) -> str:

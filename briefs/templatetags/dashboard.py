@@ -5,14 +5,25 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+from briefs.models import BriefOutcome
+
 register = template.Library()
 
+# A succeeded run is not yet an answer: its badge is the outcome's; the status stays neutral.
 STATUS_TONES = {
     "queued": "plain",
     "running": "live",
-    "succeeded": "ok",
+    "succeeded": "plain",
     "failed": "bad",
     "cancelled": "warn",
+}
+# Each outcome its own colour; only an answer is green.
+OUTCOME_TONES = {
+    "answered": "ok",
+    "partial": "warn",
+    "no_data": "bad",
+    "off_topic": "topic",
+    "needs_input": "ask",
 }
 HEALTH_TONES = {
     "healthy": "ok",
@@ -26,6 +37,18 @@ HEALTH_TONES = {
 @register.filter
 def status_tone(status: str) -> str:
     return STATUS_TONES.get(status, "plain")
+
+
+@register.filter
+def outcome_tone(outcome: str) -> str:
+    return OUTCOME_TONES.get(outcome, "plain")
+
+
+@register.filter
+def outcome_label(outcome: object) -> str:
+    """The outcome's name in the current language; an unknown value as it is."""
+    labels = dict(BriefOutcome.choices)
+    return str(labels.get(outcome, outcome or ""))
 
 
 @register.filter

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from briefs.models import RunStep
+from briefs.templatetags.dashboard import outcome_label
 
 register = template.Library()
 
@@ -31,6 +32,7 @@ NODE_LABELS = {
     "fetch": gettext_lazy("fetch"),
     "summarize": gettext_lazy("summarize"),
     "retry": gettext_lazy("retry"),
+    "needs_input": gettext_lazy("ask for input"),
 }
 KIND_LABELS = {
     "run_started": gettext_lazy("started"),
@@ -44,6 +46,7 @@ KIND_LABELS = {
     "router": gettext_lazy("router"),
     "llm_usage": gettext_lazy("tokens"),
     "llm_fallback": gettext_lazy("fallback"),
+    "claims_dropped": gettext_lazy("checked"),
     "brief_ready": gettext_lazy("ready"),
     "run_failed": gettext_lazy("failed"),
     "run_cancelled": gettext_lazy("cancelled"),
@@ -186,9 +189,22 @@ def _llm_fallback(p: dict) -> SafeString:
     )
 
 
+def _claims_dropped(p: dict) -> SafeString:
+    reasons = ", ".join(
+        f"{k} {_int(v)}" for k, v in sorted(p.items()) if k not in ("produced", "kept")
+    )
+    return format_html(
+        _("Writer: {kept} of {produced} sentences kept; removed: {reasons}"),
+        kept=_int(p.get("kept")),
+        produced=_int(p.get("produced")),
+        reasons=reasons or "-",
+    )
+
+
 def _brief_ready(p: dict) -> SafeString:
     return format_html(
-        _("Brief ready: {citations} citations from {items} items"),
+        _("Brief ready ({outcome}): {citations} citations from {items} items"),
+        outcome=outcome_label(p.get("outcome")),
         citations=_int(p.get("citations")),
         items=_int(p.get("items")),
     )
@@ -210,6 +226,7 @@ RENDERERS = {
     "router": _router,
     "llm_usage": _llm_usage,
     "llm_fallback": _llm_fallback,
+    "claims_dropped": _claims_dropped,
     "brief_ready": _brief_ready,
     "run_failed": _reason_only(lambda: _("Failed: {reason}")),
     "run_cancelled": _reason_only(lambda: _("Cancelled: {reason}")),
@@ -241,7 +258,7 @@ def step_tone(step: RunStep) -> str:
     if step.kind in ("llm_fallback", "run_cancelled", "run_resumed"):
         return "warn"
     if step.kind == "brief_ready":
-        return "ok"
+        return "ok" if payload.get("outcome", "answered") == "answered" else "warn"
     return "plain"
 
 

@@ -121,7 +121,7 @@
       if (badge) {
         badge.dataset.status = message.status;
         badge.textContent = message.status_label;
-        badge.className = "badge tone-" + ({ running: "live", succeeded: "ok", failed: "bad", cancelled: "warn" }[message.status] || "plain");
+        badge.className = "badge tone-" + ({ running: "live", failed: "bad", cancelled: "warn" }[message.status] || "plain");
       }
       var queueLine = document.getElementById("queue-line");
       if (queueLine) {

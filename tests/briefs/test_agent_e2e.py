@@ -31,6 +31,7 @@ def test_a_question_becomes_a_cited_brief_from_a_real_rsshub(run_owner, real_rss
     brief = brief_run(run_owner, "测试源 1 的最新内容")
 
     assert brief.status == BriefStatus.SUCCEEDED, brief.error
+    assert brief.outcome == "answered"
     assert brief.mode == "offline"
     assert [r["path"] for r in brief.coverage["succeeded"]] == ["/test/1"]
     assert decisions(brief) == ["summarize"]
@@ -46,6 +47,6 @@ def test_ask_prints_the_run_as_json_from_a_real_rsshub(real_rsshub, capsys):
     call_command("ask", "测试源 1 的最新内容", "--json", "--offline")
 
     result = json.loads(capsys.readouterr().out)
-    assert result["status"] == "succeeded"
+    assert (result["status"], result["outcome"]) == ("succeeded", "answered")
     assert len(result["citations"]) == 5
     assert result["coverage"]["succeeded"][0]["items"] == 5

@@ -71,6 +71,7 @@ def test_briefs_while_rsshub_cannot_reach_the_internet_blame_no_route(run_owner,
         assert (result["path"], result["outcome"]) == (path, "rsshub_unavailable")
         assert UNREACHABLE in brief.body.splitlines()[0]
         assert "could not fetch anything" not in brief.body
+        assert (brief.outcome, brief.outcome_reason) == ("no_data", "unreachable")
         assert brief.citations == []
     # One canary check (the first brief's); the row answered for the others.
     assert fetched(offline_rsshub) == [QUESTIONS["Alpha Wire flash news"], CANARY, "/beta/latest",

@@ -74,7 +74,7 @@ def test_with_a_model_the_rewrite_prompt_holds_the_earlier_question_and_answer(
 
     prompt = llm_server.requests[0]["messages"][1]["content"]
     assert "Earlier question 1: Alpha Wire 芯片 news" in prompt
-    assert "chip prices fell [1]." in prompt
+    assert "chip prices fell \uff3b1\uff3d." in prompt  # quoted, its citation no longer one
     assert "Question: what about this week?" in prompt
     rewritten = steps_of(brief, "query_rewritten")[0]
     assert (rewritten["query"], rewritten["method"]) == ("Alpha Wire chip news this week", "model")

@@ -43,6 +43,10 @@ def user_message(request: dict) -> str:
     return next(m["content"] for m in request["messages"] if m["role"] == "user")
 
 
+def user_message_last(request: dict) -> str:
+    return [m["content"] for m in request["messages"] if m["role"] in ("user", "tool")][-1]
+
+
 @pytest.fixture
 def stories(stub_rsshub):
     stub_rsshub.route("/alpha/stories", feed("Chip prices fall", "Port strike ends"))
@@ -58,7 +62,7 @@ def test_the_model_chooses_among_the_offered_and_every_call_is_accounted(
     brief = brief_run(run_owner, QUESTION)
 
     assert brief.status == BriefStatus.SUCCEEDED, brief.error
-    assert brief.mode == f"{ROUTER_MODEL} / {WRITER_MODEL}"
+    assert brief.mode == "model"
     assert llm_server.pending == 0
     assert choices(brief, "platform") == [(["alpha"], "model")]
     assert choices(brief, "route") == [(["/alpha/stories"], "model")]
@@ -76,6 +80,7 @@ def test_the_model_chooses_among_the_offered_and_every_call_is_accounted(
         "prompt_tokens": 500,
         "completion_tokens": 40,
         "cached_tokens": 100,
+        "endpoints": {"127.0.0.1": 1},
     }
     assert brief.usage["nodes"]["platform"]["prompt_tokens"] == 120  # LLMServer's default
     assert TokenUsage.objects.get(user=run_owner).tokens == 3 * 150 + 540
@@ -113,6 +118,25 @@ def test_an_invalid_choice_is_repaired_once_then_the_offline_method_answers(
     assert "not offered: ['gamma']" in repair["content"]
 
 
+def test_the_api_lists_which_nodes_fell_back_and_why(run_owner, llm_server, stories):
+    from django.test import Client
+
+    from briefs.tokens import token_issue
+
+    unknown = {"chosen": ["gamma"], "reason": "made up"}
+    script(llm_server, platform=(unknown, unknown))
+    brief = brief_run(run_owner, QUESTION)
+    secret = token_issue(user=run_owner, name="test").secret
+
+    response = Client().get(f"/api/v1/briefs/{brief.pk}", HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+    body = response.json()
+
+    assert body["mode"] == "mixed"
+    assert body["fallbacks"] == [{"node": "platform", "reason": "invalid output"}]
+    assert body["usage"]["claims_dropped"] == {}
+
+
 def test_a_route_outside_the_offer_is_refused_and_the_repaired_choice_used(
     run_owner, llm_server, stories
 ):
@@ -128,28 +152,36 @@ def test_a_route_outside_the_offer_is_refused_and_the_repaired_choice_used(
 
 
 def test_parameters_that_fail_confinement_are_never_sent(run_owner, llm_server, stories):
+    question = "Alpha Wire posts of user ../../rsshub/transform"
     climbing = {
         "routes": [{"route": "/alpha/user/:id", "params": {"id": "../../rsshub/transform"}}],
         "reason": "x",
     }
-    script(llm_server, route=(climbing, climbing))
+    script(llm_server, rewrite={**REWRITE, "query": question}, route=(climbing, climbing))
+
+    brief = brief_run(run_owner, question)
+
+    assert steps_of(brief, "llm_fallback")[0] == {"node": "route", "reason": "invalid output"}
+    assert [r["value"] for r in steps_of(brief, "choice_rejected")][:2] == ["/alpha/user/:id"] * 2
+    assert choices(brief, "route")[0][1] == "offline"
+    assert not [p for p in fetched(stories) if p.startswith("/rsshub") or ".." in p]
+
+
+def test_a_citation_of_an_item_not_given_is_named_in_the_repair_and_removed(
+    run_owner, llm_server, stories
+):
+    careless = "Chip prices fell [1], and aliens landed [99]."
+    script(llm_server, writer=(careless, careless))
 
     brief = brief_run(run_owner, QUESTION)
 
-    assert steps_of(brief, "llm_fallback") == [{"node": "route", "reason": "invalid output"}]
-    assert choices(brief, "route") == [(["/alpha/flash"], "offline")]
-    assert fetched(stories) == ["/alpha/flash"]
-
-
-def test_a_citation_of_an_item_not_given_is_removed(run_owner, llm_server, stories):
-    script(llm_server, writer=("Chip prices fell [1], and aliens landed [99].",))
-
-    brief = brief_run(run_owner, QUESTION)
-
+    assert "which are not items" in user_message_last(llm_server.requests[-1])
+    assert "[99]" in user_message_last(llm_server.requests[-1])
     assert "Chip prices fell [1], and aliens landed ." in brief.body
     assert "[99]" not in brief.body
     assert [c["n"] for c in brief.citations] == [1]
     assert brief.citations[0]["title"] == "Chip prices fall"
+    assert brief.mode == "model"
 
 
 def test_a_model_brief_citing_nothing_falls_back_to_the_extractive_brief(
@@ -209,3 +241,116 @@ def test_an_offline_brief_makes_no_model_call(run_owner, llm_server, stories):
     assert brief.mode == "offline"
     assert llm_server.count == 0
     assert brief.usage["llm_calls"] == 0
+
+
+# --- the route node with a model: subjects come from the question -------------------------------
+
+
+def route_node(owner, question: str):
+    """The route node alone, on the alpha platform, as a run reaches it: (result, ctx)."""
+    from asgiref.sync import async_to_sync
+
+    from briefs.agent.nodes import node_route
+    from briefs.agent.rewrite import rewrite_offline
+    from briefs.agent.runner import context_load
+    from briefs.models import Brief
+
+    brief = Brief.objects.create(owner=owner, question=question)
+    ctx = context_load(brief.pk)
+    ctx.rewrite, ctx.platforms = rewrite_offline(question), ["alpha"]
+    return async_to_sync(node_route)(ctx), ctx
+
+
+def user_route(world, example: str = ""):
+    route = world["/alpha/user/:id"]
+    route.example, route.parameters = example, {"id": "User id"}
+    route.save()
+    return route
+
+
+def pick_user(value):
+    return {"routes": [{"route": "/alpha/user/:id", "params": {"id": value}}],
+            "needs_input": [], "reason": "x"}  # fmt: skip
+
+
+NEED_ID = {
+    "parameter": "id",
+    "description": "User id",
+    "route": "/alpha/user/:id",
+    "source": "Alpha Wire",
+}
+
+
+def test_a_subject_the_question_gives_is_accepted_after_folding(run_owner, llm_server, world):
+    user_route(world)
+    llm_server.script(tool_call(pick_user("Torvalds")))
+
+    full_width = "".join(chr(ord(c) + 0xFEE0) for c in "torvalds")
+    ok, ctx = route_node(run_owner, f"Alpha Wire posts of user {full_width}")
+
+    assert ok and ctx.paths == [("/alpha/user/Torvalds", world["/alpha/user/:id"].pk)]
+    assert ctx.needs == []
+
+
+@pytest.mark.parametrize(
+    ("example", "value"),
+    [("", "torvalds"), ("/alpha/user/diygod", "diygod")],
+    ids=["invented", "copied from the example"],
+)
+def test_a_subject_not_in_the_question_is_rejected_then_the_run_needs_input(
+    run_owner, llm_server, world, example, value
+):
+    user_route(world, example)
+    llm_server.script(tool_call(pick_user(value)), tool_call(pick_user(f"<b>{value}</b>")))
+
+    ok, ctx = route_node(run_owner, "Alpha Wire posts of a user")
+
+    assert ok is False and ctx.paths == []
+    rejected = [p for kind, p in steps_in(ctx) if kind == "choice_rejected"]
+    assert [r["value"] for r in rejected] == [value, f"&lt;b&gt;{value}&lt;/b&gt;"]
+    assert all("names a subject the question does not give" in r["reason"] for r in rejected)
+    assert (
+        "names a subject the question does not give"
+        in llm_server.requests[1]["messages"][-1]["content"]
+    )
+    assert [{k: n[k] for k in NEED_ID} for n in ctx.needs] == [NEED_ID]
+    assert value not in ctx.needs[0]["format"]  # a format hint, never the example's value
+
+
+def test_the_model_may_answer_that_the_question_needs_input(run_owner, llm_server, world):
+    user_route(world)
+    needs = {"routes": [], "needs_input": [{"route": "/alpha/user/:id", "parameter": "id"}],
+             "reason": "no user named"}  # fmt: skip
+    llm_server.script(tool_call(needs))
+
+    ok, ctx = route_node(run_owner, "Alpha Wire posts of a user")
+
+    assert ok is False and llm_server.count == 1
+    assert [{k: n[k] for k in NEED_ID} for n in ctx.needs] == [NEED_ID]
+
+
+def test_the_route_prompt_shows_parameters_dates_and_the_window(run_owner, llm_server, world):
+    user_route(world, "/alpha/user/diygod")
+    llm_server.script(tool_call({"routes": [{"route": "/alpha/flash", "params": {}}],
+                                 "needs_input": [], "reason": "x"}))  # fmt: skip
+
+    route_node(run_owner, "Alpha Wire flash news today")
+
+    request = llm_server.requests[0]
+    prompt = user_message(request)
+    assert "Current date and time:" in prompt and "time zone" in prompt
+    assert "Time window asked: today, from " in prompt
+    assert ":id (required, subject: only a value the question gives) User id" in prompt
+    assert 'format like "diygod" (not a value)' in prompt
+    schema = request["tools"][0]["function"]["parameters"]
+    items = schema["properties"]["routes"]["items"]["anyOf"]
+    user = next(i for i in items if i["properties"]["route"]["enum"] == ["/alpha/user/:id"])
+    assert user["properties"]["params"]["required"] == ["id"]
+    assert request["tools"][0]["function"]["strict"] is True
+
+
+def steps_in(ctx) -> list[tuple[str, dict]]:
+    from briefs.models import RunStep
+
+    rows = RunStep.objects.filter(brief_id=ctx.brief_id).order_by("seq")
+    return [(row.kind, row.payload) for row in rows]

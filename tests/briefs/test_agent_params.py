@@ -5,6 +5,7 @@ from urllib.parse import unquote
 
 import pytest
 
+from briefs.agent.entities import question_read
 from briefs.agent.enums import description_table
 from briefs.agent.params import SubjectMissing, example_leaks, params_fill, value_format
 from fetching.paths import RoutePathRejected
@@ -335,3 +336,149 @@ def test_labels_then_values_in_two_columns_and_linked_cells_are_read():
         ("全部", "all"),
         ("科技", "tech"),
     ]
+
+
+# --- Subjects the question does not mark, and how well a value suits its parameter --------------
+
+
+def entities_of(question: str, platform: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    asked = question_read(question, platform_words=platform, excluded=[])
+    return [(e.value, e.kind, e.role) for e in asked.entities]
+
+
+@pytest.mark.parametrize(
+    ("question", "platform", "name"),
+    [
+        ("What did elonmusk post on Twitter today", ("Twitter",), "elonmusk"),
+        ("Has sama been tweeting lately", ("Twitter",), "sama"),
+        ("Repositories sindresorhus starred on GitHub", ("GitHub",), "sindresorhus"),
+        ("Events in the golang organization on GitHub", ("GitHub",), "golang"),
+    ],
+)
+def test_a_name_in_a_subjects_place_is_an_account(question, platform, name):
+    assert (name, "marked", "account") in entities_of(question, platform)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What are people saying on Twitter",  # people in general
+        "What is trending on Twitter right now",  # a kind of thing
+        "What did the Rust team announce on GitHub",  # "the" is no name
+        "Issues closed yesterday on GitHub",  # a past verb after no name
+    ],
+)
+def test_no_name_is_read_into_a_question_that_gives_none(question):
+    assert entities_of(question, ("Twitter", "GitHub")) == []
+
+
+def test_an_id_mixing_letters_and_digits_is_a_subject_but_a_product_name_is_not():
+    found = entities_of("YouTube playlist PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf", ("YouTube",))
+    assert found == [("PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf", "id", "")]
+    assert all(kind != "id" for _v, kind, _r in entities_of("iPhone15 reviews", ()))
+
+
+def test_an_id_suits_the_parameter_whose_example_shares_its_prefix():
+    question = "YouTube videos from channel UCBJycsmduvYEL83R_U4JriQ"
+    channel = fill(
+        "/youtube/channel/:id",
+        question=question,
+        example="/youtube/channel/UCDwDMPOZfxVV0x_dz0eQ8KQ",
+    )
+    playlist = fill(
+        "/youtube/playlist/:id",
+        question=question,
+        example="/youtube/playlist/PLqQ1RwlxOgeLTJ1f3fNMSwhjVgaWKo_9Z",
+    )
+
+    assert channel.path == "/youtube/channel/UCBJycsmduvYEL83R_U4JriQ"
+    assert (channel.fit, playlist.fit) == (1, -1)
+
+
+def test_an_account_suits_a_keyword_search_less_than_a_topic():
+    template, example = "/twitter/keyword/:keyword", "/twitter/keyword/RSSHub"
+    account = fill(template, question="Tweets from naval", example=example, platform=("Twitter",))
+    topic = fill(
+        template, question="Tweets about the election", example=example, platform=("Twitter",)
+    )
+
+    assert (account.params, account.fit) == ({"keyword": "naval"}, -1)
+    assert (topic.params, topic.fit) == ({"keyword": "election"}, 1)
+
+
+def test_a_setting_named_parameter_whose_example_is_an_id_is_a_subject():
+    # :status is a tweet's id: the example's would be some other tweet.
+    with pytest.raises(SubjectMissing) as refused:
+        fill(
+            "/twitter/tweet/:id/status/:status/:original?",
+            question="Tweets from naval",
+            example="/twitter/tweet/DIYgod/status/1650844643997646852",
+        )
+    assert [slot.name for slot in refused.value.slots] == ["status"]
+
+
+def test_a_hashtag_parameter_takes_what_the_question_tags():
+    filled = fill(
+        "/mastodon/tag/:site/:hashtag/:only_media?",
+        question="Posts tagged rust on mastodon.social",
+        example="/mastodon/tag/mastodon.social/gochisou/true",
+        platform=("mastodon", "Mastodon"),
+    )
+
+    assert filled.path == "/mastodon/tag/mastodon.social/rust"
+
+
+HN_PARAMETERS = {
+    "section": {
+        "description": "Content section, default to `index`. Common sections: `index`, "
+        "`newest`, `ask`, `show`, `jobs`, `over`, `threads`, `submitted`. Any valid HN section "
+        "(e.g. `best`, `front`, `active`) is also accepted"
+    },
+    "type": {"description": "Content format, default to `sources`. `sources` links, `comments`"},
+    "value": {"description": "For `threads`/`submitted` sections, set user ID. For `over` ..."},
+}
+HN_DESCRIPTION = (
+    "Examples:\n\n| HN100 | User threads |\n| --- | --- |\n"
+    "| `/hackernews/over` | `/hackernews/threads/sources/dang` |"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("Hacker News best stories", "/hackernews/best"),
+        ("Ask HN threads on Hacker News", "/hackernews/ask"),  # a kind of thing loses a tie
+        ("Hacker News front page", "/hackernews/front"),
+    ],
+)
+def test_a_value_the_parameter_lists_is_named_though_a_table_lists_example_paths(question, path):
+    filled = fill(
+        "/hackernews/:section?/:type?/:value?",
+        question=question,
+        parameters=HN_PARAMETERS,
+        description=HN_DESCRIPTION,
+        example="/hackernews/threads/comments_list/dang",
+        platform=("hackernews", "Hacker News"),
+    )
+
+    assert filled.path == path, "values listed for :section are not :value's"
+
+
+def test_an_option_label_is_matched_on_word_stems():
+    parameters = {
+        "mode": {
+            "options": [
+                {"value": "day", "label": "daily rank"},
+                {"value": "month", "label": "monthly rank"},
+            ]
+        }
+    }
+    filled = fill(
+        "/pixiv/ranking/:mode/:date?",
+        question="pixiv monthly ranking",
+        parameters=parameters,
+        example="/pixiv/ranking/week",
+        platform=("pixiv",),
+    )
+
+    assert filled.path == "/pixiv/ranking/month"

@@ -76,3 +76,68 @@ def test_a_general_question_takes_a_route_that_needs_no_subject():
         path=path,
     )
     assert leaks == [], f"{path} carries its example's subject"
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        # The shape of the value: a UC... id is a channel's, a PL... id a playlist's.
+        (
+            "Videos on the YouTube channel UC_x5XG1OV2P6uZZ5FSM9Ttw",
+            "/youtube/channel/UC_x5XG1OV2P6uZZ5FSM9Ttw",
+        ),
+        (
+            "YouTube playlist PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf",
+            "/youtube/playlist/PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf",
+        ),
+        # The kind of subject the question names: an organization, a wiki, a user's stars.
+        ("Events in the golang organization on GitHub", "/github/org_event/golang"),
+        ("Wiki changes in the neovim/neovim repository", "/github/wiki/neovim/neovim"),
+        ("Repositories sindresorhus starred on GitHub", "/github/starred_repos/sindresorhus"),
+        # 用户 says whose feed it is; 动态 what is asked of it.
+        ("B站用户 946974 的动态", "/bilibili/user/dynamic/946974"),
+        # A value the question names among a parameter's listed ones.
+        ("Show HN posts on Hacker News", "/hackernews/show"),
+        ("New releases of the helm/helm repo", "/github/repo_event/helm/helm/release"),
+    ],
+)
+def test_the_route_suited_to_the_named_subject_is_chosen(question, path):
+    chosen, ctx = route(question)
+
+    assert chosen is True, ctx.needs
+    assert ctx.paths[0][0] == path
+
+
+def test_a_repository_named_as_owner_name_reads_the_platform_asked_not_one_its_words_name():
+    chosen, ctx = route("Latest commits in the tokio-rs/tokio repository")
+
+    assert chosen is True
+    assert ctx.platforms[0] == "github", "rs or tokio name no platform here"
+    assert ctx.paths[0][0].startswith("/github/") and "tokio-rs/tokio" in ctx.paths[0][0]
+
+
+def test_a_name_in_the_subjects_place_is_not_read_as_a_route_example():
+    _chosen, ctx = route("What did karpathy post on Twitter this week")
+
+    assert "1650844643997646852" not in " ".join(p for p, _ in ctx.paths), (
+        "a tweet id is a subject: the example's never fills it"
+    )
+    for path, route_id in ctx.paths:
+        chosen_route = Route.objects.get(pk=route_id)
+        assert not example_leaks(
+            template=chosen_route.path,
+            parameters=chosen_route.parameters,
+            description=chosen_route.description,
+            example=chosen_route.example,
+            path=path,
+        )
+
+
+def test_the_user_timeline_takes_a_name_in_the_subjects_place_once_enabled(settings):
+    settings.CATALOG_SEARCH_RECHECK_SECONDS = 0  # the search sees the change at once
+    Route.objects.filter(path="/twitter/user/:id/:routeParams?").update(enabled=True)
+
+    chosen, ctx = route("What has sama been tweeting lately")
+
+    assert chosen is True
+    assert ctx.paths[0][0] == "/twitter/user/sama"

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from briefs.models import BriefStatus
+from briefs.models import BriefOutcome, BriefStatus
 from tests.briefs.conftest import (
     NOT_FOUND,
     UPSTREAM_DOWN,
@@ -34,6 +34,7 @@ def test_items_go_to_summarize(run_owner, stub_rsshub):
     assert decisions(brief) == ["summarize"]
     assert [c["title"] for c in brief.citations] == ["Chip prices fall", "Port strike ends"]
     assert "Chip prices fall [1]" in brief.body
+    assert (brief.outcome, brief.outcome_reason) == (BriefOutcome.ANSWERED, "")
 
 
 def test_partial_success_is_success_and_the_failure_is_reported(run_owner, stub_rsshub):
@@ -46,6 +47,7 @@ def test_partial_success_is_success_and_the_failure_is_reported(run_owner, stub_
     assert [row["path"] for row in brief.coverage["failed"]] == ["/beta/latest"]
     assert brief.coverage["failed"][0]["outcome"] == "not_found"
     assert "`/beta/latest`: not_found" in brief.body
+    assert brief.outcome == BriefOutcome.PARTIAL
 
 
 def test_semantic_failures_choose_another_route_excluding_the_failed(run_owner, stub_rsshub):
@@ -62,6 +64,8 @@ def test_semantic_failures_choose_another_route_excluding_the_failed(run_owner, 
     offered_later = [p["items"] for p in steps_of(brief, "candidates") if p["node"] == "route"][1]
     assert "/alpha/flash" not in [item["path"] for item in offered_later]
     assert brief.citations[0]["title"] == "Harbour reopens"
+    # Routes given up on before the one that answered do not make the answer partial.
+    assert brief.outcome == BriefOutcome.ANSWERED
 
 
 def test_transient_failures_are_retried_up_to_fetch_retry_then_routed(
@@ -128,6 +132,7 @@ def test_a_spent_budget_ends_in_an_honest_summary(run_owner, stub_rsshub, settin
     assert brief.status == BriefStatus.SUCCEEDED
     assert brief.citations == []
     assert "could not fetch anything" in brief.body
+    assert (brief.outcome, brief.outcome_reason) == (BriefOutcome.NO_DATA, "unreachable")
     assert brief.usage["steps"] == 5
 
 
@@ -142,7 +147,10 @@ def test_nothing_fetched_says_so_lists_what_was_tried_and_invents_nothing(
     assert decisions(brief)[-1] == "summarize"
     assert steps_of(brief, "router")[-1]["reason"].startswith("no platform left")
     assert brief.citations == []
-    assert brief.body.startswith(f"As of {brief.as_of:%Y-%m-%d %H:%M} UTC, I could not fetch")
+    assert (brief.outcome, brief.outcome_reason) == (BriefOutcome.NO_DATA, "unreachable")
+    assert brief.body.startswith(
+        f"**Can't query.** As of {brief.as_of:%Y-%m-%d %H:%M} UTC, I could not fetch"
+    )
     tried = {row["path"]: row["outcome"] for row in brief.coverage["failed"]}
     assert tried == {
         "/alpha/flash": "not_found",
@@ -165,4 +173,5 @@ def test_a_question_no_platform_fits_fetches_nothing_and_says_so(run_owner, stub
     assert fetched(stub_rsshub) == []
     assert brief.status == BriefStatus.SUCCEEDED
     assert "found no source in the catalog" in brief.body
+    assert (brief.outcome, brief.outcome_reason) == (BriefOutcome.NO_DATA, "unreachable")
     assert brief.coverage["tried"] == []

@@ -4,6 +4,7 @@ the honest no-data brief and the coverage section."""
 import re
 from datetime import UTC, datetime, timedelta
 
+from briefs.agent.honest import brief_no_data
 from briefs.agent.rewrite import TimeWindow
 from briefs.agent.summarize import (
     MAX_ITEMS,
@@ -11,7 +12,6 @@ from briefs.agent.summarize import (
     Attempted,
     SourceItem,
     brief_extractive,
-    brief_nothing,
     citations_validate,
     coverage_rows,
     items_select,
@@ -128,12 +128,12 @@ def test_the_no_data_brief_lists_each_path_with_why_it_failed_and_invents_nothin
         Attempted("/beta/latest", "upstream_error", 0, "FetchError: ECONNRESET"),
     ]
 
-    draft = brief_nothing(attempted=attempted, as_of=AS_OF)
+    draft = brief_no_data("unreachable", attempted=attempted, as_of=AS_OF)
 
     assert draft.citations == []
     assert draft.body.startswith(
-        "As of 2026-03-11 15:30 UTC, I could not fetch anything to answer this question: "
-        "2 sources were tried and none returned items."
+        "**Can't query.** As of 2026-03-11 15:30 UTC, I could not fetch anything to answer this "
+        "question: 2 sources were tried and none could be read."
     )
     assert "- `/alpha/flash`: not_found: Not Found" in draft.body
     assert "- `/beta/latest`: upstream_error, 2 attempts: FetchError: ECONNRESET" in draft.body

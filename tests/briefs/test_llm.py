@@ -1,6 +1,7 @@
 """The LLM backend against a real HTTP server speaking chat completions, through the real openai
 client: parsing, validation and repair, bounds, the breaker, the budget, secrets, fencing."""
 
+import json
 import logging
 import threading
 from datetime import UTC, datetime, timedelta
@@ -14,6 +15,7 @@ from briefs.llm import (
     REASON_BREAKER_OPEN,
     REASON_BUDGET_SPENT,
     REASON_CONNECTION,
+    REASON_DEADLINE,
     REASON_INVALID_OUTPUT,
     REASON_MALFORMED,
     REASON_NOT_CONFIGURED,
@@ -139,6 +141,7 @@ def test_it_parses_and_validates_a_tool_call(llm, owner):
         "cached_tokens": 64,
         "latency_ms": used.latency_ms,
         "truncated": False,
+        "endpoint": "127.0.0.1",
     }
     [sent] = llm.requests
     assert (sent["model"], sent["temperature"]) == (ROUTER, 0)
@@ -186,8 +189,8 @@ def test_it_gives_up_after_a_second_invalid_answer(llm, owner):
     assert "unknown platform" in exc.detail
     assert [u.prompt_tokens for u in exc.usage] == [120, 300]
     assert llm.count == 2
-    # The endpoint answered: a model that chooses badly is no reason to open the breaker.
-    assert breaker(llm) is None
+    # A model that still answers wrongly after the repair is a failure of the endpoint.
+    assert breaker(llm).consecutive_failures == 1
 
 
 def test_a_truncated_choice_is_flagged_and_not_accepted(llm, owner):
@@ -269,6 +272,97 @@ def test_a_garbage_body_is_a_malformed_response(llm, owner, answer):
     assert exc.reason == REASON_MALFORMED
     assert llm.count == 1
     assert breaker(llm).consecutive_failures == 1
+
+
+def completion_body(message: dict, finish_reason="stop") -> bytes:
+    return json.dumps(
+        {"id": "x", "object": "chat.completion", "model": ROUTER, "choices": [
+            {"index": 0, "message": message, "finish_reason": finish_reason}]}
+    ).encode()  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 100_000 + b"]" * 100_000,
+        completion_body({"role": "assistant", "content": "[" * 5000 + "]" * 5000}),
+        b'{"choices": [{"message": "not an object"}]}',
+        b'{"choices": [{"message": {"content": {"a": 1}}, "finish_reason": 7}]}',
+        b"\xff\xfe not utf-8",
+    ],
+    ids=["nested-body", "nested-content", "message-string", "content-object", "not-utf8"],
+)
+def test_any_malformed_reply_is_a_failure_with_the_budget_settled(llm, owner, body):
+    llm.script(garbage(body), garbage(body))
+    exc = unavailable(choose, owner)
+    assert exc.reason in (REASON_MALFORMED, REASON_INVALID_OUTPUT)
+    assert (TokenUsage.objects.get(user=owner).tokens, breaker(llm).consecutive_failures) == (
+        sum(u.total_tokens for u in exc.usage),
+        1,
+    )
+
+
+@pytest.mark.parametrize("finish", [None, "eos", "end_turn", "stop", "tool_calls"])
+def test_only_length_and_content_filter_mean_cut_off(llm, owner, finish):
+    llm.script(tool_call(GOOD, finish_reason=finish))
+    result = choose(owner)
+    assert (result.value, result.repaired, result.usage[0].truncated) == (["36kr"], False, False)
+
+
+def test_a_content_filter_stop_is_cut_off(llm, owner):
+    llm.script(tool_call(GOOD, finish_reason="content_filter"), tool_call(GOOD))
+    result = choose(owner)
+    assert (result.repaired, result.usage[0].truncated) == (True, True)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "answer", "arguments": GOOD}}
+            ],
+        },
+        {"content": [{"type": "text", "text": json.dumps(GOOD)}]},
+        {"content": f"<think>pick {{one}}</think>\n```json\n{json.dumps(GOOD)}\n```"},
+        {"content": f"Sure! {json.dumps(GOOD)}", "reasoning_content": "{broken"},
+    ],
+    ids=["arguments-object", "content-parts", "think-then-fenced", "prose-around-json"],
+)
+def test_it_reads_every_server_family_s_reply(llm, owner, message):
+    llm.script(garbage(completion_body({"role": "assistant", **message})))
+    assert choose(owner).value == ["36kr"]
+
+
+def test_a_writer_reply_ignores_reasoning_content(llm, owner):
+    message = {"role": "assistant", "content": "Rates rose [1].", "reasoning_content": "[7]"}
+    llm.script(garbage(completion_body(message)))
+    assert write(owner).value == "Rates rose [1]."
+
+
+def test_the_next_endpoint_answers_when_the_first_is_down(llm, owner, settings):
+    with LLMServer() as backup:
+        settings.OPENAI_ENDPOINTS = [
+            {"name": "down", "base_url": llm.url, "api_key": KEY},
+            {"name": "up", "base_url": backup.url, "api_key": "sk-other-SECRET456"},
+        ]
+        llm.script(server_error(503), server_error(503))
+        backup.script(tool_call(GOOD))
+        result = choose(owner)
+    assert (result.value, result.endpoint, [u.endpoint for u in result.usage]) == (
+        ["36kr"],
+        "up",
+        ["up"],
+    )
+    assert breaker(llm).consecutive_failures == 1
+    assert backup.raw_requests[0].headers["authorization"] == "Bearer sk-other-SECRET456"
+
+
+def test_no_call_starts_after_the_deadline(llm, owner):
+    exc = unavailable(lambda u: choose(u, deadline=time.monotonic() - 1), owner)
+    assert exc.reason == REASON_DEADLINE
+    assert llm.count == 0
 
 
 def test_a_rejected_request_does_not_count_against_the_endpoint(llm, owner):

@@ -5,6 +5,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from markdown_it import MarkdownIt
 
 from briefs.markdown import brief_html, brief_markdown_export, citations_read, http_url
 
@@ -148,3 +149,29 @@ def test_an_item_without_a_link_is_cited_by_its_path_and_time():
         r'<sup class="cite" title="Story one · RSSHub Test · [^"]*2026[^"]*">\[1\]', html
     )
     assert "[1] Story one — RSSHub Test — 2026-11-01T08:30:00+00:00 — /test/1" in text
+
+
+EXPORT_HOSTILE_BODIES = [
+    *HOSTILE_BODIES,
+    r"\[escaped\](https://evil.example/a) and \\[doubled](https://evil.example/b)",
+    "[1](https://evil.example/c) and [2][1] and ![1](https://evil.example/d.png)",
+    "Plain https://evil.example/bare and www.evil.example/also",
+    "&lt;script&gt; and \\<b>bold</b>",
+]
+
+
+@pytest.mark.parametrize("body", EXPORT_HOSTILE_BODIES)
+def test_the_markdown_export_passes_the_same_sanitiser_as_the_page(body):
+    # Rendered by a permissive renderer (raw HTML on), the export is as inert as the page.
+    renderer = MarkdownIt("commonmark", {"html": True})
+    text = brief_markdown_export(question="Q", body=f"Intro [1].\n\n{body}", citations=cited())
+    html = renderer.render(text)
+    tags = Elements(html).tags
+    assert {tag for tag, _ in tags} <= {"h1", "h2", "p", "a", "em", "strong", "br"}, body
+    assert all(href == ITEM_URL for href in links(html)), body
+
+
+def test_the_markdown_export_keeps_citations_and_the_cited_links():
+    body = f"Rates rose [1], see {ITEM_URL}."
+    text = brief_markdown_export(question="Q", body=body, citations=cited())
+    assert f"Rates rose [1], see {ITEM_URL}." in text

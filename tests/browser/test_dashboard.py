@@ -79,6 +79,11 @@ def test_steps_arrive_live_before_the_brief_and_cite_the_right_items(stack, brow
 
     wait(browser).until(lambda d: d.find_elements(By.ID, "brief-body"))
     assert status_of(stack, brief_id) == "succeeded"
+    badge = browser.find_element(By.CSS_SELECTOR, "#brief-status .badge")
+    assert (badge.get_attribute("data-outcome"), badge.get_attribute("class")) == (
+        "answered",
+        "badge tone-ok",
+    ), "a finished brief wears its outcome"
     screenshot(browser, "04-brief-done")
     assert_gapless(browser.execute_script(SEQS_JS))
 
@@ -190,6 +195,9 @@ def test_the_briefs_list_and_route_health(stack, browser):
     wait(browser).until(lambda d: d.find_elements(By.ID, "brief-body"))
     browser.get(f"{stack.url}/briefs/?q=rsshub")
     assert browser.find_elements(By.CSS_SELECTOR, "#brief-table tbody tr")
+    browser.get(f"{stack.url}/briefs/?outcome=answered")
+    outcomes = browser.find_elements(By.CSS_SELECTOR, "#brief-table .badge[data-outcome]")
+    assert outcomes and {b.get_attribute("data-outcome") for b in outcomes} == {"answered"}
     screenshot(browser, "09-briefs")
     browser.get(f"{stack.url}/health/routes/")
     rows = browser.find_elements(By.CSS_SELECTOR, "#health-table tr.route-row")

@@ -40,6 +40,9 @@ def step_line(kind: str, p: dict) -> str:
             return f"  {p['path']}: {result} ({p['latency_ms']} ms)"
         case "router":
             return f"  router -> {p['decision']}: {p['reason']}"
+        case "brief_ready":
+            reason = f" ({p['reason']})" if p.get("reason") else ""
+            return f"brief ready: {p.get('outcome', '')}{reason}, {p['citations']} citations"
         case "llm_usage":
             return (
                 f"  llm {p['node']} {p['model']}: {p['prompt_tokens']} in, "
@@ -47,6 +50,9 @@ def step_line(kind: str, p: dict) -> str:
             )
         case "llm_fallback":
             return f"  {p['node']}: offline method ({p['reason']})"
+        case "claims_dropped":
+            dropped = {k: v for k, v in p.items() if k not in ("produced", "kept")}
+            return f"  writer: kept {p['kept']} of {p['produced']} sentences, dropped {dropped}"
         case _:
             return f"{kind.replace('_', ' ')}: {json.dumps(p, ensure_ascii=False)[:200]}"
 
@@ -120,6 +126,7 @@ class Command(BaseCommand):
             {
                 "id": brief.pk,
                 "status": brief.status,
+                **brief.outcome_payload(),
                 "mode": brief.mode,
                 "question": brief.question,
                 "query": brief.query,
@@ -127,6 +134,7 @@ class Command(BaseCommand):
                 "citations": brief.citations,
                 "coverage": brief.coverage,
                 "usage": brief.usage,
+                "fallbacks": (brief.usage or {}).get("fallback_reasons", []),
                 "as_of": brief.as_of.isoformat() if brief.as_of else None,
                 "error": brief.error,
                 "steps": [{"seq": s.seq, "kind": s.kind, **s.payload} for s in steps],
