@@ -4,6 +4,7 @@ client: parsing, validation and repair, bounds, the breaker, the budget, secrets
 import json
 import logging
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
