@@ -8,6 +8,9 @@
    design, one row each per fetch).
 3. Wall time of 16 paths fetched together from a local server that answers each after 300 ms,
    as a ratio to 300 ms. Target: <= 1.3.
+4. How long the client takes to give up on a server that never answers and on one that drips a
+   byte every 100 ms (a per-read timeout would never fire), as a ratio to its total deadline.
+   Target: 1.0 to 1.2. The tests check the outcome (a timeout); the time is measured here.
 
 Run from the repository root (any DATABASE_URL; a throwaway database is created and dropped,
 never the configured one):
@@ -45,9 +48,9 @@ from django.db import connection  # noqa: E402
 from bench.support.feeds import RSS_TYPE, rss  # noqa: E402
 from bench.support.httpserver import Reply, ScriptedServer  # noqa: E402
 from catalog.models import Platform, Route  # noqa: E402
-from fetching.client import RSSHubClient  # noqa: E402
+from fetching.client import FetchFailed, RSSHubClient  # noqa: E402
 from fetching.ingest import feed_parse, feed_parser_warm, items_store  # noqa: E402
-from fetching.models import Feed, Item  # noqa: E402
+from fetching.models import Feed, Item, Outcome  # noqa: E402
 from fetching.services import fetch_paths  # noqa: E402
 
 FEEDS = 20
@@ -220,6 +223,47 @@ def bench_concurrency() -> None:
         process.terminate()
 
 
+# --- 4. the total deadline -----------------------------------------------------------------------
+
+DEADLINE = 1.0
+
+
+def _never_answers(request) -> None:
+    request.stopping.wait(DEADLINE * 5)
+
+
+def _drips(request) -> None:
+    request.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml\r\n")
+    request.wfile.write(b"Content-Length: 100000\r\n\r\n")
+    while not request.stopping.wait(0.1):
+        try:
+            request.wfile.write(b"<")
+            request.wfile.flush()
+        except OSError:
+            return  # the client gave up, as it should
+
+
+def bench_deadline(server: ScriptedServer) -> None:
+    server.route("/test/silent", _never_answers)
+    server.route("/test/drip", _drips)
+
+    async def give_up(path: str) -> float:
+        async with RSSHubClient(base_url=server.url, timeout=DEADLINE) as client:
+            started = time.perf_counter()
+            try:
+                await client.get(path)
+            except FetchFailed as failed:
+                assert failed.outcome == Outcome.TIMEOUT, failed
+                return time.perf_counter() - started
+        raise AssertionError(f"{path} answered")
+
+    print(f"giving up at a {DEADLINE:g} s deadline (target 1.0 to 1.2 x):")
+    for label, path in (("a server that never answers", "/test/silent"),
+                        ("a body dripping a byte per 100 ms", "/test/drip")):  # fmt: skip
+        walls = [async_to_sync(give_up)(path) for _ in range(3)]
+        print(f"  {label:40} median {statistics.median(walls) / DEADLINE:.2f} x")
+
+
 def main() -> None:
     print(f"database: {connection.vendor}; python {sys.version.split()[0]}")
     with throwaway_database(), ScriptedServer() as server:
@@ -229,6 +273,7 @@ def main() -> None:
         bench_ingest()
         bench_refetch(server)
         bench_concurrency()
+        bench_deadline(server)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ that loop (drips) should stop when ``request.stopping`` is set, so shutting down
 from __future__ import annotations
 
 import json
+import socket
+import struct
 import sys
 import threading
 from collections.abc import Callable
@@ -48,9 +50,17 @@ class Request:
     body: bytes
     wfile: Any = field(repr=False)
     stopping: threading.Event = field(repr=False)
+    connection: socket.socket | None = field(default=None, repr=False)
 
     def json(self) -> Any:
         return json.loads(self.body or b"null")
+
+    def reset(self) -> None:
+        """Abort the connection with a TCP reset, as a crashed proxy does (returns None: the
+        handler has answered)."""
+        self.wfile.flush()
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.connection.close()
 
 
 Handler = Reply | Callable[[Request], Reply | None]
@@ -74,6 +84,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
             body=self.rfile.read(length) if length else b"",
             wfile=self.wfile,
             stopping=self.server.stopping,
+            connection=self.connection,
         )
         self.close_connection = True
         scripted = self.server.scripted

@@ -7,21 +7,7 @@ import pytest_asyncio
 from asgiref.sync import sync_to_async
 from django.db import connections
 
-from bench.support.feeds import RSS_TYPE, rss
-from fetching.paths import catalog_cache_clear
-from tests.httpserver import Reply, ScriptedServer
-
-
-def feed_reply(count: int = 5, **headers: str) -> Reply:
-    return Reply(200, {**RSS_TYPE, **headers}, rss(count))
-
-
-@pytest.fixture(autouse=True)
-def _catalog_cache_fresh():
-    # The namespace/route cache lives per process; each test changes the catalog its own way.
-    catalog_cache_clear()
-    yield
-    catalog_cache_clear()
+from tests.httpserver import ScriptedServer
 
 
 @pytest_asyncio.fixture
