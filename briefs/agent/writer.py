@@ -60,14 +60,6 @@ def items_load(item_ids: list[int]) -> list[SourceItem]:
     return items
 
 
-def _window_text(ctx: RunContext) -> str:
-    window = ctx.rewrite.window
-    if window.start is None:
-        return f"Time window asked: {window.label} (no bounds)."
-    end = window.end.isoformat() if window.end else "now"
-    return f"Time window asked: {window.label}, from {window.start.isoformat()} to {end}."
-
-
 def _stories_text(items: list[SourceItem]) -> str:
     """The offline brief's folding, so both modes tell one story once, citing all its items."""
     folded = [s for s in stories_fold(items) if len(s.items) > 1]
@@ -81,7 +73,7 @@ def _writer_prompt(ctx: RunContext, items: list[SourceItem], in_window: bool, as
     language = LANGUAGE_NAMES.get(ctx.rewrite.language, "the language of the question")
     return (
         f"{llm.now_text(as_of)}\nQuestion: {ctx.brief.question}\n"
-        f"Self-contained query: {ctx.rewrite.query}\n{_window_text(ctx)}{note}\n"
+        f"Self-contained query: {ctx.rewrite.query}\n{llm.window_text(ctx.rewrite.window)}{note}\n"
         f"Write in: {language}.\n\n{llm.fenced_items(items)}{_stories_text(items)}\n\n"
         f"Write a short brief in {language}, in markdown sentences or bullets. End every "
         f"sentence and bullet with the citation of the item it comes from, as [n], using only "
