@@ -8,7 +8,7 @@ here; the database the URL names is never touched). For the real snapshot and fo
 catalog ten times its size (every namespace cloned nine times under suffixed keys and names) it
 prints: first import time; a no-change re-import with the rows it wrote (every INSERT, UPDATE
 and DELETE counted by an execute wrapper); the index build; and search latency p50/p99 over the
-dev questions (``shared/eval/routing-dev.jsonl``), next to a naive linear substring scan measured
+dev questions (``eval/routing-dev.jsonl``), next to a naive linear substring scan measured
 in the same run, with hit@1/hit@3 of the top platform and the top route's hit.
 """
 
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Run as a script, this file's folder comes first on sys.path, and this module's name would hide
 # the catalog app: put the project root there instead.
 sys.path[0] = str(ROOT)
-QUESTIONS = ROOT.parent / "shared" / "eval" / "routing-dev.jsonl"
+QUESTIONS = ROOT / "eval" / "routing-dev.jsonl"
 BENCH_DB = "rsshub_agent_bench"
 
 

@@ -8,7 +8,10 @@
    design, one row each per fetch).
 3. Wall time of 16 paths fetched together from a local server that answers each after 300 ms,
    as a ratio to 300 ms. Target: <= 1.3.
-4. The demand curve (fetch once, serve many): 1, 10, 100 and 1,000 briefs over 50 paths with a
+4. How long the client takes to give up on a server that never answers and on one that drips a
+   byte every 100 ms (a per-read timeout would never fire), as a ratio to its total deadline.
+   Target: 1.0 to 1.2. The tests check the outcome (a timeout); the time is measured here.
+5. The demand curve (fetch once, serve many): 1, 10, 100 and 1,000 briefs over 50 paths with a
    Zipf popularity, arriving within one minute and run by worker processes against one
    database: the RSSHub requests made, and requests per brief. Target at 1,000 briefs: <= 0.1.
    The minute is compressed (``--minute``, seconds of real time) and the freshness window with
@@ -49,13 +52,13 @@ from asgiref.sync import async_to_sync  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.db import connection, connections  # noqa: E402
 
+from bench.support.feeds import RSS_TYPE, rss  # noqa: E402
+from bench.support.httpserver import Reply, ScriptedServer  # noqa: E402
 from catalog.models import Platform, Route  # noqa: E402
-from fetching.client import RSSHubClient  # noqa: E402
+from fetching.client import FetchFailed, RSSHubClient  # noqa: E402
 from fetching.ingest import feed_parse, feed_parser_warm, items_store  # noqa: E402
-from fetching.models import Feed, Item  # noqa: E402
+from fetching.models import Feed, Item, Outcome  # noqa: E402
 from fetching.services import fetch_paths  # noqa: E402
-from tests.fetching.conftest import RSS_TYPE, rss  # noqa: E402
-from tests.httpserver import Reply, ScriptedServer  # noqa: E402
 
 FEEDS = 20
 ITEMS = 200
@@ -227,7 +230,48 @@ def bench_concurrency() -> None:
         process.terminate()
 
 
-# --- 4. the demand curve ----------------------------------------------------------------------
+# --- 4. the total deadline -----------------------------------------------------------------------
+
+DEADLINE = 1.0
+
+
+def _never_answers(request) -> None:
+    request.stopping.wait(DEADLINE * 5)
+
+
+def _drips(request) -> None:
+    request.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml\r\n")
+    request.wfile.write(b"Content-Length: 100000\r\n\r\n")
+    while not request.stopping.wait(0.1):
+        try:
+            request.wfile.write(b"<")
+            request.wfile.flush()
+        except OSError:
+            return  # the client gave up, as it should
+
+
+def bench_deadline(server: ScriptedServer) -> None:
+    server.route("/test/silent", _never_answers)
+    server.route("/test/drip", _drips)
+
+    async def give_up(path: str) -> float:
+        async with RSSHubClient(base_url=server.url, timeout=DEADLINE) as client:
+            started = time.perf_counter()
+            try:
+                await client.get(path)
+            except FetchFailed as failed:
+                assert failed.outcome == Outcome.TIMEOUT, failed
+                return time.perf_counter() - started
+        raise AssertionError(f"{path} answered")
+
+    print(f"giving up at a {DEADLINE:g} s deadline (target 1.0 to 1.2 x):")
+    for label, path in (("a server that never answers", "/test/silent"),
+                        ("a body dripping a byte per 100 ms", "/test/drip")):  # fmt: skip
+        walls = [async_to_sync(give_up)(path) for _ in range(3)]
+        print(f"  {label:40} median {statistics.median(walls) / DEADLINE:.2f} x")
+
+
+# --- 5. the demand curve ----------------------------------------------------------------------
 
 DEMAND_LEVELS = (1, 10, 100, 1000)
 DEMAND_PATHS = 50
@@ -324,9 +368,12 @@ def bench_demand(server: ScriptedServer, *, minute: float, workers: int) -> None
           "target: <= 0.1 requests per brief at 1000 briefs")  # fmt: skip
 
 
+BENCHES = ("ingest", "refetch", "concurrency", "deadline", "demand")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", choices=["ingest", "refetch", "concurrency", "demand"])
+    parser.add_argument("--only", choices=BENCHES)
     parser.add_argument(
         "--minute",
         type=float,
@@ -335,18 +382,20 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=4, help="worker processes (demand)")
     args = parser.parse_args()  # fmt: skip
+    wanted = (args.only,) if args.only else BENCHES
     print(f"database: {connection.vendor}; python {sys.version.split()[0]}")
     with throwaway_database(), ScriptedServer() as server:
         settings.RSSHUB_URL = server.url
         settings.RSSHUB_ACCESS_KEY = ""
         catalog_minimal()
-        wanted = (args.only,) if args.only else ("ingest", "refetch", "concurrency", "demand")
         if "ingest" in wanted:
             bench_ingest()
         if "refetch" in wanted:
             bench_refetch(server)
         if "concurrency" in wanted:
             bench_concurrency()
+        if "deadline" in wanted:
+            bench_deadline(server)
         if "demand" in wanted:
             bench_demand(server, minute=args.minute, workers=args.workers)
 

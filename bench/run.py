@@ -13,7 +13,8 @@ Printed per scenario: wall / critical path (target <= 1.15 for model runs), and 
 queries per run (every connection of every thread, counted with an execute wrapper), and the
 time beyond the critical path per node (from the steps' timestamps). Then where that time goes:
 one scenario again with the agent's pieces timed in place (step writes, LLM bookkeeping, fetch
-stages), and the unit costs of a step write, a thread hop and a fresh connection.
+stages), and the unit costs of a step write, a thread hop and a fresh connection. Last, the
+time to build the offline brief for 30 and 300 items (``bench/digest.py``, also runnable alone).
 
 Run from the repository root; a throwaway database is created and dropped (PostgreSQL when
 DATABASE_URL names one, else an SQLite file), never the configured one:
@@ -55,6 +56,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection, connections  # noqa: E402
 from django.db.backends.signals import connection_created  # noqa: E402
 
+from bench.digest import offline_brief_timings  # noqa: E402
 from briefs.models import Brief, RunStep  # noqa: E402
 from briefs.services import brief_create  # noqa: E402
 from briefs.steps import step_append  # noqa: E402
@@ -79,13 +81,13 @@ WRITER_ANSWER = (
 
 
 def _feed(path: str) -> bytes:
-    from tests.fetching.conftest import rss
+    from bench.support.feeds import rss
 
     return rss(5, title=f"bench {path}", prefix=f"bench-{path}")
 
 
 def _rsshub_answer(request):
-    from tests.httpserver import Reply
+    from bench.support.httpserver import Reply
 
     time.sleep(FETCH_DELAY)
     if "/gone/" in request.path:
@@ -99,8 +101,8 @@ def _named_in(options: list[str], text: str) -> list[str]:
 
 def _llm_answer(body: dict):
     """A valid answer to whichever node asks, chosen from what the request offers; a careless
-    writer (``tests.llmserver.careless_writer``) when the question says "careless"."""
-    from tests.llmserver import careless_writer, text, tool_call
+    writer (``bench.support.llmserver.careless_writer``) when the question says "careless"."""
+    from bench.support.llmserver import careless_writer, text, tool_call
 
     tools = body.get("tools")
     prompt = body["messages"][1]["content"] or ""
@@ -127,8 +129,8 @@ def _llm_answer(body: dict):
 
 
 def _serve(urls: multiprocessing.Queue) -> None:
-    from tests.httpserver import ScriptedServer
-    from tests.llmserver import LLMServer
+    from bench.support.httpserver import ScriptedServer
+    from bench.support.llmserver import LLMServer
 
     with (
         ScriptedServer(default=_rsshub_answer) as rsshub,
@@ -495,7 +497,12 @@ SCENARIOS = [
     # label, question, offline
     ("model: 3 paths, one fetch step", "What is the latest news on Benchwire Daily?", False),
     ("model: a failing route, then another", "What is the latest news on Benchgone Times?", False),
-    ("offline: 1 path, one fetch step", "What is the latest news on Benchwire Daily?", True),
+    # Offline, a route's subject comes only from the question: it names the topic.
+    (
+        "offline: 1 path, one fetch step",
+        "What is the latest news about chips on Benchwire Daily?",
+        True,
+    ),
     ("model: a careless writer", "What is the careless latest news on Benchwire Daily?", False),
 ]
 
@@ -510,6 +517,9 @@ def _configure(rsshub_url: str, llm_url: str) -> None:
 
 
 def _print_scenario(label: str, runs: list[Run]) -> None:
+    if not runs[0].critical:  # nothing was fetched or asked: there is no path to compare with
+        print(f"\n{label}: no fetch and no model call; outcomes {Counter(r.status for r in runs)}")
+        return
     ratios = [r.wall / r.critical for r in runs]
     first = runs[0]
     statuses = Counter(r.status for r in runs)
@@ -584,6 +594,7 @@ def main() -> None:
         print("\nunit costs (median of 40, ms):")
         for label, ms in unit_costs(owner).items():
             print(f"  {label:66} {ms:6.2f}")
+    offline_brief_timings()
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ Messages to the client (JSON):
 import asyncio
 import contextlib
 import json
+import re
 from collections import OrderedDict
 from urllib.parse import parse_qs
 from zoneinfo import ZoneInfo
@@ -37,11 +38,19 @@ from briefs.templatetags.steps import step_html
 CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_NOT_YOURS = 4403
 CLOSE_GONE = 4410
+SEQ_RE = re.compile(r"[0-9]{1,9}")
 
 
 def _query_value(scope: dict, name: str) -> str:
     values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(name) or [""]
     return values[0]
+
+
+def _seq(value: str) -> int:
+    """The seq a reconnecting client names; anything but plain ASCII digits (``str.isdigit``
+    also takes superscripts and other scripts' digits) or a figure past any real log replays
+    from the start."""
+    return int(value) if SEQ_RE.fullmatch(value) else 0
 
 
 def _language(code: str) -> str:
@@ -96,8 +105,7 @@ class BriefStepsConsumer(AsyncJsonWebsocketConsumer):
         if state is None:
             await self.close(code=CLOSE_NOT_YOURS)
             return
-        after = _query_value(self.scope, "after")
-        self.sent = int(after) if after.isdigit() and len(after) < 10 else 0
+        self.sent = _seq(_query_value(self.scope, "after"))
         self.language = _language(_query_value(self.scope, "lang"))
         self.zone = zone_named(self.scope.get("cookies", {}).get(TIMEZONE_COOKIE))
         self.last_status: dict | None = None
@@ -116,8 +124,9 @@ class BriefStepsConsumer(AsyncJsonWebsocketConsumer):
         if self.feed is not None:
             self.feed.leave(self.queue)
 
-    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
-        """Clients have nothing to say; whatever they send (JSON or not) is ignored."""
+    async def websocket_receive(self, message: dict) -> None:
+        """Clients have nothing to say: every frame (text, binary, JSON or not, of any size) is
+        dropped undecoded."""
 
     async def _pump(self) -> None:
         while True:

@@ -28,7 +28,7 @@ from markdown_it.rules_inline import StateInline
 CITATION_RE = re.compile(r"\[(\d{1,4})\]")
 ALLOWED_TAGS = {
     "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "code", "pre",
-    "blockquote", "ul", "ol", "li", "a", "sup",
+    "blockquote", "ul", "ol", "li", "a", "sup", "wbr",
 }  # fmt: skip
 LINK_REL = "noopener noreferrer nofollow"
 URL_UNSAFE_RE = re.compile(r"[\x00-\x20\x7f\"'<>\\`]")
@@ -130,6 +130,19 @@ def _render_citation(self, tokens, idx, options, env) -> str:
     )
 
 
+def path_with_breaks(path: str) -> str:
+    """The path escaped, with a line-break opportunity after each ``/``: a long path wraps at a
+    slash, never inside a word (``/36kr/hot-list``, not ``/36kr/ho t-list``)."""
+    return "/<wbr>".join(escapeHtml(part) for part in path.split("/"))
+
+
+def _render_code_inline(self, tokens, idx, options, env) -> str:
+    content = tokens[idx].content
+    if content.startswith("/") and " " not in content:
+        return f'<code class="path">{path_with_breaks(content)}</code>'
+    return f"<code>{escapeHtml(content)}</code>"
+
+
 def _render_nothing(self, tokens, idx, options, env) -> str:
     return ""
 
@@ -146,6 +159,7 @@ def _parser() -> MarkdownIt:
     for rule in ("link_open", "link_close"):
         md.add_render_rule(rule, _render_nothing)
     md.add_render_rule("image", _render_image_as_text)
+    md.add_render_rule("code_inline", _render_code_inline)
     return md
 
 
@@ -160,8 +174,12 @@ def brief_html(body: str, citations: list[Citation]) -> SafeString:
     cleaned = nh3.clean(
         html,
         tags=ALLOWED_TAGS,
-        attributes={"a": {"title", "data-n", "target"}, "sup": {"class", "title"}, "ol": {"start"}},
-        tag_attribute_values={"a": {"href": allowed_urls}},
+        attributes={
+            "a": {"title", "data-n", "target"},
+            "sup": {"class", "title"},
+            "ol": {"start"},
+        },
+        tag_attribute_values={"a": {"href": allowed_urls}, "code": {"class": {"path"}}},
         url_schemes={"http", "https"},
         link_rel=LINK_REL,
         strip_comments=True,

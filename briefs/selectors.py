@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
 from asgiref.sync import async_to_sync
-from django.core.cache import cache
 from django.db.models import Avg, Count, Q, QuerySet
 from django.db.models.functions import TruncHour
 from django.utils import timezone
@@ -17,6 +16,7 @@ from catalog.models import CircuitChange, CircuitState, Route
 from fetching.client import FetchFailed, RSSHubClient
 from fetching.egress import EgressOutage, egress_outage
 from fetching.models import SUCCESS_OUTCOMES, FetchAttempt
+from fetching.status import rsshub_status_remember, rsshub_status_remembered
 
 RECENT_BRIEFS = 8
 FOLLOW_UP_CHOICES = 20
@@ -164,8 +164,6 @@ def brief_live_read(*, brief_id: int, after: int) -> tuple[LiveState | None, lis
 
 # --- RSSHub status --------------------------------------------------------------------------
 
-RSSHUB_STATUS_CACHE_KEY = "dashboard:rsshub-answers"
-RSSHUB_STATUS_SECONDS = 30
 RSSHUB_STATUS_TIMEOUT = 2.0
 
 
@@ -179,16 +177,16 @@ async def _rsshub_probe() -> bool:
 
 
 def rsshub_answers() -> bool:
-    """Whether RSSHub answers its health check; remembered for ``RSSHUB_STATUS_SECONDS``.
+    """Whether RSSHub answers its health check; remembered (see ``fetching.status``).
 
     Goes through the one RSSHub client, which adds the access key below the logs."""
-    answer = cache.get(RSSHUB_STATUS_CACHE_KEY)
+    answer = rsshub_status_remembered()
     if answer is None:
         try:
             answer = async_to_sync(_rsshub_probe)()
         except OSError:  # the client maps transport failures; this is a last guard
             answer = False
-        cache.set(RSSHUB_STATUS_CACHE_KEY, answer, RSSHUB_STATUS_SECONDS)
+        rsshub_status_remember(answer)
     return answer
 
 

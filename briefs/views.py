@@ -38,6 +38,24 @@ def _ask_form(request: HttpRequest, *, data=None, follow_up: Brief | None = None
     )
 
 
+def _follow_up_asked(request: HttpRequest) -> Brief | None:
+    """The brief named by ``?follow_up=``; one that is not the user's (or not a brief at all)
+    leaves the home page as it is, with a message, and says nothing of whether it exists."""
+    follow_up_id = request.GET.get("follow_up", "")
+    if not follow_up_id:
+        return None
+    if follow_up_id.isdigit() and len(follow_up_id) <= 18:
+        try:
+            return _own_brief(request, int(follow_up_id))
+        except Http404:
+            pass
+    message = _(
+        "That brief cannot be followed up: it does not exist or is not yours. Ask a new question."
+    )
+    messages.warning(request, message)
+    return None
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def home(request: HttpRequest) -> HttpResponse:
@@ -57,12 +75,7 @@ def home(request: HttpRequest) -> HttpResponse:
             else:
                 return redirect(brief)
     else:
-        follow_up_id = request.GET.get("follow_up", "")
-        follow_up = None
-        if follow_up_id:
-            if not follow_up_id.isdigit() or len(follow_up_id) > 18:
-                raise Http404("No such brief.")
-            follow_up = _own_brief(request, int(follow_up_id))
+        follow_up = _follow_up_asked(request)
         form = _ask_form(request, follow_up=follow_up)
     context = {
         "form": form,

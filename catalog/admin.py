@@ -9,8 +9,8 @@ from django.db.models import F, Q, QuerySet
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from catalog import services
 from catalog.models import CircuitChange, CircuitState, Platform, Route
@@ -156,11 +156,15 @@ class PlatformAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Enable selected platforms"))
     def enable(self, request, queryset):
-        self.message_user(request, _("%d enabled.") % queryset.update(enabled=True))
+        count = queryset.update(enabled=True)
+        message = ngettext("%(n)d platform enabled.", "%(n)d platforms enabled.", count)
+        self.message_user(request, message % {"n": count})
 
     @admin.action(description=_("Disable selected platforms"))
     def disable(self, request, queryset):
-        self.message_user(request, _("%d disabled.") % queryset.update(enabled=False))
+        count = queryset.update(enabled=False)
+        message = ngettext("%(n)d platform disabled.", "%(n)d platforms disabled.", count)
+        self.message_user(request, message % {"n": count})
 
 
 @admin.register(Route)
@@ -228,23 +232,27 @@ class RouteAdmin(admin.ModelAdmin):
         count = services.routes_set_enabled(
             route_ids=queryset.values_list("id", flat=True), enabled=True
         )
-        self.message_user(request, _("%d routes enabled.") % count)
+        message = ngettext("%(n)d route enabled.", "%(n)d routes enabled.", count)
+        self.message_user(request, message % {"n": count})
 
     @admin.action(description=_("Disable selected routes"))
     def disable(self, request, queryset):
         ids = queryset.values_list("id", flat=True)
         count = services.routes_set_enabled(route_ids=ids, enabled=False)
-        self.message_user(request, _("%d routes disabled.") % count)
+        message = ngettext("%(n)d route disabled.", "%(n)d routes disabled.", count)
+        self.message_user(request, message % {"n": count})
 
     @admin.action(description=_("Prefer selected routes"))
     def prefer(self, request, queryset):
         count = services.routes_prefer(route_ids=queryset.values_list("id", flat=True))
-        self.message_user(request, _("%d routes preferred.") % count)
+        message = ngettext("%(n)d route preferred.", "%(n)d routes preferred.", count)
+        self.message_user(request, message % {"n": count})
 
     @admin.action(description=_("Reset health of selected routes"))
     def reset_health(self, request, queryset):
         count = services.routes_health_reset(route_ids=queryset.values_list("id", flat=True))
-        self.message_user(request, _("Health reset on %d routes.") % count)
+        message = ngettext("Health reset on %(n)d route.", "Health reset on %(n)d routes.", count)
+        self.message_user(request, message % {"n": count})
 
     @admin.action(description=_("Reset health of selected routes that failed during an outage"))
     def reset_health_after_outage(self, request, queryset):
@@ -259,7 +267,11 @@ class RouteAdmin(admin.ModelAdmin):
         )
         span = f"{start.astimezone(UTC):%Y-%m-%d %H:%M} to {end.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
         count = services.routes_health_reset(route_ids=ids, reason=f"outage repair: {span}")
-        message = gettext("Health reset on %(count)d routes that failed from %(span)s.")
+        message = ngettext(
+            "Health reset on %(count)d route that failed from %(span)s.",
+            "Health reset on %(count)d routes that failed from %(span)s.",
+            count,
+        )
         self.message_user(request, message % {"count": count, "span": span})
         return None
 

@@ -31,12 +31,14 @@ from django.conf import settings
 from fetching.models import Outcome
 from fetching.outcomes import ERROR_BODY_LIMIT, message_clean
 from fetching.paths import RoutePathRejected, path_normalise, url_for_path
+from fetching.status import rsshub_status_forget
 
 USER_AGENT = "RSSHubAgent/1.0 (+https://github.com/DIYgod/RSSHub; self-hosted reader)"
 ACCEPT = (
     "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1"
 )
 MAX_REDIRECTS = 3
+REDIRECT_PATH = "rsshub_agent.redirect_path"  # where _redirect_read leaves a target's path
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
 
@@ -133,6 +135,13 @@ def _semaphore(name: str, size: int) -> asyncio.Semaphore:
         return table.setdefault((name, size), asyncio.Semaphore(size))
 
 
+def _sendable(validator: str) -> str:
+    """A stored ETag or Last-Modified as a header value, or "" when it cannot be one: it came
+    from an upstream's header, and a non-ASCII or control character would break the request
+    (httpx raises a bare ``UnicodeEncodeError``) instead of just making it unconditional."""
+    return validator if validator.isascii() and validator.isprintable() else ""
+
+
 def _if_none_match(etag: str) -> str:
     """The stored ETag, plus its strong form when it is weak. Compression turns RSSHub's ETag
     into ``W/"..."``, but RSSHub compares ``If-None-Match`` strongly (RFC 9110 says weakly), so
@@ -173,6 +182,7 @@ class RSSHubClient:
             transport=_AccessKeyTransport(httpx.AsyncHTTPTransport(), self._key),
             timeout=httpx.Timeout(self.timeout, connect=min(connect, self.timeout)),
             follow_redirects=False,
+            event_hooks={"response": [self._redirect_read]},
             trust_env=False,  # no proxy or .netrc from the environment: RSSHub is ours
             headers={"User-Agent": USER_AGENT, "Accept": ACCEPT, "Accept-Encoding": "gzip"},
         )
@@ -198,9 +208,9 @@ class RSSHubClient:
         canonical = path_normalise(path)
         url_for_path(self.base_url, canonical)
         headers = {}
-        if etag:
+        if etag := _sendable(etag):
             headers["If-None-Match"] = _if_none_match(etag)
-        if last_modified:
+        if last_modified := _sendable(last_modified):
             headers["If-Modified-Since"] = last_modified
         params = {"limit": str(limit)} if limit else None
         async with (
@@ -223,7 +233,10 @@ class RSSHubClient:
             exc.latency_ms = exc.latency_ms or _elapsed_ms(started)
             raise
         except httpx.HTTPError as exc:
-            raise self._transport_failure(exc, started) from None
+            failure = self._transport_failure(exc, started)
+            if failure.outcome == Outcome.RSSHUB_UNAVAILABLE:
+                await rsshub_status_forget()  # the banner must not keep saying it answers
+            raise failure from None
 
     def _transport_failure(self, exc: httpx.HTTPError, started: float) -> FetchFailed:
         detail = self.redact(message_clean(str(exc), limit=200)) or type(exc).__name__
@@ -256,7 +269,7 @@ class RSSHubClient:
                         raise FetchFailed(
                             Outcome.UPSTREAM_ERROR, message, http_status=response.status_code
                         )
-                    canonical = self._redirect_path(response.url, location, response.status_code)
+                    canonical = response.extensions[REDIRECT_PATH]
                     continue
                 body = await self._body_read(response)
                 return RSSHubResponse(
@@ -265,11 +278,23 @@ class RSSHubClient:
                 )  # fmt: skip
         raise AssertionError("unreachable: the loop returns or raises")
 
+    async def _redirect_read(self, response: httpx.Response) -> None:
+        """Read a redirect's target as soon as its headers arrive (an httpx response hook).
+
+        httpx builds the next request from ``Location`` even when it will not follow it, and a
+        hostile ``Location`` makes that raise a bare ``ValueError``. Read first, here, a bad one
+        ends the request as ``FetchFailed``; a good one is what httpx reads without trouble."""
+        location = response.headers.get("location")
+        if response.status_code in REDIRECT_STATUSES and location:
+            response.extensions[REDIRECT_PATH] = self._redirect_path(
+                response.url, location, response.status_code
+            )
+
     def _redirect_path(self, current: httpx.URL, location: str, status: int) -> str:
         """The canonical path of a redirect target on our own origin, else ``FetchFailed``."""
         try:
             target = current.join(location)
-        except httpx.InvalidURL:
+        except (httpx.InvalidURL, ValueError):  # httpx's own, or urllib's (a bad IPv6 host)
             message = "unreadable redirect"
             raise FetchFailed(Outcome.UPSTREAM_ERROR, message, http_status=status) from None
         same_origin = (target.scheme, target.host, target.port) == (

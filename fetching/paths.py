@@ -240,9 +240,18 @@ def url_for_path(base_url: str, canonical: str) -> str:
         same_origin = False
     if not same_origin or final.query or final.fragment:
         raise RoutePathRejected("origin_mismatch", "the URL leaves the RSSHub origin")
-    if not final.path.startswith(base.path.rstrip("/") + "/"):
+    if _leaves_base_path(final.path, base.path):
         raise RoutePathRejected("origin_mismatch", "the URL leaves the RSSHub base path")
     return url
+
+
+def _leaves_base_path(path: str, base_path: str) -> bool:
+    """True unless ``path`` lies under ``base_path`` as the server will see it: HTTP clients
+    resolve ``..`` before sending (``/rss/../admin`` goes out as ``/admin``) and servers may
+    decode ``%2e`` first, so a dot segment, plain or escaped, counts as leaving."""
+    prefix = base_path.rstrip("/") + "/"
+    tail = path[len(prefix) :].split("/")
+    return not path.startswith(prefix) or any(unquote(s) in (".", "..") for s in tail)
 
 
 # --- Hono templates ----------------------------------------------------------------------------

@@ -41,7 +41,7 @@ def table_sizes() -> list[TableSize]:
     tables = [model._meta.db_table for model in GROWING_MODELS]
     if connection.vendor == "postgresql":
         return _postgres_sizes(tables)
-    return [_sqlite_size(table) for table in tables]
+    return _sqlite_sizes(tables)
 
 
 def _postgres_sizes(tables: list[str]) -> list[TableSize]:
@@ -58,21 +58,25 @@ def _postgres_sizes(tables: list[str]) -> list[TableSize]:
     return [TableSize(t, *found.get(t, (0, None)), estimated=True) for t in tables]
 
 
-def _sqlite_size(table: str) -> TableSize:
-    size = None
+def _sqlite_sizes(tables: list[str]) -> list[TableSize]:
+    """One statement for every table (a page must not pay a query per table): the row count,
+    and the bytes from ``dbstat`` when SQLite was built with it (else a second, count-only
+    statement, and the bytes are unknown)."""
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT SUM(pgsize) FROM dbstat WHERE name = %s", [table])
-            size = cursor.fetchone()[0]
+        found = _sqlite_select(tables, with_bytes=True)
     except DatabaseError:  # SQLite built without dbstat
-        size = None
-    return TableSize(table, _count(table), size, estimated=False)
+        found = _sqlite_select(tables, with_bytes=False)
+    return [TableSize(t, *found[t], estimated=False) for t in tables]
 
 
-def _count(table: str) -> int:
+def _sqlite_select(tables: list[str], *, with_bytes: bool) -> dict[str, tuple[int, int | None]]:
+    quote = connection.ops.quote_name
+    size = "(SELECT SUM(pgsize) FROM dbstat WHERE name = %s)" if with_bytes else "NULL"
+    parts = [f"SELECT %s, (SELECT COUNT(*) FROM {quote(t)}), {size}" for t in tables]  # noqa: S608 - the models' own table names
+    params = [p for t in tables for p in ([t, t] if with_bytes else [t])]
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COUNT(*) FROM {connection.ops.quote_name(table)}")  # noqa: S608 - a model's own table name
-        return cursor.fetchone()[0]
+        cursor.execute(" UNION ALL ".join(parts), params)
+        return {name: (rows, size) for name, rows, size in cursor.fetchall()}
 
 
 def last_run() -> HousekeepingRun | None:

@@ -35,6 +35,13 @@ if not SECRET_KEY and env_str("SECRET_KEY_FILE"):
         SECRET_KEY = Path(env_str("SECRET_KEY_FILE")).read_text().strip()
     except OSError as exc:
         raise ImproperlyConfigured(f"SECRET_KEY_FILE cannot be read: {exc.strerror}") from None
+# scripts/run keeps a generated key here; reading it lets any manage.py command in the same
+# checkout (ask, a second worker, a shell) sign and read what the running service does.
+if not SECRET_KEY and (DATA_DIR / "secret_key").is_file():
+    try:
+        SECRET_KEY = (DATA_DIR / "secret_key").read_text().strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(f"DATA_DIR/secret_key cannot be read: {exc.strerror}") from None
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")

@@ -7,14 +7,72 @@ inside their transaction; transactional tests (``transaction=True``) that need i
 """
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from catalog.importer import catalog_import, catalog_read_file
 from catalog.seed import SEED_PATH
+from fetching.paths import catalog_cache_clear
+from tests.databases import POSTGRES_ENGINE
+
+NEEDS_POSTGRES = ("postgres", "browser")  # markers of tests that need a PostgreSQL server
+
+# --- skips: a missing part fails the run; only a platform fact (no /proc, no fork) may skip ------
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--no-skips",
+        action="store_true",
+        help="fail the run when any test is skipped (scripts/test: this machine has every part)",
+    )
+
+
+def pytest_runtest_setup(item):
+    """A test that needs PostgreSQL fails on another database rather than skipping (the SQLite
+    pass of scripts/test deselects these markers instead)."""
+    needs = [name for name in NEEDS_POSTGRES if item.get_closest_marker(name)]
+    if needs and settings.DATABASES["default"]["ENGINE"] != POSTGRES_ENGINE:
+        pytest.fail(
+            f"marked {needs[0]!r}: needs PostgreSQL; set DATABASE_URL=postgres://... "
+            f'or deselect with -m "not {needs[0]}"',
+            pytrace=False,
+        )
+
+
+def _skip_count(config) -> int:
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return 0
+    return sum(1 for r in reporter.stats.get("skipped", []) if not hasattr(r, "wasxfail"))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    skips = _skip_count(config)
+    terminalreporter.write_line(f"skips: {skips}")
+    if skips and config.getoption("--no-skips"):
+        terminalreporter.write_line(
+            f"{skips} skipped test(s) with --no-skips: install what each reason names",
+            red=True,
+        )
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if session.config.getoption("--no-skips") and _skip_count(session.config):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def catalog_seed_import():
     return catalog_import(catalog_read_file(SEED_PATH))
+
+
+@pytest.fixture(autouse=True)
+def catalog_cache_fresh():
+    """The path module's namespace and route cache lives per process, and each test changes the
+    catalog its own way: every test starts and ends with it empty."""
+    catalog_cache_clear()
+    yield
+    catalog_cache_clear()
 
 
 @pytest.fixture(autouse=True)

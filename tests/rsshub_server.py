@@ -7,7 +7,7 @@ Install it first with ``scripts/rsshub-install``. Usage, e.g. in a pytest sessio
     @pytest.fixture(scope="session")
     def rsshub():
         if not rsshub_installed():
-            pytest.skip("RSSHub not installed: run scripts/rsshub-install")
+            pytest.fail("RSSHub not installed: run scripts/rsshub-install", pytrace=False)
         with LocalRSSHub() as server:
             yield server          # server.url == "http://127.0.0.1:<port>"
 
@@ -22,7 +22,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -30,6 +29,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
+
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOL_DIR = ROOT / "tools" / "rsshub"
@@ -65,12 +66,6 @@ def rsshub_installed() -> bool:
     if not (os.access(NODE_BIN, os.X_OK) and SERVE_SCRIPT.exists()):
         return False
     return all(_installed_version(pkg) == version for pkg, version in wanted.items())
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
 
 
 class LocalRSSHub:
@@ -119,7 +114,7 @@ class LocalRSSHub:
         last_error: RSSHubStartError | None = None
         for _ in range(3):
             try:
-                self._launch(_free_port())
+                self._launch(free_port())
                 return self
             except RSSHubStartError as exc:
                 last_error = exc

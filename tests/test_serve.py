@@ -4,7 +4,6 @@ import io
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,14 +13,9 @@ import pytest
 from django.core.management import call_command
 
 from rsshub_agent.management.commands.ensure_staff import Command as EnsureStaff
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def read_until(stream, marker: str, lines: list[str], limit: int = 400) -> bool:

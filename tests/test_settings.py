@@ -96,3 +96,22 @@ def test_the_secret_key_can_come_from_a_file(tmp_path):
     key_file.write_text("from-a-file\n")
     result = start(tmp_path, SECRET_KEY="", SECRET_KEY_FILE=str(key_file), PRINT="SECRET_KEY")
     assert result.stdout.split() == ["started", "from-a-file"], result.stderr
+
+
+def test_the_secret_key_scripts_run_generated_is_read_from_the_data_dir(tmp_path):
+    (tmp_path / "secret_key").write_text("generated-by-scripts-run\n")
+    result = start(tmp_path, SECRET_KEY="", DEBUG="false", PRINT="SECRET_KEY")
+    assert result.stdout.split() == ["started", "generated-by-scripts-run"], result.stderr
+
+
+def test_an_explicit_secret_key_wins_over_the_data_dir_file(tmp_path):
+    (tmp_path / "secret_key").write_text("generated-by-scripts-run\n")
+    result = start(tmp_path, SECRET_KEY="from-the-environment", PRINT="SECRET_KEY")
+    assert result.stdout.split() == ["started", "from-the-environment"], result.stderr
+
+
+def test_an_empty_data_dir_key_file_still_demands_a_secret_key(tmp_path):
+    (tmp_path / "secret_key").write_text("\n")
+    result = start(tmp_path, SECRET_KEY="", DEBUG="false")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr

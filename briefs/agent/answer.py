@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.utils.translation import ngettext
 
 from briefs.agent.context import RunContext
+from briefs.agent.digest import KEY_TERMS_FROM, NO_BACKGROUND, Background
 from briefs.agent.outcome import RunFacts, Verdict, outcome_decide
 from briefs.agent.subject import Subject, context_words_load, subject_of
 from briefs.agent.summarize import (
@@ -20,9 +21,12 @@ from briefs.agent.summarize import (
     items_select,
     renumbered,
 )
+from briefs.agent.terms import background_counts
 from briefs.models import BriefOutcome
+from fetching.models import Item
 
 OFF_TOPIC_SHOWN = 5  # newest items an off-topic brief lists
+BACKGROUND_ITEMS = 500  # other recent items key terms are weighed against
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,7 @@ class AnswerPlan:
     fetched: int  # items fetched in all
     about: int | None  # of them, items about the subject; None when no subject is named
     feeds: tuple[str, ...] = ()  # "source · path" of every feed that gave items
+    background: Background = NO_BACKGROUND  # for the key terms (``briefs.agent.terms``)
 
 
 def answer_plan(ctx: RunContext, candidates: list[SourceItem]) -> AnswerPlan:
@@ -62,7 +67,18 @@ def answer_plan(ctx: RunContext, candidates: list[SourceItem]) -> AnswerPlan:
         fetched=len(candidates),
         about=None if about is None else len(about),
         feeds=tuple(items_by_source(candidates)),
+        background=background_load(candidates) if len(items) > KEY_TERMS_FROM else NO_BACKGROUND,
     )
+
+
+def background_load(candidates: list[SourceItem]) -> Background:
+    """Term counts over the catalog's newest other items: what is common, not news."""
+    rows = (
+        Item.objects.exclude(pk__in=[c.item_id for c in candidates])
+        .order_by("-pk")
+        .values_list("title", "summary")[:BACKGROUND_ITEMS]
+    )
+    return background_counts(f"{title} {summary[:500]}" for title, summary in rows)
 
 
 def _subject(ctx: RunContext) -> Subject:
@@ -86,11 +102,24 @@ def newest(items: list[SourceItem], count: int) -> list[SourceItem]:
 
 
 def subject_note(plan: AnswerPlan) -> str:
-    """Said when some fetched items were left out for not being about the subject."""
-    if plan.about is None or plan.about >= plan.fetched:
+    """How many fetched items are about the subject, for a subject question."""
+    if plan.about is None:
         return ""
-    return ngettext(
-        "%(about)d of the %(n)d item fetched mentions %(subject)s; only those are listed.",
-        "%(about)d of the %(n)d items fetched mention %(subject)s; only those are listed.",
-        plan.fetched,
-    ) % {"about": plan.about, "n": plan.fetched, "subject": escape_markdown(plan.subject.text)}
+    values = {"about": plan.about, "n": plan.fetched, "subject": escape_markdown(plan.subject.text)}
+    if plan.about >= plan.fetched:
+        return (
+            ngettext(
+                "The %(n)d item fetched is about %(subject)s.",
+                "All %(n)d items fetched are about %(subject)s.",
+                plan.fetched,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "%(about)d of the %(n)d item fetched mentions %(subject)s; only those are listed.",
+            "%(about)d of the %(n)d items fetched mention %(subject)s; only those are listed.",
+            plan.fetched,
+        )
+        % values
+    )

@@ -45,17 +45,10 @@ def _asked(ctx: RunContext) -> str:
     return "\n".join([*(b.question for b in ctx.thread), ctx.brief.question])
 
 
-def _window_text(ctx: RunContext) -> str:
-    window = ctx.rewrite.window
-    if window.start is None:
-        return f"Time window asked: {window.label} (no bounds)."
-    end = window.end.isoformat() if window.end else "now"
-    return f"Time window asked: {window.label}, from {window.start.isoformat()} to {end}."
-
-
 def _prompt(ctx: RunContext, described: list[Candidate]) -> str:
     return (
-        f"{llm.now_text()}\n{_window_text(ctx)}\n\nQuestion: {ctx.brief.question}\n"
+        f"{llm.now_text()}\n{llm.window_text(ctx.rewrite.window)}\n\n"
+        f"Question: {ctx.brief.question}\n"
         f"Query: {ctx.rewrite.query}\nKeywords: {', '.join(ctx.rewrite.keywords)}\n\n"
         f"Candidate routes:\n{candidates_listing(described)}\n\n"
         f"Choose at most {MAX_PATHS} routes, best first, and fill their parameters. A subject "

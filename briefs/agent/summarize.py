@@ -1,10 +1,11 @@
 """The summarize node: items -> a brief whose every claim cites an item as ``[n]``.
 
-The offline method is extractive: the newest relevant items, grouped by source, each with its
-citation and time. The model's brief is accepted only after its citations are validated: a
-number that is not one of the given items is removed, and a brief that cites nothing while items
-exist is replaced by the extractive form. Nothing here invents a fact, a number or a time that
-no item holds: every time printed is an item's own ``published_at`` or the run's "as of".
+The offline method is extractive (``briefs.agent.digest``): a lead line of measured counts and
+times, then the items ranked by relevance and time, one entry per story. The model's brief is
+accepted only after its citations are validated: a number that is not one of the given items
+is removed, and a brief that cites nothing while items exist is replaced by the extractive
+form. Nothing here invents a fact, a number or a time that no item holds: every time printed
+is an item's own ``published_at`` or the run's "as of".
 
 The framing words (the as-of line, counts, headings) are in the question's language: the caller
 runs the node under ``translation.override``. Briefs that do not answer from items (no data,
@@ -20,13 +21,16 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from briefs.agent.folding import stories_fold
 from briefs.agent.rewrite import TimeWindow
+from briefs.agent.subject import fold
 
 if TYPE_CHECKING:  # outcome reads the attempts this module defines
     from briefs.agent.outcome import Verdict
 
 MAX_ITEMS = 30  # items offered to the summary (and cited at most)
 PER_SOURCE = 8
+TITLE_WEIGHT = 2  # a keyword in an item's title counts this many times one in its text
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 CITATION_RE = re.compile(r"\[(\d{1,4})\]")
 
@@ -63,15 +67,18 @@ class Draft:
 
 
 def _relevance(item: SourceItem, keywords: list[str]) -> int:
-    text = f"{item.title} {item.summary}".lower()
-    return sum(1 for k in keywords if k.lower() in text)
+    """A keyword in the title weighs more than one only in the text."""
+    title, text = fold(item.title), fold(item.summary)
+    return sum(TITLE_WEIGHT if fold(k) in title else int(fold(k) in text) for k in keywords)
 
 
 def items_select(
     candidates: list[SourceItem], *, window: TimeWindow, keywords: list[str]
 ) -> tuple[list[SourceItem], bool]:
     """Pick what the summary gets: items inside the window (all of them when none is), relevant
-    first, then newest; numbered 1..n. Returns the items and whether the window held any."""
+    first, then newest; the items of one story (``briefs.agent.folding``) next to each other,
+    where its best-ranked item stands; numbered 1..n. Returns the items and whether the window
+    held any."""
     inside = [i for i in candidates if _in_window(i, window)]
     in_window = bool(inside) or window.start is None
     pool = inside or candidates
@@ -87,7 +94,8 @@ def items_select(
             chosen.append(item)
         if len(chosen) == MAX_ITEMS:
             break
-    return renumbered(chosen), in_window
+    ranked = [item for story in stories_fold(chosen) for item in story.items]
+    return renumbered(ranked), in_window
 
 
 def _in_window(item: SourceItem, window: TimeWindow) -> bool:
@@ -170,45 +178,8 @@ def coverage_markdown(attempted: list[Attempted]) -> str:
     return "\n".join(lines)
 
 
-def brief_extractive(
-    items: list[SourceItem],
-    *,
-    attempted: list[Attempted],
-    window: TimeWindow,
-    in_window: bool,
-    as_of: datetime,
-    note: str = "",
-) -> Draft:
-    """Newest relevant items grouped by source, each with its citation and time; ``note`` is a
-    line said after the opening (how many items are about the subject)."""
-    groups = items_by_source(items)
-    lines = [as_of_line(as_of, items=len(items), sources=len(groups))]
-    if note:
-        lines.append(note)
-    if not in_window:
-        lines.append(
-            _(
-                "None of the fetched items falls in the window asked for (%(window)s); "
-                "these are the newest available."
-            )
-            % {"window": window.label}
-        )
-    lines += items_markdown(groups)
-    body = "\n".join(lines) + "\n" + coverage_markdown(attempted)
-    return Draft(body=body, citations=citations_of(items), method="extractive")
-
-
 def items_count(n: int) -> str:
     return ngettext("%(n)d item", "%(n)d items", n) % {"n": n}
-
-
-def as_of_line(as_of: datetime, *, items: int, sources: int) -> str:
-    counted = items_count(items)
-    return ngettext(
-        "As of %(time)s, %(items)s from %(n)d source.",
-        "As of %(time)s, %(items)s from %(n)d sources.",
-        sources,
-    ) % {"time": time_text(as_of), "items": counted, "n": sources}
 
 
 def items_by_source(items: list[SourceItem]) -> OrderedDict[str, list[SourceItem]]:

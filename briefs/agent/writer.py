@@ -16,15 +16,15 @@ from briefs import llm
 from briefs.agent.answer import AnswerPlan, answer_plan, subject_note
 from briefs.agent.claims import ClaimsReport, claims_check
 from briefs.agent.context import RunContext
+from briefs.agent.digest import brief_extractive, lead_line
+from briefs.agent.folding import stories_fold
 from briefs.agent.honest import brief_honest
 from briefs.agent.mode import model_or_offline
 from briefs.agent.summarize import (
     Draft,
     SourceItem,
-    brief_extractive,
     citations_of,
     coverage_markdown,
-    time_text,
 )
 from fetching.models import Item
 
@@ -60,12 +60,12 @@ def items_load(item_ids: list[int]) -> list[SourceItem]:
     return items
 
 
-def _window_text(ctx: RunContext) -> str:
-    window = ctx.rewrite.window
-    if window.start is None:
-        return f"Time window asked: {window.label} (no bounds)."
-    end = window.end.isoformat() if window.end else "now"
-    return f"Time window asked: {window.label}, from {window.start.isoformat()} to {end}."
+def _stories_text(items: list[SourceItem]) -> str:
+    """The offline brief's folding, so both modes tell one story once, citing all its items."""
+    folded = [s for s in stories_fold(items) if len(s.items) > 1]
+    lines = [" ".join(f"[{i.n}]" for i in s.items) for s in folded]
+    said = "tell the same story: write it once, citing all."
+    return "".join(f"\nItems {line} {said}" for line in lines)
 
 
 def _writer_prompt(ctx: RunContext, items: list[SourceItem], in_window: bool, as_of) -> str:
@@ -73,8 +73,8 @@ def _writer_prompt(ctx: RunContext, items: list[SourceItem], in_window: bool, as
     language = LANGUAGE_NAMES.get(ctx.rewrite.language, "the language of the question")
     return (
         f"{llm.now_text(as_of)}\nQuestion: {ctx.brief.question}\n"
-        f"Self-contained query: {ctx.rewrite.query}\n{_window_text(ctx)}{note}\n"
-        f"Write in: {language}.\n\n{llm.fenced_items(items)}\n\n"
+        f"Self-contained query: {ctx.rewrite.query}\n{llm.window_text(ctx.rewrite.window)}{note}\n"
+        f"Write in: {language}.\n\n{llm.fenced_items(items)}{_stories_text(items)}\n\n"
         f"Write a short brief in {language}, in markdown sentences or bullets. End every "
         f"sentence and bullet with the citation of the item it comes from, as [n], using only "
         f"the item numbers 1 to {len(items)}. State a date or time only when that item carries "
@@ -122,9 +122,10 @@ def _stand_in_note(language: str) -> str:
         )
 
 
-def _as_of_line(as_of: datetime, language: str) -> str:
+def _lead_line(items: list[SourceItem], as_of: datetime, language: str) -> str:
+    """The offline brief's lead line: the model's brief opens with the same measured facts."""
     with translation.override(LOCALES.get(language, "en")):
-        return _("As of %(time)s.") % {"time": time_text(as_of)}
+        return lead_line(items, as_of)
 
 
 async def node_summarize(ctx: RunContext, *, as_of: datetime) -> Draft:
@@ -156,6 +157,7 @@ async def _draft(ctx: RunContext, plan: AnswerPlan, *, as_of: datetime) -> Draft
             in_window=in_window,
             as_of=as_of,
             note=subject_note(plan),
+            background=plan.background,
         )
 
     gate = WriterGate(items, now=as_of)
@@ -180,7 +182,7 @@ async def _draft(ctx: RunContext, plan: AnswerPlan, *, as_of: datetime) -> Draft
         if gate.last is not None and gate.last.kept == 0:  # the model wrote, nothing held
             draft.body = f"{_stand_in_note(ctx.rewrite.language)}\n\n{draft.body}"
         return draft
-    heading = _as_of_line(as_of, ctx.rewrite.language)
+    heading = _lead_line(items, as_of, ctx.rewrite.language)
     return Draft(
         body=f"{heading}\n\n{report.body}\n{coverage_markdown(ctx.attempted)}",
         citations=citations_of(items, report.cited),

@@ -45,6 +45,7 @@ from briefs.llm.prompts import (
     PromptItem,
     fenced_items,
     now_text,
+    window_text,
 )
 from briefs.llm.transport import (
     REASON_BREAKER_OPEN,
@@ -90,4 +91,5 @@ __all__ = [
     "llm_mode_label",
     "llm_write",
     "now_text",
+    "window_text",
 ]

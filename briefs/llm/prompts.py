@@ -68,6 +68,15 @@ class PromptItem:
     published_at: datetime | None = None
 
 
+def window_text(window) -> str:
+    """The time window the question asked for, with its bounds, as the route and writer
+    prompts state it (``window``: the rewrite's ``TimeWindow``)."""
+    if window.start is None:
+        return f"Time window asked: {window.label} (no bounds)."
+    end = window.end.isoformat() if window.end else "now"
+    return f"Time window asked: {window.label}, from {window.start.isoformat()} to {end}."
+
+
 def now_text(now: datetime | None = None) -> str:
     """The current date, time and time zone, as every prompt states them."""
     zone = zoneinfo.ZoneInfo(settings.TIME_ZONE)

@@ -2,9 +2,10 @@
 
 from django import template
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from briefs.markdown import path_with_breaks
 from briefs.models import BriefOutcome
 
 register = template.Library()
@@ -32,6 +33,12 @@ HEALTH_TONES = {
     "open": "bad",
     "unknown": "plain",
 }
+
+
+@register.filter
+def path_breaks(path: object) -> SafeString:
+    """A route path as ``<code class="path">`` that wraps only after a ``/``."""
+    return mark_safe(f'<code class="path">{path_with_breaks(str(path or ""))}</code>')  # noqa: S308 -- escaped part by part
 
 
 @register.filter

@@ -15,7 +15,7 @@ from django.utils import timezone, translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from briefs.models import RunStep
 from briefs.templatetags.dashboard import outcome_label
@@ -63,7 +63,11 @@ def _int(value: Any) -> int:
 
 def _run_started(p: dict) -> SafeString:
     return format_html(
-        _("Run started: mode {mode}, budget of {budget} steps (attempt {attempt})"),
+        ngettext(
+            "Run started: mode {mode}, budget of {budget} step (attempt {attempt})",
+            "Run started: mode {mode}, budget of {budget} steps (attempt {attempt})",
+            _int(p.get("budget")),
+        ),
         mode=p.get("mode", ""),
         budget=_int(p.get("budget")),
         attempt=_int(p.get("attempt")) or 1,
@@ -140,10 +144,15 @@ def _fetch_result(p: dict) -> SafeString:
     path = format_html("<code>{}</code>", p.get("path", ""))
     latency = _int(p.get("latency_ms"))
     if p.get("outcome") in SUCCESS:
+        items = _int(p.get("items_new")) + _int(p.get("items_seen"))
         return format_html(
-            _("{path}: {items} items ({new} new) in {latency} ms"),
+            ngettext(
+                "{path}: {items} item ({new} new) in {latency} ms",
+                "{path}: {items} items ({new} new) in {latency} ms",
+                items,
+            ),
             path=path,
-            items=_int(p.get("items_new")) + _int(p.get("items_seen")),
+            items=items,
             new=_int(p.get("items_new")),
             latency=latency,
         )
@@ -202,11 +211,16 @@ def _claims_dropped(p: dict) -> SafeString:
 
 
 def _brief_ready(p: dict) -> SafeString:
+    items = _int(p.get("items"))
     return format_html(
-        _("Brief ready ({outcome}): {citations} citations from {items} items"),
+        ngettext(
+            "Brief ready ({outcome}): {citations} citation from {items}",
+            "Brief ready ({outcome}): {citations} citations from {items}",
+            _int(p.get("citations")),
+        ),
         outcome=outcome_label(p.get("outcome")),
         citations=_int(p.get("citations")),
-        items=_int(p.get("items")),
+        items=ngettext("%(n)d item", "%(n)d items", items) % {"n": items},
     )
 
 

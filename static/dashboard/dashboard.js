@@ -156,9 +156,24 @@
     connect();
   }
 
+  /* The question box: Enter or Ctrl/Cmd+Enter asks; Shift+Enter starts a new line. A key that
+     ends an input-method composition (Chinese, Japanese) only confirms the characters. */
+  function enterSubmits() {
+    var form = document.getElementById("ask-form");
+    var box = form && form.querySelector("textarea");
+    if (!box) return;
+    box.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter" || event.shiftKey || event.altKey) return;
+      if (event.isComposing || event.keyCode === 229) return;
+      event.preventDefault();
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     if (rememberTimeZone()) return;
     autosubmit();
+    enterSubmits();
     copyButtons();
     elapsedClock();
     liveTimeline();

@@ -13,8 +13,9 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from briefs.models import Brief, BriefStatus
+from briefs.models import Brief
 from briefs.tokens import token_issue
+from tests import brief_examples
 from tests.httpserver import ScriptedServer
 
 
@@ -92,48 +93,12 @@ def anon() -> ApiClient:
 
 @pytest.fixture
 def make_brief():
-    def make(owner, question: str = "what is new on 36kr today?", **fields) -> Brief:
-        return Brief.objects.create(owner=owner, question=question, **fields)
-
-    return make
+    return brief_examples.make_brief
 
 
 @pytest.fixture
-def finished_brief(owner, make_brief) -> Brief:
-    return make_brief(
-        owner,
-        status=BriefStatus.SUCCEEDED,
-        mode="offline",
-        query="36kr news today",
-        body="36kr reports a new round [1].",
-        citations=[
-            {
-                "n": 1,
-                "item_id": 7,
-                "title": "A new round",
-                "link": "https://36kr.com/p/1",
-                "path": "/36kr/newsflashes",
-                "source": "36kr",
-                "published_at": "2026-11-01T08:00:00+00:00",
-            }
-        ],
-        coverage={
-            "tried": ["/36kr/newsflashes"],
-            "succeeded": [
-                {
-                    "path": "/36kr/newsflashes",
-                    "outcome": "ok",
-                    "items": 5,
-                    "message": "",
-                    "attempts": 1,
-                    "ok": True,
-                }
-            ],
-            "failed": [],
-        },
-        usage={"nodes": {}, "llm_calls": 0, "fallbacks": [], "steps": 3, "budget": 8},
-        timings={"total_ms": 1234},
-    )
+def finished_brief(owner) -> Brief:
+    return brief_examples.finished_brief(owner)
 
 
 def error_of(response) -> dict:

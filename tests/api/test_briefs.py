@@ -10,6 +10,7 @@ from django_q.models import OrmQ
 from briefs.models import Brief, BriefStatus
 from briefs.steps import step_append
 from tests.api.conftest import error_of
+from tests.brief_examples import ITEM_URL
 
 pytestmark = pytest.mark.django_db
 
@@ -206,17 +207,17 @@ def test_it_answers_404_past_the_last_page(api, owner, make_brief):
 def test_it_shows_a_brief_with_structured_citations(api, finished_brief):
     body = api.get(f"{BRIEFS}/{finished_brief.pk}").json()
     assert body["status"] == "succeeded" and body["mode"] == "offline"
-    assert body["question"] == finished_brief.question and body["query"] == "36kr news today"
-    assert body["body"] == "36kr reports a new round [1]."
+    assert body["question"] == finished_brief.question and body["query"] == "rsshub test feed"
+    assert body["body"] == finished_brief.body
     assert body["citations"] == [
         {
             "n": 1,
-            "title": "A new round",
-            "link": "https://36kr.com/p/1",
-            "path": "/36kr/newsflashes",
-            "source": "36kr",
-            "published_at": "2026-11-01T08:00:00+00:00",
-            "item_id": 7,
+            "title": "Title one",
+            "link": ITEM_URL,
+            "path": "/test/1",
+            "source": "RSSHub Test",
+            "published_at": "2026-11-01T08:30:00+00:00",
+            "item_id": 1,
         }
     ]
     assert body["coverage"]["succeeded"][0]["items"] == 5

@@ -8,25 +8,18 @@ and routes a test needs instead of importing the whole catalog.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from datetime import timedelta
-from email.utils import format_datetime
-from xml.sax.saxutils import escape
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 
 from briefs.models import Brief, RunStep
 from briefs.tasks import run_brief
 from catalog.models import Platform, Route
 from catalog.search_index import search_index_invalidate
 from fetching.paths import catalog_cache_clear
+from tests.feeds import RSS_TYPE, FeedItem, rss_body
 from tests.httpserver import Reply, ScriptedServer
 from tests.llmserver import LLMServer
 
-RSS_TYPE = {"Content-Type": "application/rss+xml; charset=utf-8"}
 ROUTER_MODEL, WRITER_MODEL = "router-model", "writer-model"
 LLM_KEY = "sk-test-agent-0123456789"
 
@@ -56,32 +49,6 @@ WORLD = {
     ),
     "test": ("RSSHub Test", ["测试源"], "", [("/:id/:params?", "Test", "/test/1")]),
 }
-
-
-@dataclass(frozen=True)
-class FeedItem:
-    title: str
-    summary: str = ""
-    hours_ago: float = 1.0
-    link: str = ""
-
-
-def rss_body(items: list[FeedItem], *, title: str = "Stand-in feed") -> bytes:
-    """An RSS 2.0 document of ``items``, each dated ``hours_ago`` before now."""
-    now, slug = timezone.now(), re.sub(r"\W+", "-", title)
-    entries = []
-    for n, item in enumerate(items):
-        link = item.link or f"https://example.com/{slug}/{n}"
-        entries.append(
-            f"<item><title>{escape(item.title)}</title><link>{escape(link)}</link>"
-            f"<guid>{escape(link)}</guid><description>{escape(item.summary)}</description>"
-            f"<pubDate>{format_datetime(now - timedelta(hours=item.hours_ago))}</pubDate></item>"
-        )
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel>'
-        f"<title>{escape(title)}</title><link>https://example.com/</link>"
-        f"<description>d</description>{''.join(entries)}</channel></rss>"
-    ).encode()
 
 
 def feed(*titles: str, title: str = "Stand-in feed") -> Reply:

@@ -2,8 +2,6 @@
 cancelled rather than waited for. The owner cancels from a stand-in's handler (the model's or
 RSSHub's), so the step is known to be under way when the cancel arrives."""
 
-import time
-
 import pytest
 from django.db import connections
 
@@ -62,12 +60,10 @@ def test_a_fetch_in_flight_is_cancelled_not_waited_for(run_owner, stub_rsshub, s
 
     stub_rsshub.route("/alpha/flash", cancel_then_hang)
 
-    started = time.monotonic()
     brief = brief_run(run_owner, QUESTION)
-    elapsed = time.monotonic() - started
 
+    # Had the run waited, the fetch would have ended (timed out or broken off) and been recorded.
     assert brief.status == BriefStatus.CANCELLED
-    assert elapsed < 5, f"the run waited {elapsed:.1f} s for a fetch it should have cancelled"
     assert "fetch_result" not in kinds_of(brief)
     assert kinds_of(brief)[-1] == "run_cancelled"
     assert not FetchAttempt.objects.filter(brief_id=brief.pk).exists()

@@ -38,8 +38,8 @@ def test_a_question_becomes_a_cited_brief_from_a_real_rsshub(run_owner, real_rss
     assert steps_of(brief, "fetch_result")[0]["items_new"] == 5
     assert [c["title"] for c in brief.citations] == [f"Title{n}" for n in range(1, 6)]
     assert all(c["link"] and c["published_at"] for c in brief.citations)
-    assert "### RSSHub Test · /test/1" in brief.body
-    assert "- Title1 [1] (" in brief.body
+    assert "- **Title1** · RSSHub Test · " in brief.body
+    assert "来自 1 个来源的 5 条内容" in brief.body.splitlines()[0], "the question is in Chinese"
     assert brief.as_of is not None
 
 

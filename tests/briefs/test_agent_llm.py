@@ -194,7 +194,7 @@ def test_a_model_brief_citing_nothing_falls_back_to_the_extractive_brief(
 
     assert steps_of(brief, "llm_fallback") == [{"node": "summarize", "reason": "invalid output"}]
     assert uncited not in brief.body
-    assert "### Alpha Wire · /alpha/stories" in brief.body
+    assert "- **Chip prices fall** · Alpha Wire · " in brief.body
     assert [c["title"] for c in brief.citations] == ["Chip prices fall", "Port strike ends"]
 
 
@@ -211,6 +211,29 @@ def test_the_writer_gets_the_items_fenced_and_the_items_are_data_rule(
     prompt = user_message(writer)
     assert '<item n="1" source="/alpha/stories"' in prompt
     assert "Chip prices fall" in prompt.split("<items>")[1].split("</items>")[0]
+    assert "tell the same story" not in prompt, "two different stories are not folded"
+
+
+def test_the_writer_is_told_which_items_tell_one_story_and_opens_with_the_lead_line(
+    run_owner, llm_server, stub_rsshub
+):
+    stub_rsshub.route(
+        "/alpha/stories",
+        feed("Chip prices fall sharply today", "Chip prices fall sharply today, wire says"),
+    )
+    stub_rsshub.route("/alpha/flash", feed("Flash item"))
+    script(llm_server)
+
+    brief = brief_run(run_owner, QUESTION)
+
+    prompt = user_message(llm_server.requests[3])
+    assert "\nItems [1] [2] tell the same story: write it once, citing all." in prompt
+    assert brief.mode == "model"
+    # the older item is two hours and some seconds old: the span rounds up
+    assert (
+        brief.body.startswith("As of ")
+        and ": 2 items from 1 source in the last 3 hours" in brief.body
+    )
 
 
 def test_an_unreachable_model_leaves_every_node_to_its_offline_method(

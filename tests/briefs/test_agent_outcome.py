@@ -7,8 +7,6 @@ items that mention it, or is off topic when none does. The ``delta`` platform's 
 a repository: a question that names none is asked for it, and its follow-up reads it.
 """
 
-import socket
-
 import pytest
 from django.utils import translation
 
@@ -32,6 +30,7 @@ from tests.briefs.conftest import (
 )
 from tests.briefs.test_views import Tags
 from tests.httpserver import Reply
+from tests.ports import free_port
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("world", "offline")]
 
@@ -115,9 +114,8 @@ def test_every_route_failing_is_no_data_unreachable(run_owner, stub_rsshub, sett
 
 
 def test_rsshub_down_is_no_data_unreachable(run_owner, settings):
-    with socket.socket() as probe:  # a port nothing listens on: connections are refused
-        probe.bind(("127.0.0.1", 0))
-        settings.RSSHUB_URL = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    # A port nothing listens on: connections are refused.
+    settings.RSSHUB_URL = f"http://127.0.0.1:{free_port()}"
     settings.RSSHUB_ACCESS_KEY = ""
 
     brief = brief_run(run_owner, "Alpha Wire flash news")
@@ -158,6 +156,19 @@ def test_items_that_mention_the_subject_come_first_and_alone(run_owner, stub_rss
     assert brief.outcome == BriefOutcome.ANSWERED
     assert [c["title"] for c in brief.citations] == ["Zephyrcorp opens a plant", "ZEPHYRCORP sued"]
     assert "2 of the 4 items fetched mention Zephyrcorp; only those are listed." in brief.body
+
+
+def test_a_subject_every_item_mentions_is_said_under_the_lead_line(run_owner, stub_rsshub):
+    stub_rsshub.route("/alpha/flash", feed("Zephyrcorp opens a plant", "ZEPHYRCORP sued"))
+
+    brief = brief_run(run_owner, "Alpha Wire flash news about Zephyrcorp")
+
+    lines = brief.body.splitlines()
+    # the older item is two hours and some seconds old: the span rounds up
+    assert (
+        lines[0].startswith("As of ") and ": 2 items from 1 source in the last 3 hours" in lines[0]
+    )
+    assert lines[1] == "All 2 items fetched are about Zephyrcorp."
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 from briefs.agent.entities import question_read
 from briefs.agent.enums import description_table
 from briefs.agent.params import SubjectMissing, example_leaks, params_fill, value_format
-from fetching.paths import RoutePathRejected, catalog_cache_clear
+from fetching.paths import RoutePathRejected
 
 pytestmark = pytest.mark.django_db
 
@@ -21,13 +21,6 @@ V2EX_TYPE = {
         ],
     }
 }
-
-
-@pytest.fixture(autouse=True)
-def _fresh_catalog_cache():
-    catalog_cache_clear()
-    yield
-    catalog_cache_clear()
 
 
 def fill(

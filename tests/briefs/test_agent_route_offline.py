@@ -11,16 +11,8 @@ from briefs.agent.nodes import node_platform, node_rewrite, node_route
 from briefs.agent.params import example_leaks
 from briefs.models import Brief
 from catalog.models import Route
-from fetching.paths import catalog_cache_clear
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_catalog_cache():
-    catalog_cache_clear()
-    yield
-    catalog_cache_clear()
 
 
 def route(question: str) -> tuple[bool, RunContext]:

@@ -33,7 +33,7 @@ def test_items_go_to_summarize(run_owner, stub_rsshub):
     assert fetched(stub_rsshub) == ["/alpha/flash"]
     assert decisions(brief) == ["summarize"]
     assert [c["title"] for c in brief.citations] == ["Chip prices fall", "Port strike ends"]
-    assert "Chip prices fall [1]" in brief.body
+    assert "- **Chip prices fall** · Alpha Wire · " in brief.body
     assert (brief.outcome, brief.outcome_reason) == (BriefOutcome.ANSWERED, "")
 
 

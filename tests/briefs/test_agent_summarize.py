@@ -4,6 +4,7 @@ the honest no-data brief and the coverage section."""
 import re
 from datetime import UTC, datetime, timedelta
 
+from briefs.agent.digest import brief_extractive
 from briefs.agent.honest import brief_no_data
 from briefs.agent.rewrite import TimeWindow
 from briefs.agent.summarize import (
@@ -11,7 +12,6 @@ from briefs.agent.summarize import (
     PER_SOURCE,
     Attempted,
     SourceItem,
-    brief_extractive,
     citations_validate,
     coverage_rows,
     items_select,
@@ -67,7 +67,7 @@ def test_citations_of_numbers_that_are_not_given_items_are_removed():
     assert cited == {1, 2}
 
 
-def test_the_extractive_brief_groups_items_by_source_with_citation_and_time():
+def test_the_extractive_brief_lists_entries_with_source_time_and_citation():
     chosen, _ = items_select(
         [item("Chips fall", 2), item("Beta story", 1, path="/beta/latest", source="Beta Daily")],
         window=TimeWindow("latest"),
@@ -83,9 +83,11 @@ def test_the_extractive_brief_groups_items_by_source_with_citation_and_time():
     )
 
     assert draft.method == "extractive"
-    assert draft.body.startswith("As of 2026-03-11 15:30 UTC, 2 items from 2 sources.")
-    assert "### Beta Daily · /beta/latest\n\n- Beta story [1] (2026-03-11 14:30 UTC)" in draft.body
-    assert "### Alpha Wire · /alpha/flash\n\n- Chips fall [2] (2026-03-11 13:30 UTC)" in draft.body
+    assert draft.body.startswith(
+        "As of 2026-03-11 15:30 UTC: 2 items from 2 sources in the last 2 hours; newest 14:30 UTC."
+    )
+    assert "- **Beta story** · Beta Daily · 2026-03-11 14:30 UTC [1]\n" in draft.body
+    assert "- **Chips fall** · Alpha Wire · 2026-03-11 13:30 UTC [2]\n" in draft.body
     assert [(c["n"], c["title"], c["path"]) for c in draft.citations] == [
         (1, "Beta story", "/beta/latest"),
         (2, "Chips fall", "/alpha/flash"),
@@ -100,7 +102,8 @@ def test_an_item_without_a_time_gets_none_invented():
         chosen, attempted=[], window=TimeWindow("latest"), in_window=True, as_of=AS_OF
     )
 
-    assert "- Undated [1] (time not given)" in draft.body
+    assert "- **Undated** · Alpha Wire · time not given [1]" in draft.body
+    assert "1 item from 1 source, none of them dated." in draft.body
     assert draft.citations[0]["published_at"] is None
 
 

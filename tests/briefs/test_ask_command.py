@@ -7,16 +7,16 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
-from django.db import connection, connections
+from django.db import connections
 
 from briefs.models import Brief
 from briefs.services import brief_cancel
 from tests.briefs.conftest import NOT_FOUND, feed
+from tests.databases import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "Alpha Wire flash news"
@@ -44,7 +44,7 @@ def test_json_holds_the_brief_its_citations_coverage_usage_and_steps(flash, caps
     result = json.loads(capsys.readouterr().out)
     assert (result["status"], result["mode"], result["fallbacks"]) == ("succeeded", "offline", [])
     assert (result["outcome"], result["reason"], result["needs"]) == ("answered", None, [])
-    assert "Chip prices fall [1]" in result["body"]
+    assert "- **Chip prices fall** · Alpha Wire · " in result["body"]
     citation = result["citations"][0]
     assert {k: citation[k] for k in ("n", "title", "path")} == {
         "n": 1,
@@ -77,7 +77,7 @@ def test_it_prints_each_step_then_the_brief(flash, capsys):
     assert "  router -> summarize: 1 paths returned items" in lines
     assert out.index("router -> summarize") < out.index("## Coverage")
     assert "brief ready: answered, 2 citations" in lines
-    assert "- Chip prices fall [1] (" in out
+    assert "- **Chip prices fall** · Alpha Wire · " in out
 
 
 def test_json_says_when_nothing_was_found(stub_rsshub, capsys, settings):
@@ -126,20 +126,11 @@ def test_an_unknown_user_fails_before_any_run():
     assert not Brief.objects.exists()
 
 
-def test_database_url() -> str:
-    """A URL for the test database, which this test commits to, for a subprocess."""
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{db['NAME']}"
-    login = quote(db["USER"]) + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
-    return f"postgres://{login}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 def test_the_process_exits_non_zero_when_the_run_did_not_succeed(stub_rsshub):
     stub_rsshub.route("/alpha/flash", cancel_then_not_found)
     env = {
         **os.environ,
-        "DATABASE_URL": test_database_url(),
+        "DATABASE_URL": database_url(),  # this test commits to it
         "RSSHUB_URL": stub_rsshub.url,
         "OPENAI_API_KEY": "",
         "SECRET_KEY": "x",

@@ -86,7 +86,8 @@ def kinds(brief: Brief) -> list[str]:
     return list(RunStep.objects.filter(brief=brief).order_by("seq").values_list("kind", flat=True))
 
 
-def assert_gapless(brief: Brief) -> None:
+def assert_step_log_whole(brief: Brief) -> None:
+    """The brief's stored steps are 1..n once each, and its step counter says n."""
     seqs = list(RunStep.objects.filter(brief=brief).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1)), seqs
     brief.refresh_from_db()
@@ -171,7 +172,7 @@ def test_it_resumes_an_orphaned_run_and_finishes_it_once(owner, qworker, rsshub)
     assert steps[:4] == ["run_started", "step_started", "run_resumed", "run_started"]
     assert steps.count("brief_ready") == 1
     assert steps[-1] == "brief_ready"
-    assert_gapless(brief)
+    assert_step_log_whole(brief)
     resumed = RunStep.objects.get(brief=brief, kind="run_resumed")
     assert resumed.payload["attempt"] == 2
     assert Item.objects.filter(feed__path=PATH).count() == 4

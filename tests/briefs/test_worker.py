@@ -23,16 +23,15 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 import psycopg
 import pytest
-from django.conf import settings
 
+from tests.databases import database_url, scratch_database
 from tests.httpserver import Reply, Request, ScriptedServer
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.postgres
 
@@ -194,28 +193,6 @@ def manage(env: dict[str, str], *args: str) -> str:
 # --- the database ---------------------------------------------------------------------------------
 
 
-def _server_conninfo() -> dict[str, str]:
-    db = settings.DATABASES["default"]
-    if db["ENGINE"] != "django.db.backends.postgresql":
-        pytest.skip("the qcluster test needs PostgreSQL: set DATABASE_URL=postgres://...")
-    return {
-        "host": db.get("HOST") or "127.0.0.1",
-        "port": str(db.get("PORT") or 5432),
-        "user": db.get("USER") or "postgres",
-        "password": db.get("PASSWORD") or "",
-    }
-
-
-def _database_url(info: dict[str, str], name: str) -> str:
-    password = f":{quote(info['password'], safe='')}" if info["password"] else ""
-    user = quote(info["user"], safe="")
-    return f"postgres://{user}{password}@{info['host']}:{info['port']}/{name}"
-
-
-def _admin(info: dict[str, str]) -> psycopg.Connection:
-    return psycopg.connect(dbname="postgres", autocommit=True, **info)
-
-
 @dataclass
 class Scenario:
     db: psycopg.Connection
@@ -246,13 +223,13 @@ class Scenario:
 
 
 def _wait(condition, seconds: float, what: str, scenario_log: Path) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(
-                f"timed out waiting for {what}\n{scenario_log.read_text()[-4000:]}"
-            )
-        time.sleep(0.1)
+    wait_until(
+        condition,
+        what=what,
+        seconds=seconds,
+        every=0.1,
+        detail=lambda: scenario_log.read_text()[-4000:],
+    )
 
 
 def _finished(db: psycopg.Connection, ids: list[int]) -> bool:
@@ -306,35 +283,32 @@ def _play(env: dict, rsshub: HoldingRSSHub, db, briefs: dict, log: Path) -> dict
 
 @pytest.fixture(scope="module")
 def scenario(tmp_path_factory):
-    info = _server_conninfo()
     name = f"rsshub_agent_worker_{os.getpid()}"
     folder = tmp_path_factory.mktemp("qcluster")
     (folder / "worker_settings.py").write_text(WORKER_SETTINGS)
     rsshub = HoldingRSSHub()
-    with _admin(info) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            with rsshub.server, psycopg.connect(dbname=name, autocommit=True, **info) as db:
-                env = {
-                    **os.environ,
-                    "PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)]),
-                    "DJANGO_SETTINGS_MODULE": "worker_settings",
-                    "DATABASE_URL": _database_url(info, name),
-                    "SECRET_KEY": "qcluster-test",
-                    "RSSHUB_URL": rsshub.server.url,
-                    "RSSHUB_ACCESS_KEY": "",
-                    "OPENAI_API_KEY": "",
-                    "REDIS_URL": "",
-                    "LOG_LEVEL": "INFO",
-                }
-                manage(env, "migrate", "--verbosity", "0")
-                briefs = json.loads(manage(env, "shell", "-c", SETUP).strip().splitlines()[-1])
-                log = folder / "qcluster.log"
-                killed = _play(env, rsshub, db, briefs, log)
-                yield Scenario(db, briefs, rsshub, killed, log)
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with (
+        scratch_database(name) as database,
+        rsshub.server,
+        psycopg.connect(autocommit=True, **database) as db,
+    ):
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)]),
+            "DJANGO_SETTINGS_MODULE": "worker_settings",
+            "DATABASE_URL": database_url(name),
+            "SECRET_KEY": "qcluster-test",
+            "RSSHUB_URL": rsshub.server.url,
+            "RSSHUB_ACCESS_KEY": "",
+            "OPENAI_API_KEY": "",
+            "REDIS_URL": "",
+            "LOG_LEVEL": "INFO",
+        }
+        manage(env, "migrate", "--verbosity", "0")
+        briefs = json.loads(manage(env, "shell", "-c", SETUP).strip().splitlines()[-1])
+        log = folder / "qcluster.log"
+        killed = _play(env, rsshub, db, briefs, log)
+        yield Scenario(db, briefs, rsshub, killed, log)
 
 
 # --- resumed --------------------------------------------------------------------------------------

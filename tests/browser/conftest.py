@@ -21,7 +21,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -32,9 +31,9 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from django.conf import settings
-from psycopg import sql
 
+from tests.databases import database_url, scratch_database
+from tests.ports import free_port
 from tests.rsshub_server import INSTALL_SCRIPT, LocalRSSHub, rsshub_installed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,40 +80,21 @@ class Stack:
 
 
 def _require_tools() -> None:
+    """A missing part fails every browser test with how to install it (CI has them all); the
+    PostgreSQL requirement is the ``browser`` marker's (tests/conftest.py)."""
     missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.access(p, os.X_OK)]
     if missing:
-        pytest.skip(f"{', '.join(missing)} missing: run scripts/system-deps")
+        pytest.fail(
+            f"{', '.join(missing)} missing: run scripts/system-deps as root "
+            "(Debian packages chromium, chromium-driver)",
+            pytrace=False,
+        )
     if not rsshub_installed():
-        pytest.skip(f"RSSHub not installed: run {INSTALL_SCRIPT}")
+        pytest.fail(f"RSSHub not installed: run {INSTALL_SCRIPT}", pytrace=False)
     if shutil.which("msgfmt") is None:
-        pytest.fail("msgfmt missing (Debian package gettext): compilemessages needs it")
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
-        pytest.skip("browser tests run against PostgreSQL (DATABASE_URL=postgres://...)")
-
-
-def _connection_params(dbname: str) -> dict:
-    db = settings.DATABASES["default"]
-    params = {
-        "host": db.get("HOST") or "127.0.0.1",
-        "port": int(db.get("PORT") or 5432),
-        "user": db.get("USER") or "postgres",
-        "dbname": dbname,
-        "autocommit": True,
-    }
-    if db.get("PASSWORD"):
-        params["password"] = db["PASSWORD"]
-    return params
-
-
-def _database_url(params: dict) -> str:
-    auth = params["user"] + (f":{params['password']}" if params.get("password") else "")
-    return f"postgres://{auth}@{params['host']}:{params['port']}/{params['dbname']}"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        pytest.fail(
+            "msgfmt missing: run scripts/system-deps (Debian package gettext)", pytrace=False
+        )
 
 
 def _environment(database_url: str, rsshub_url: str, data_dir: Path) -> dict:
@@ -197,52 +177,42 @@ def _wait_for(url: str, process: subprocess.Popen, name: str) -> None:
 def stack(tmp_path_factory):
     _require_tools()
     name = f"rsshub_agent_browser_{os.getpid()}"
-    admin = _connection_params("postgres")
-    with psycopg.connect(**admin) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    database = _connection_params(name)
     processes: list[subprocess.Popen] = []
     # RSSHub's route cache (5 min) would answer /test/slow4 at once the second time.
     rsshub = LocalRSSHub(extra_env={"CACHE_EXPIRE": "1"})
-    try:
-        rsshub.start()
-        env = _environment(_database_url(database), rsshub.url, tmp_path_factory.mktemp("data"))
-        _manage(env, "migrate", "--noinput")
-        _manage(env, "import_catalog", str(SEED))
-        _manage(env, "collectstatic", "--noinput")
-        _manage(env, "compilemessages", "-l", "zh_Hans")
-        _manage(env, "shell", "-c", CURATION)
-        port = _free_port()
-        web = _spawn(
-            "daphne",
-            [
-                sys.executable,
-                "-m",
+    with scratch_database(name) as database:
+        try:
+            rsshub.start()
+            env = _environment(database_url(name), rsshub.url, tmp_path_factory.mktemp("data"))
+            _manage(env, "migrate", "--noinput")
+            _manage(env, "import_catalog", str(SEED))
+            _manage(env, "collectstatic", "--noinput")
+            _manage(env, "compilemessages", "-l", "zh_Hans")
+            _manage(env, "shell", "-c", CURATION)
+            port = free_port()
+            web = _spawn(
                 "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "rsshub_agent.asgi:application",
-            ],
-            env,
-        )
-        processes.append(web)
-        processes.append(_spawn("qcluster", [sys.executable, "manage.py", "qcluster"], env))
-        url = f"http://127.0.0.1:{port}"
-        _wait_for(f"{url}/accounts/login/", web, "daphne")
-        yield Stack(url=url, database={**database, "autocommit": True}, rsshub_url=rsshub.url)
-    finally:
-        for process in processes:
-            _stop(process)
-        rsshub.stop()
-        with psycopg.connect(**admin) as conn:
-            conn.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+                [
+                    sys.executable,
+                    "-m",
+                    "daphne",
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "rsshub_agent.asgi:application",
+                ],
+                env,
             )
+            processes.append(web)
+            processes.append(_spawn("qcluster", [sys.executable, "manage.py", "qcluster"], env))
+            url = f"http://127.0.0.1:{port}"
+            _wait_for(f"{url}/accounts/login/", web, "daphne")
+            yield Stack(url=url, database={**database, "autocommit": True}, rsshub_url=rsshub.url)
+        finally:
+            for process in processes:
+                _stop(process)
+            rsshub.stop()
 
 
 def chrome(user_data_dir: Path, *, javascript: bool = True):

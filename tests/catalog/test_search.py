@@ -343,23 +343,46 @@ def test_it_refuses_an_unsearchable_question(question, complaint):
         search_catalog(question)
 
 
+def ranking(question: str) -> tuple[list[str], list[str]]:
+    result = search_catalog(question)
+    return [p.namespace for p in result.platforms], [r.path for r in result.routes]
+
+
+# Each hostile question, and the plain one it must answer exactly like ("" = nothing at all):
+# the metacharacters are inert text, the words still count.
+HOSTILE_QUESTIONS = {
+    "punctuation only": ("?!?。\uff0c、……——", ""),
+    "sql comment": ("'; DROP TABLE catalog_route; --", "DROP TABLE catalog_route"),
+    "sql union": (
+        "知乎 OR 1=1 /* */ UNION SELECT * FROM auth_user",
+        "知乎 OR 1=1 UNION SELECT FROM auth_user",
+    ),
+    "regex": (".*[(+?{\\1}$^|)", ""),
+    "zero-width": ("\u200b\ufeff", ""),
+    "the longest question": ("知乎" * (MAX_QUESTION_CHARS // 2), "知乎"),
+    "emoji": ("🔥🔥🔥 热榜 🚀", "热榜"),
+}
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    "question",
-    [
-        "?!?。\uff0c、……——",
-        "'; DROP TABLE catalog_route; --",
-        "知乎 OR 1=1 /* */ UNION SELECT * FROM auth_user",
-        ".*[(+?{\\1}$^|)",
-        "\u200b\ufeff",
-        "知乎" * (MAX_QUESTION_CHARS // 2),
-        "🔥🔥🔥 热榜 🚀",
-    ],
+    ("question", "plain"), HOSTILE_QUESTIONS.values(), ids=HOSTILE_QUESTIONS.keys()
 )
-def test_it_searches_hostile_text_as_plain_text(question):
-    result = search_catalog(question)
-    assert isinstance(result.routes, list)
+def test_it_searches_hostile_text_as_plain_text(question, plain):
+    platforms, routes = ranking(question)
+    if plain:
+        assert (platforms, routes) == ranking(plain)
+        assert platforms and routes, "the words of the question still find something"
+    else:
+        assert (platforms, routes) == ([], [])
     assert Route.objects.count() == 3905, "the catalog must be untouched"
+
+
+@pytest.mark.django_db
+def test_a_named_platform_leads_despite_an_injection_tail():
+    platforms, routes = ranking("知乎 OR 1=1 /* */ UNION SELECT * FROM auth_user")
+    assert platforms[0] == "zhihu"
+    assert routes[0].startswith("/zhihu/")
 
 
 @pytest.mark.django_db

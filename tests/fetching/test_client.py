@@ -6,7 +6,6 @@ Each case ends in its named outcome, in bounded time and memory, and loses nothi
 import asyncio
 import gzip
 import logging
-import socket
 import threading
 import time
 import tracemalloc
@@ -22,11 +21,13 @@ from django.utils import timezone
 from catalog.models import Platform, Route
 from fetching.client import FetchFailed, RSSHubClient
 from fetching.models import Feed, FetchAttempt, Item, Outcome, PathFetch
+from fetching.outcomes import ERROR_BODY_LIMIT
 from fetching.paths import RoutePathRejected
 from fetching.services import fetch_path_sync, fetch_paths, fetch_paths_sync, route_probe
-from tests.fetching.conftest import RSS_TYPE, feed_reply, rss
+from tests.feeds import RSS_TYPE, feed_reply, rss
 from tests.fetching.test_paths import ESCAPES
 from tests.httpserver import Reply, ScriptedServer
+from tests.ports import free_port
 
 MiB = 1024 * 1024
 
@@ -37,9 +38,9 @@ def client_for(server, **options) -> RSSHubClient:
 
 
 async def get(server, path, **options):
-    etag = options.pop("etag", "")
+    validators = {k: options.pop(k) for k in ("etag", "last_modified") if k in options}
     async with client_for(server, **options) as client:
-        return await client.get(path, etag=etag)
+        return await client.get(path, **validators)
 
 
 async def failure(server, path, **options) -> FetchFailed:
@@ -85,26 +86,21 @@ def gzip_bomb() -> bytes:
 @pytest.mark.asyncio
 async def test_it_ends_a_dripping_body_at_the_deadline(server):
     server.route("/test/drip", drip)
-    started = time.monotonic()
     failed = await failure(server, "/test/drip", timeout=1.0)
-    elapsed = time.monotonic() - started
-    assert failed.outcome == Outcome.TIMEOUT
-    assert 0.9 <= elapsed < 1.6  # a total deadline, not a per-read one the drip keeps alive
+    # The total deadline's message, not httpx's per-read timeout, which the drip keeps alive.
+    assert (failed.outcome, failed.message) == (Outcome.TIMEOUT, "no complete answer within 1 s")
 
 
 @pytest.mark.asyncio
 async def test_it_ends_a_server_that_never_answers(server):
+    # Without a deadline the stall would end in a closed connection, an upstream error.
     server.route("/test/stall", lambda request: request.stopping.wait(10) and None)
-    started = time.monotonic()
     assert (await failure(server, "/test/stall", timeout=0.5)).outcome == Outcome.TIMEOUT
-    assert time.monotonic() - started < 1.2
 
 
 @pytest.mark.asyncio
 async def test_it_calls_a_refused_connection_rsshub_unavailable():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     async with RSSHubClient(base_url=f"http://127.0.0.1:{port}", access_key="") as client:
         with pytest.raises(FetchFailed) as failed:
             await client.get("/test/1")
@@ -120,14 +116,12 @@ async def test_it_stops_a_gzip_bomb_at_the_cap_in_bounded_memory(server, gzip_bo
     server.route("/test/bomb", Reply(200, headers, gzip_bomb))
     tracemalloc.start()
     try:
-        started = time.monotonic()
         failed = await failure(server, "/test/bomb", max_bytes=5 * MiB)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert failed.outcome == Outcome.TOO_LARGE
     assert peak < 24 * MiB  # the 5 MiB cap plus buffers, not 256 MiB
-    assert time.monotonic() - started < 2
 
 
 @pytest.mark.asyncio
@@ -136,6 +130,69 @@ async def test_it_decodes_a_normal_gzip_body(server):
     server.route("/test/gz", Reply(200, headers, gzip.compress(rss(3))))
     response = await get(server, "/test/gz")
     assert response.body == rss(3)
+
+
+@pytest.mark.asyncio
+async def test_it_decodes_a_deflate_body(server):
+    headers = {**RSS_TYPE, "Content-Encoding": "deflate"}
+    server.route("/test/deflate", Reply(200, headers, zlib.compress(rss(3))))
+    assert (await get(server, "/test/deflate")).body == rss(3)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("encoding", ["br", "compress", "gzip, gzip", "zstd"])
+async def test_it_refuses_an_encoding_it_did_not_ask_for(server, encoding):
+    server.route("/test/enc", Reply(200, {**RSS_TYPE, "Content-Encoding": encoding}, rss(1)))
+    failed = await failure(server, "/test/enc")
+    assert (failed.outcome, failed.message) == (
+        Outcome.UPSTREAM_ERROR, f"unsupported content encoding {encoding!r}",
+    )  # fmt: skip
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("encoding", "body"),
+    [
+        ("gzip", b"\x1f\x8b\x08\x00 this is not deflate data at all"),
+        ("gzip", b"<rss>plain text labelled gzip</rss>"),
+        ("deflate", gzip.compress(b"<rss/>")),  # a gzip header where zlib's belongs
+    ],
+    ids=["garbage after the magic", "not compressed", "gzip labelled deflate"],
+)
+async def test_it_calls_a_corrupt_compressed_body_upstream_error(server, encoding, body):
+    server.route("/test/corrupt", Reply(200, {**RSS_TYPE, "Content-Encoding": encoding}, body))
+    failed = await failure(server, "/test/corrupt")
+    assert (failed.outcome, failed.message) == (Outcome.UPSTREAM_ERROR, "corrupt compressed body")
+
+
+@pytest.mark.asyncio
+async def test_it_keeps_only_the_head_of_a_huge_error_page(server):
+    page = b"RSSHub error: " + b"x" * (2 * ERROR_BODY_LIMIT)
+    server.route("/test/err", Reply(503, {"Content-Type": "text/html"}, page))
+    response = await get(server, "/test/err")
+    assert (response.status, response.body) == (503, page[:ERROR_BODY_LIMIT])
+
+
+@pytest.mark.asyncio
+async def test_it_calls_a_connection_reset_mid_body_upstream_error(server):
+    def reset(request):
+        request.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n<rss>")
+        request.reset()
+
+    server.route("/test/reset", reset)
+    failed = await failure(server, "/test/reset")
+    assert failed.outcome == Outcome.UPSTREAM_ERROR
+    assert failed.message.startswith("ReadError"), failed.message
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("validator", ['"caf\u00e9"', '"\u4e2d"', "a\nb", "a\x00b"])
+async def test_a_validator_that_cannot_be_a_header_is_not_sent(server, validator):
+    """Stored from an upstream's header: sending it back must not break the fetch."""
+    server.route("/test/v", feed_reply(1))
+    response = await get(server, "/test/v", etag=validator, last_modified=validator)
+    assert response.status == 200
+    assert {"if-none-match", "if-modified-since"}.isdisjoint(server.requests[0].headers)
 
 
 @pytest.mark.asyncio
@@ -152,10 +209,8 @@ async def test_it_refuses_a_declared_length_past_the_cap_before_reading(server):
         request.stopping.wait(5)
 
     server.route("/test/huge", huge)
-    started = time.monotonic()
     failed = await failure(server, "/test/huge", max_bytes=MiB)
-    assert failed.outcome == Outcome.TOO_LARGE and "declares" in failed.message
-    assert time.monotonic() - started < 0.5
+    assert failed.outcome == Outcome.TOO_LARGE and "declares" in failed.message  # no body read
 
 
 @pytest.mark.asyncio
@@ -189,9 +244,7 @@ async def test_it_never_follows_a_redirect_to_another_host(server):
 
 @pytest.mark.asyncio
 async def test_it_never_follows_a_redirect_to_another_port(server):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     server.route("/test/port", Reply(307, {"Location": f"http://127.0.0.1:{port}/test/1"}))
     assert (await failure(server, "/test/port")).outcome == Outcome.REJECTED
 
@@ -205,6 +258,27 @@ async def test_it_refuses_a_redirect_to_a_path_it_would_refuse(server, location)
     failed = await failure(server, "/test/bad")
     assert failed.outcome == Outcome.REJECTED
     assert [r.path for r in server.requests] == ["/test/bad"]
+
+
+UNREADABLE_LOCATIONS = [
+    "http://[::1",  # httpx refuses it
+    "//[zz]/x",
+    "http://a:b:c/x",
+    ":http://http:]%/",  # urllib's ValueError, past httpx's own check
+    "http://://] \u00e9[",
+    ":http://-:.",  # httpx's InvalidURL, once joined to the current URL
+]
+
+
+@pytest.mark.parametrize("location", UNREADABLE_LOCATIONS)
+@pytest.mark.asyncio
+async def test_it_calls_an_unreadable_redirect_upstream_error(server, location):
+    server.route("/test/moved", Reply(301, {"Location": location}))
+    failed = await failure(server, "/test/moved")
+    assert (failed.outcome, failed.message, failed.http_status) == (
+        Outcome.UPSTREAM_ERROR, "unreadable redirect", 301,
+    )  # fmt: skip
+    assert [r.path for r in server.requests] == ["/test/moved"]
 
 
 @pytest.mark.asyncio
@@ -229,6 +303,14 @@ async def test_it_sends_the_etag_and_reads_304(server):
     server.route("/test/cond", conditional)
     assert (await get(server, "/test/cond", etag='"v1"')).status == 304
     assert (await get(server, "/test/cond", etag='"v0"')).status == 200
+
+
+@pytest.mark.asyncio
+async def test_it_sends_last_modified_and_reads_304(server):
+    stamp = "Tue, 01 Dec 2026 03:00:00 GMT"
+    server.route("/test/since", Reply(304, {"Last-Modified": stamp}))
+    assert (await get(server, "/test/since", last_modified=stamp)).status == 304
+    assert server.requests[0].headers["if-modified-since"] == stamp
 
 
 @pytest.mark.asyncio
@@ -396,9 +478,7 @@ def test_a_redirect_off_the_origin_sends_nothing_there(rsshub_at_server):
 
 @pytest.mark.django_db
 def test_rsshub_down_is_no_routes_fault(settings):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     settings.RSSHUB_URL = f"http://127.0.0.1:{port}"
     result = fetch_path_sync("/test/1")
     assert (result.outcome, result.transient) == (Outcome.RSSHUB_UNAVAILABLE, True)
@@ -427,10 +507,28 @@ def test_a_dripping_feed_times_out_and_other_paths_still_succeed(rsshub_at_serve
     settings.RSSHUB_TIMEOUT = 1.0
     rsshub_at_server.route("/test/drip", drip)
     rsshub_at_server.route("/test/good", feed_reply(3))
-    started = time.monotonic()
     drip_result, good = fetch_paths_sync(["/test/drip", "/test/good"])
-    assert time.monotonic() - started < 2.5
     assert (drip_result.outcome, good.outcome, good.items_new) == (Outcome.TIMEOUT, Outcome.OK, 3)
+
+
+@pytest.mark.django_db
+def test_a_batch_is_fetched_side_by_side(rsshub_at_server):
+    """Each answer waits until all four requests are in: fetched one after another, the first
+    would give up waiting and every answer would be an error."""
+    together = threading.Barrier(4, timeout=10)
+
+    def gathered(request):
+        try:
+            together.wait()
+        except threading.BrokenBarrierError:
+            return Reply(503, {"Content-Type": "text/plain"}, b"requests came one by one")
+        return feed_reply(1)
+
+    paths = [f"/test/side-{n}" for n in range(4)]
+    for path in paths:
+        rsshub_at_server.route(path, gathered)
+    results = fetch_paths_sync(paths)
+    assert [r.outcome for r in results] == [Outcome.OK] * 4, [r.message for r in results]
 
 
 @pytest.mark.django_db
@@ -457,9 +555,10 @@ def test_an_attempt_the_database_refuses_loses_only_itself(rsshub_at_server, mon
 @pytest.mark.asyncio
 async def test_cancelling_a_batch_cancels_its_requests(rsshub_at_server, async_db_closed):
     await sync_to_async(Platform.objects.get_or_create)(namespace="test", name="RSSHub Test")
-    hung_up = threading.Event()
+    hung_up, answering = threading.Event(), threading.Event()
 
     def drip_until_hangup(request):
+        answering.set()
         request.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n")
         while not request.stopping.wait(0.05):
             try:
@@ -472,7 +571,7 @@ async def test_cancelling_a_batch_cancels_its_requests(rsshub_at_server, async_d
 
     rsshub_at_server.route("/test/drip", drip_until_hangup)
     task = asyncio.create_task(fetch_paths(["/test/drip"]))
-    await asyncio.sleep(0.3)
+    assert await asyncio.to_thread(answering.wait, 5), "the request never reached the server"
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

@@ -23,7 +23,7 @@ from fetching.egress import (
 from fetching.models import FetchAttempt, Outcome, RSSHubEgress
 from fetching.paths import catalog_cache_clear
 from fetching.services import fetch_path_sync, fetch_paths_sync
-from tests.fetching.conftest import feed_reply
+from tests.feeds import feed_reply
 from tests.rsshub_replies import CANARY, dns_failure, source_refused
 
 # Namespaces of our own (none of them is in the real catalog), one route each.

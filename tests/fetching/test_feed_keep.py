@@ -10,17 +10,12 @@ from fetching.ingest import feed_parse
 from fetching.models import Item, Outcome
 from fetching.plaintext import html_text
 from fetching.services import fetch_path_sync
+from tests.feeds import RSS_TYPE, rss_document
 from tests.httpserver import Reply
-
-RSS_TYPE = {"Content-Type": "application/rss+xml; charset=utf-8"}
 
 
 def rss(items: str, *, channel_link: str | None = "https://site.example/blog/") -> bytes:
-    link = f"<link>{channel_link}</link>" if channel_link is not None else ""
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>T</title>'
-        f"{link}{items}</channel></rss>"
-    ).encode()
+    return rss_document(items, channel="<title>T</title>", link=channel_link)
 
 
 # --- untitled and linkless items ---------------------------------------------------------------

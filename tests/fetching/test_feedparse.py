@@ -9,7 +9,6 @@ import signal
 import socket
 import sys
 import threading
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -26,19 +25,10 @@ from fetching.ingest import (
     feed_parser_warm,
 )
 from fetching.models import Outcome
+from tests.feeds import rss_document as rss
+from tests.waiting import wait_until
 
 NOW = datetime.now(UTC)
-
-
-def rss(items: str = "", *, channel: str = "<title>Test 1</title>", head: str = "") -> bytes:
-    """An RSS 2.0 document shaped like RSSHub's output."""
-    return (
-        f'<?xml version="1.0" encoding="UTF-8"?>{head}'
-        '<rss xmlns:atom="http://www.w3.org/2005/Atom" version="2.0"><channel>'
-        f"{channel}<link>https://github.com/DIYgod/RSSHub</link>"
-        "<description>A test route for RSSHub - Powered by RSSHub</description>"
-        f"<generator>RSSHub</generator><ttl>5</ttl>{items}</channel></rss>"
-    ).encode()
 
 
 def item(
@@ -636,10 +626,22 @@ def test_it_reports_a_parser_exception_without_its_details(monkeypatch):
     assert not quit_after
 
 
+def exited(pid: int) -> bool:
+    """True once child ``pid`` has exited (left unreaped: the pool reaps its own workers)."""
+    return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+
+def kill_once_busy(victims: list[int]) -> None:
+    """Kill the idle workers as soon as the pool has handed them out for a parse."""
+    wait_until(lambda: not set(victims) & set(feed_parser_pids()), what="a worker checked out")
+    for pid in victims:
+        os.kill(pid, signal.SIGKILL)
+
+
 def test_it_reports_a_worker_that_dies_mid_parse_as_parse_error():
     feed_parser_warm()
     victims = feed_parser_pids()
-    killer = threading.Timer(0.3, lambda: [os.kill(pid, signal.SIGKILL) for pid in victims])
+    killer = threading.Thread(target=kill_once_busy, args=(victims,))
     killer.start()
     try:
         error = rejected(slow_body(), timeout=30)
@@ -651,9 +653,10 @@ def test_it_reports_a_worker_that_dies_mid_parse_as_parse_error():
 
 def test_it_replaces_a_worker_that_died_while_idle():
     feed_parser_warm()
-    for pid in feed_parser_pids():
+    victims = feed_parser_pids()
+    for pid in victims:
         os.kill(pid, signal.SIGKILL)
-    time.sleep(0.2)  # let the kill land: checkout then finds it dead
+    wait_until(lambda: all(map(exited, victims)), what="the killed workers to exit")
 
     assert only_item(rss(item())).title == "Title"
 

