@@ -23,9 +23,11 @@ that need it at about the same time, the way feed readers poll a feed once for a
   ``FETCH_CLAIM_SECONDS``, so a fetcher that crashed holds the path no longer: a waiter then
   claims it and fetches. A claim is taken only while the row holds the answer its claimant read,
   so no run claims a path whose answer arrived a moment ago.
-- **Recording.** The answer is written in the transaction that writes the attempt
-  (``fetching.recording``); the claim is given back after that, also when the fetch failed or
-  was cancelled.
+- **Cost.** The window's read and each path's first claim attempt are part of the batch's one
+  database round (``fetching.services``); the answer is written in the transaction that writes
+  the attempt (``fetching.recording``), and a database claim is given back by that same
+  ``UPDATE``. A Redis claim is given back right after; any claim is given back when the fetch
+  failed before it was recorded, or was cancelled.
 
 Ages and windows compare times from each host's clock (aware UTC), as everywhere here.
 """
@@ -45,7 +47,7 @@ from typing import Protocol
 import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Case, DateTimeField, F, Q, Value, When
 from django.utils import timezone
 
 from catalog.models import Route
@@ -122,11 +124,12 @@ def _rows_ensure(paths: set[str]) -> dict[str, PathFetch]:
     return rows
 
 
-def flight_prepare(plans: list[Plan], *, since: datetime, refresh: bool) -> None:
+def flight_prepare(plans: list[Plan], *, since: datetime, refresh: bool) -> dict[str, PathFetch]:
     """Set each plan's window, and the result of each path a fresh answer covers. Part of the
-    batch's one database round: one read of the rows, one of the routes' curated windows."""
+    batch's one database round: one read of the rows, one of the routes' curated windows.
+    Returns the rows, for ``flight_claims_take``."""
     if not plans:
-        return
+        return {}
     rows = _rows_ensure({p.path for p in plans})
     route_ids = {p.route_id for p in plans if p.route_id}
     curated = Route.objects.filter(pk__in=route_ids, fresh_seconds__isnull=False)
@@ -139,12 +142,16 @@ def flight_prepare(plans: list[Plan], *, since: datetime, refresh: bool) -> None
         cutoff = answer_cutoff(since, plan.window_s, refresh=refresh)
         if answer_servable(row, since=since, cutoff=cutoff):
             plan.result = served_result(row, now=since)
+    return rows
 
 
-def answers_record(answers: list[tuple[FetchResult, ParsedFeed | None]], *, now: datetime) -> None:
-    """Write how each fetch ended on its path's row, for the runs waiting and the ones to come
-    (one ``UPDATE`` each, in the caller's transaction)."""
-    for result, parsed in answers:
+def answers_record(
+    answers: list[tuple[FetchResult, ParsedFeed | None, str]], *, now: datetime
+) -> None:
+    """Write how each fetch ended on its path's row, for the runs waiting and the ones to come,
+    and give back the database claim ``token`` with it when it is still the row's (one
+    ``UPDATE`` each, in the caller's transaction)."""
+    for result, parsed, token in answers:
         fields = {
             "answered_at": now, "outcome": result.outcome, "transient": result.transient,
             "http_status": result.http_status, "message": result.message,
@@ -153,7 +160,20 @@ def answers_record(answers: list[tuple[FetchResult, ParsedFeed | None]], *, now:
         }  # fmt: skip
         if parsed is not None:  # a 304 keeps the ttl of the last full answer
             fields["ttl_seconds"] = feed_ttl_seconds(parsed.ttl)
+        if token:
+            fields |= _claim_given_back(token)
         PathFetch.objects.filter(path=result.path).update(**fields)
+
+
+def _claim_given_back(token: str) -> dict:
+    """Column updates that clear the claim only where it is still ``token``'s."""
+    mine = Q(claim_token=token)
+    return {
+        "claim_token": Case(When(mine, then=Value("")), default=F("claim_token")),
+        "claim_until": Case(
+            When(mine, then=Value(None)), default=F("claim_until"), output_field=DateTimeField()
+        ),
+    }
 
 
 # --- The claim -----------------------------------------------------------------------------------
@@ -223,11 +243,18 @@ class Ticket:
     token: str = ""
     claims: Claims | None = None
 
+    def given_back_with(self, result: FetchResult) -> bool:
+        """Whether recording ``result`` gave the claim back (a database claim, recorded)."""
+        return isinstance(self.claims, DatabaseClaims) and result.attempt_id is not None
 
-def _claim_try(path: str, *, since: datetime, cutoff: datetime) -> Ticket | None:
-    """Serve the path's answer, or claim the path; None while another run holds it."""
+
+def _claim_try(
+    path: str, *, since: datetime, cutoff: datetime, row: PathFetch | None = None
+) -> Ticket | None:
+    """Serve the path's answer, or claim the path; None while another run holds it. ``row``:
+    the path's row as just read, else it is read here."""
     now = timezone.now()
-    row = _rows_ensure({path})[path]
+    row = row or _rows_ensure({path})[path]
     if answer_servable(row, since=since, cutoff=cutoff):
         return Ticket(result=served_result(row, now=now))
     token = secrets.token_hex(16)
@@ -242,6 +269,17 @@ def _claim_try(path: str, *, since: datetime, cutoff: datetime) -> Ticket | None
     if claims.take(path, token, now=now, seen=row.answered_at):
         return Ticket(token=token, claims=claims)
     return None
+
+
+def flight_claims_take(
+    plans: list[Plan], rows: dict[str, PathFetch], *, since: datetime, refresh: bool
+) -> None:
+    """Each plan still to fetch tries its path's claim once, in the batch's database round:
+    ``plan.ticket`` is the claim, or another run's answer that arrived meanwhile; it stays None
+    while another run holds the path (the plan then waits: ``path_acquire``)."""
+    for plan in plans:
+        cutoff = answer_cutoff(since, plan.window_s, refresh=refresh)
+        plan.ticket = _claim_try(plan.path, since=since, cutoff=cutoff, row=rows[plan.path])
 
 
 def _wait_exceeded(path: str, waited_s: float) -> FetchResult:
@@ -278,8 +316,3 @@ async def path_release(path: str, ticket: Ticket) -> None:
         await asyncio.shield(give_back(path, ticket.token))
     except redis.RedisError as exc:  # the claim expires by itself
         logger.warning("flight claim of %s not given back: %s", path, exc)
-
-
-def paths_forget(paths: list[str]) -> int:
-    """Staff's "fetch anew next time": the paths' answers are no longer served."""
-    return PathFetch.objects.filter(path__in=paths).update(answered_at=None)

@@ -225,7 +225,8 @@ def _batch_write(batch: list[Done], brief_id: int | None) -> list[FetchResult]:
     _health_apply(batch, stored, now)
     results = [_result(*parts) for parts in zip(batch, stored, attempts, strict=True)]
     # Written with the attempt: the runs waiting for this path read their answer here.
-    answers_record([(r, d.parsed) for r, d in zip(results, batch, strict=True)], now=now)
+    answers = [(r, d.parsed, d.plan.claim_token) for r, d in zip(results, batch, strict=True)]
+    answers_record(answers, now=now)
     return results
 
 

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from fetching.client import RSSHubResponse
 from fetching.ingest import ParsedFeed
 from fetching.models import Feed, Outcome
 from fetching.outcomes import Verdict, message_clean
 from fetching.paths import RoutePathRejected
+
+if TYPE_CHECKING:
+    from fetching.flight import Ticket
 
 
 @dataclass(frozen=True)
@@ -62,11 +66,16 @@ class Plan:
     feed: Feed | None = None  # as read before sending (validators, title, link)
     probe_at: datetime | None = None
     window_s: float = 0.0  # the path's freshness window (fetching.flight)
+    ticket: Ticket | None = None  # the path's claim, once taken (fetching.flight)
     result: FetchResult | None = field(default=None, repr=False)  # decided before sending
 
     @property
     def feed_id(self) -> int | None:
         return self.feed.pk if self.feed else None
+
+    @property
+    def claim_token(self) -> str:
+        return self.ticket.token if self.ticket else ""
 
 
 @dataclass

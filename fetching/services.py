@@ -38,7 +38,14 @@ from django.utils import timezone
 
 from fetching.client import FetchFailed, RSSHubClient, RSSHubResponse
 from fetching.egress import EgressGuard
-from fetching.flight import answer_cutoff, flight_prepare, path_acquire, path_release
+from fetching.flight import (
+    Ticket,
+    answer_cutoff,
+    flight_claims_take,
+    flight_prepare,
+    path_acquire,
+    path_release,
+)
 from fetching.health import Admission, circuit_probe_release, circuits_admit
 from fetching.ingest import feed_parser_warm
 from fetching.models import Feed, FetchAttempt, Outcome
@@ -136,9 +143,10 @@ def _plans_prepare(
     by_path = {f.path: f for f in feeds}
     for plan in live:
         plan.feed = by_path.get(plan.path)
-    flight_prepare(live, since=since, refresh=refresh)
+    rows = flight_prepare(live, since=since, refresh=refresh)
     if not force:
         _circuits_apply([p for p in live if p.result is None], now)
+    flight_claims_take([p for p in live if p.result is None], rows, since=since, refresh=refresh)
     return plans
 
 
@@ -191,19 +199,33 @@ async def _fetch_claimed(batch: _Batch, plan: Plan) -> FetchResult:
     return await batch.recorder.record(done)
 
 
+async def _ticket(batch: _Batch, plan: Plan) -> Ticket:
+    """The claim the batch's database round took, else a wait for the run that holds the path."""
+    if plan.ticket is None:
+        cutoff = answer_cutoff(batch.since, plan.window_s, refresh=batch.refresh)
+        plan.ticket = await path_acquire(
+            plan.path, since=batch.since, cutoff=cutoff, wait_s=batch.wait_s
+        )
+    return plan.ticket
+
+
 async def _plan_run(batch: _Batch, plan: Plan) -> FetchResult:
     if plan.result is not None:
         return plan.result
-    cutoff = answer_cutoff(batch.since, plan.window_s, refresh=batch.refresh)
-    ticket = await path_acquire(plan.path, since=batch.since, cutoff=cutoff, wait_s=batch.wait_s)
-    if ticket.result is not None:  # another run's answer: the probe claimed for it is not used
-        if plan.probe_at is not None:
-            await sync_to_async(circuit_probe_release)(plan.route_id, plan.probe_at)
-        return ticket.result
+    held = plan.ticket  # a claim to give back however this ends, unless the answer did
     try:
-        return await _fetch_claimed(batch, plan)
+        ticket = held = await _ticket(batch, plan)
+        if ticket.result is not None:  # another run's answer: the probe claimed is not used
+            if plan.probe_at is not None:
+                await sync_to_async(circuit_probe_release)(plan.route_id, plan.probe_at)
+            return ticket.result
+        result = await _fetch_claimed(batch, plan)
+        if ticket.given_back_with(result):
+            held = None
+        return result
     finally:
-        await path_release(plan.path, ticket)
+        if held is not None:
+            await path_release(plan.path, held)
 
 
 @contextlib.asynccontextmanager
