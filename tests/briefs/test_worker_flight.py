@@ -32,16 +32,14 @@ import pytest
 from tests.briefs.test_worker import (
     ROOT,
     RSS,
-    _admin,
-    _database_url,
     _finished,
-    _server_conninfo,
     _stop,
     _wait,
     descendants,
     manage,
     pid_with_connection,
 )
+from tests.databases import database_url, scratch_database
 from tests.httpserver import Reply, Request, ScriptedServer
 
 pytestmark = pytest.mark.postgres
@@ -203,39 +201,36 @@ def _play(env: dict, db, rsshub: CountingRSSHub, secret: str, folder: Path) -> d
 
 @pytest.fixture(scope="module")
 def scenario(tmp_path_factory):
-    info = _server_conninfo()
     name = f"rsshub_agent_flight_{os.getpid()}"
     folder = tmp_path_factory.mktemp("flight")
     (folder / "worker_settings.py").write_text(WORKER_SETTINGS)
     rsshub = CountingRSSHub()
-    with _admin(info) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            with rsshub.server, psycopg.connect(dbname=name, autocommit=True, **info) as db:
-                env = {
-                    **os.environ,
-                    "PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)]),
-                    "DJANGO_SETTINGS_MODULE": "worker_settings",
-                    "DATABASE_URL": _database_url(info, name),
-                    "SECRET_KEY": "qcluster-flight-test",
-                    "ALLOWED_HOSTS": "testserver",
-                    "API_CREATE_THROTTLE_RATE": "1000/minute",
-                    "RSSHUB_URL": rsshub.server.url,
-                    "RSSHUB_ACCESS_KEY": "",
-                    "OPENAI_API_KEY": "",
-                    "REDIS_URL": "",
-                    "LOG_LEVEL": "INFO",
-                }
-                manage(env, "migrate", "--verbosity", "0")
-                secret = manage(env, "shell", "-c", SETUP).strip().splitlines()[-1]
-                played = _play(env, db, rsshub, secret, folder)
-                yield Scenario(
-                    db, rsshub, played["crowd"], played["orphans"], played["at_fetch"],
-                    played["killed"], folder / "cluster1.log",
-                )  # fmt: skip
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with (
+        scratch_database(name) as database,
+        rsshub.server,
+        psycopg.connect(autocommit=True, **database) as db,
+    ):
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)]),
+            "DJANGO_SETTINGS_MODULE": "worker_settings",
+            "DATABASE_URL": database_url(name),
+            "SECRET_KEY": "qcluster-flight-test",
+            "ALLOWED_HOSTS": "testserver",
+            "API_CREATE_THROTTLE_RATE": "1000/minute",
+            "RSSHUB_URL": rsshub.server.url,
+            "RSSHUB_ACCESS_KEY": "",
+            "OPENAI_API_KEY": "",
+            "REDIS_URL": "",
+            "LOG_LEVEL": "INFO",
+        }
+        manage(env, "migrate", "--verbosity", "0")
+        secret = manage(env, "shell", "-c", SETUP).strip().splitlines()[-1]
+        played = _play(env, db, rsshub, secret, folder)
+        yield Scenario(
+            db, rsshub, played["crowd"], played["orphans"], played["at_fetch"],
+            played["killed"], folder / "cluster1.log",
+        )  # fmt: skip
 
 
 # --- the crowd -----------------------------------------------------------------------------------
