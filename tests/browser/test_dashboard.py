@@ -160,7 +160,7 @@ def test_another_user_cannot_open_a_brief(stack, browser, second_browser):
     brief_id = ask(browser, stack, FAST)
     sign_in(second_browser, stack, "mallory")
     second_browser.get(f"{stack.url}/briefs/{brief_id}/")
-    assert "Not Found" in second_browser.page_source
+    assert second_browser.find_element(By.ID, "error-page").get_attribute("data-status") == "404"
     assert FAST not in second_browser.find_element(By.TAG_NAME, "body").text
     screenshot(second_browser, "06-other-user-404")
     code = second_browser.execute_async_script(
