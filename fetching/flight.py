@@ -74,7 +74,11 @@ _REDIS_RELEASE = (
 
 
 def freshness_window(*, route_seconds: int | None, ttl_seconds: int | None) -> float:
-    """A path's window in seconds: the setting, or longer when its route or its feed asks."""
+    """A path's window in seconds: the setting, or longer when its route or its feed asks.
+    A setting of 0 turns the window off (every run asks RSSHub; single flight still folds
+    concurrent fetches): an operator's explicit choice outranks the feed's hint."""
+    if settings.FETCH_FRESH_SECONDS <= 0:
+        return 0.0
     ttl = min(ttl_seconds or 0, FEED_TTL_CAP)
     return max(settings.FETCH_FRESH_SECONDS, route_seconds or 0, ttl)
 

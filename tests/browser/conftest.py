@@ -113,6 +113,9 @@ def _environment(database_url: str, rsshub_url: str, data_dir: Path) -> dict:
         DATA_DIR=str(data_dir),
         Q_WORKERS="2",
         PYTHONUNBUFFERED="1",
+        # Every slow question must really wait for RSSHub: no answer served from an earlier
+        # test's fetch of the same path (fetch once, serve many is tested on its own).
+        FETCH_FRESH_SECONDS="0",
     )
     return env
 

@@ -71,6 +71,19 @@ def test_a_second_fetch_within_the_window_makes_no_request(rsshub_at_server, tes
 
 
 @pytest.mark.django_db
+def test_a_window_of_zero_asks_rsshub_every_time_whatever_the_feed_says(
+    rsshub_at_server, test_route, settings
+):
+    settings.FETCH_FRESH_SECONDS = 0
+    rsshub_at_server.route("/test/a", feed_reply(5))  # the feed says <ttl>5</ttl>
+    fetch_path_sync("/test/a")
+    second = fetch_path_sync("/test/a")
+    assert window_of("/test/a") == 0
+    assert len(rsshub_at_server.requests_to("/test/a")) == 2
+    assert second.fetch_age_s is None
+
+
+@pytest.mark.django_db
 def test_a_fetch_after_the_window_makes_a_request(rsshub_at_server, test_route):
     rsshub_at_server.route("/test/a", feed_reply(5))
     fetch_path_sync("/test/a")
