@@ -281,6 +281,26 @@ def _play(env: dict, rsshub: HoldingRSSHub, db, briefs: dict, log: Path) -> dict
     return killed
 
 
+def cluster_environment(
+    folder: Path, *, database: str, rsshub_url: str, secret: str, **extra: str
+) -> dict[str, str]:
+    """The environment of a ``qcluster`` (and ``manage.py``) run on the scratch ``database``,
+    with ``folder``'s ``worker_settings`` and no model or Redis; ``extra`` adds to it."""
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)]),
+        "DJANGO_SETTINGS_MODULE": "worker_settings",
+        "DATABASE_URL": database_url(database),
+        "SECRET_KEY": secret,
+        "RSSHUB_URL": rsshub_url,
+        "RSSHUB_ACCESS_KEY": "",
+        "OPENAI_API_KEY": "",
+        "REDIS_URL": "",
+        "LOG_LEVEL": "INFO",
+        **extra,
+    }
+
+
 @pytest.fixture(scope="module")
 def scenario(tmp_path_factory):
     name = f"rsshub_agent_worker_{os.getpid()}"
@@ -292,18 +312,9 @@ def scenario(tmp_path_factory):
         rsshub.server,
         psycopg.connect(autocommit=True, **database) as db,
     ):
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)]),
-            "DJANGO_SETTINGS_MODULE": "worker_settings",
-            "DATABASE_URL": database_url(name),
-            "SECRET_KEY": "qcluster-test",
-            "RSSHUB_URL": rsshub.server.url,
-            "RSSHUB_ACCESS_KEY": "",
-            "OPENAI_API_KEY": "",
-            "REDIS_URL": "",
-            "LOG_LEVEL": "INFO",
-        }
+        env = cluster_environment(
+            folder, database=name, rsshub_url=rsshub.server.url, secret="qcluster-test"
+        )
         manage(env, "migrate", "--verbosity", "0")
         briefs = json.loads(manage(env, "shell", "-c", SETUP).strip().splitlines()[-1])
         log = folder / "qcluster.log"

@@ -35,11 +35,12 @@ from tests.briefs.test_worker import (
     _finished,
     _stop,
     _wait,
+    cluster_environment,
     descendants,
     manage,
     pid_with_connection,
 )
-from tests.databases import database_url, scratch_database
+from tests.databases import scratch_database
 from tests.httpserver import Reply, Request, ScriptedServer
 
 pytestmark = pytest.mark.postgres
@@ -210,20 +211,14 @@ def scenario(tmp_path_factory):
         rsshub.server,
         psycopg.connect(autocommit=True, **database) as db,
     ):
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)]),
-            "DJANGO_SETTINGS_MODULE": "worker_settings",
-            "DATABASE_URL": database_url(name),
-            "SECRET_KEY": "qcluster-flight-test",
-            "ALLOWED_HOSTS": "testserver",
-            "API_CREATE_THROTTLE_RATE": "1000/minute",
-            "RSSHUB_URL": rsshub.server.url,
-            "RSSHUB_ACCESS_KEY": "",
-            "OPENAI_API_KEY": "",
-            "REDIS_URL": "",
-            "LOG_LEVEL": "INFO",
-        }
+        env = cluster_environment(
+            folder,
+            database=name,
+            rsshub_url=rsshub.server.url,
+            secret="qcluster-flight-test",
+            ALLOWED_HOSTS="testserver",
+            API_CREATE_THROTTLE_RATE="1000/minute",
+        )
         manage(env, "migrate", "--verbosity", "0")
         secret = manage(env, "shell", "-c", SETUP).strip().splitlines()[-1]
         played = _play(env, db, rsshub, secret, folder)
