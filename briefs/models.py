@@ -22,7 +22,7 @@ FINISHED_STATUSES = (BriefStatus.SUCCEEDED, BriefStatus.FAILED, BriefStatus.CANC
 
 
 class BriefOutcome(models.TextChoices):
-    """What the reader got, apart from how the run ended (``briefs.agent.outcome`` decides it)."""
+    """What the reader got, apart from how the run ended (``agent.summary.outcome`` decides it)."""
 
     ANSWERED = "answered", _("answered")
     PARTIAL = "partial", _("partial")

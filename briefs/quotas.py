@@ -7,7 +7,7 @@ re-checks ``count < limit`` against the committed value, so exactly ``limit`` ar
 brief that then fails validation rolls its slot back with it.
 
 LLM tokens: the daily budget is ``LLM_DAILY_TOKEN_BUDGET``, reserved atomically before each
-model call by ``briefs.llm.budget`` (a conditional UPDATE on ``TokenUsage``), which is where it
+model call by ``agent.llm.budget`` (a conditional UPDATE on ``TokenUsage``), which is where it
 is enforced. Creation adds an early refusal: a brief that would use the model is refused once
 the day's tokens are spent, instead of being silently answered offline; ``offline=True`` briefs
 are still accepted.
@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
-from briefs.llm import llm_configured
+from agent.llm import llm_configured
 from briefs.models import Brief, BriefQuotaDay, TokenUsage
 from briefs.services import brief_create, brief_rerun
 

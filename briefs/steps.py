@@ -23,7 +23,7 @@ Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
 - ``claims_dropped``   {produced, kept, <reason>: count...}: what the writer contract removed
                         (uncited, invalid_citation, date, heading, markup)
 - ``brief_ready``      {status, outcome, reason, citations, items, as_of}: ``outcome`` and
-                        ``reason`` as stored on the brief (``briefs.agent.outcome``)
+                        ``reason`` as stored on the brief (``agent.summary.outcome``)
 - ``run_failed``       {reason}
 - ``run_cancelled``    {reason, step}: ``step`` (the budget steps used) when a run was stopped
 """

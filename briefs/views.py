@@ -12,9 +12,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from agent.llm import llm_configured, llm_mode_label
 from briefs import selectors, services
 from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm, RouteHealthFilterForm
-from briefs.llm import llm_configured, llm_mode_label
 from briefs.markdown import brief_html, brief_markdown_export, citations_read
 from briefs.models import Brief, BriefOutcome
 from housekeeping.selectors import housekeeping_status

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "rsshub_agent",
     "catalog",
     "fetching",
+    "agent",
     "briefs",
     "housekeeping",
     "axes",
