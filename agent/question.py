@@ -1,7 +1,9 @@
-"""The rewrite node's offline method: a question (and its thread) -> a self-contained query.
+"""The rewrite node's offline method (``agent.rewrite``): a question (and its thread) -> a
+self-contained query.
 
 Rules, not a model: the language from the script, the time window from time words in Chinese
-and English, keywords from what is left after question words and time words are removed.
+and English, keywords from what is left after question words and time words are removed. The
+``Rewrite`` and ``TimeWindow`` it yields, and its word lists, are what the later nodes read.
 """
 
 import re

@@ -1,24 +1,11 @@
 """One run of the agent: rewrite -> platform -> route -> fetch -> (router) -> summarize.
 
-The router after each fetch follows DESIGN.md 2.2:
-
-| fetch outcome over the batch                   | next                                       |
-|------------------------------------------------|--------------------------------------------|
-| at least one path returned items               | summarize                                  |
-| RSSHub cannot reach the internet (egress down) | summarize at once: no retry or route helps |
-| some failure is transient, retries left        | fetch again the transient paths            |
-| otherwise (semantic failures, retries spent)   | route: another route, excluding tried ones |
-| no route left for the chosen platforms         | platform: widen, excluding tried platforms |
-| no platform left, or the step budget is spent  | summarize, honestly                        |
-| no route fillable, the question lacks a value  | summarize: ask for it (``needs_input``);   |
-| (``ctx.needs``) and nothing fetched yet        | no widening to platforms it did not name   |
-
-Every move through platform, route and fetch spends one step of the budget, so a run ends.
-The outcome of the brief (``agent.summary.outcome``) is stored with it and said in
-``brief_ready``.
+The loop spends one step of the budget on every move through platform, route and fetch, so a
+run always ends; the router (``agent.router``) says where each move goes. A cancel request is
+checked at every step boundary. The outcome of the brief (``agent.summary.outcome``) is stored
+with it and said in ``brief_ready``.
 """
 
-import asyncio
 import time
 from datetime import datetime
 
@@ -28,17 +15,17 @@ from django.utils import timezone, translation
 
 from agent import llm
 from agent.context import RunCancelled, RunContext
+from agent.fetch import node_fetch
 from agent.mode import MODE_MODEL, MODE_OFFLINE, run_mode, run_model_usage
-from agent.route import node_platform, node_rewrite, node_route
+from agent.platform import node_platform
+from agent.rewrite import node_rewrite
+from agent.route import node_route
+from agent.router import route_after_fetch, router_decide
 from agent.summarize import node_summarize
-from agent.summary.draft import Attempted, Draft, coverage_rows
+from agent.summary.draft import Draft, coverage_rows
 from briefs.models import Brief, BriefOutcome, BriefStatus
 from briefs.steps import step_append
-from fetching.egress import EGRESS_REASON
-from fetching.models import Outcome as FetchOutcome
-from fetching.services import FetchResult, fetch_paths
 
-CANCEL_POLL_SECONDS = 0.25
 THREAD_DEPTH = 5
 
 
@@ -64,97 +51,19 @@ def context_load(brief_id: int) -> RunContext:
     )
 
 
-async def _fetch_cancellable(ctx: RunContext, paths: list[str]) -> list[FetchResult]:
-    """Fetch concurrently; a cancel request stops the fetches in flight."""
-    fetch = asyncio.ensure_future(
-        fetch_paths(paths, brief_id=ctx.brief_id, refresh=ctx.brief.refresh)
-    )
-    try:
-        while True:
-            done, _ = await asyncio.wait({fetch}, timeout=CANCEL_POLL_SECONDS)
-            if done:
-                return fetch.result()
-            await ctx.check_cancelled()
-    finally:
-        if not fetch.done():
-            fetch.cancel()
-            await asyncio.gather(fetch, return_exceptions=True)
-
-
-async def node_fetch(ctx: RunContext, paths: list[tuple[str, int | None]]) -> list[FetchResult]:
-    results = await _fetch_cancellable(ctx, [p for p, _ in paths])
-    for result in results:
-        # A 304 carries no new or seen counts, but the feed's stored items answer for it.
-        items = max(result.items_new + result.items_seen, len(result.item_ids))
-        ctx.attempted.append(
-            Attempted(result.path, result.outcome, items, result.message, result.fetch_age_s)
-        )
-        if result.circuit_open and result.route_id:
-            ctx.circuit_skipped.add(result.route_id)
-        if result.ok:
-            ctx.fetched_item_ids.extend(result.item_ids)
-        await ctx.step(
-            "fetch_result",
-            path=result.path,
-            outcome=result.outcome,
-            transient=result.transient,
-            http_status=result.http_status,
-            items_new=result.items_new,
-            items_seen=result.items_seen,
-            latency_ms=result.latency_ms,
-            message=result.message,
-            fetch_age_s=result.fetch_age_s,
-        )
-    return results
-
-
-async def _decide(ctx: RunContext, decision: str, reason: str) -> str:
-    await ctx.step(
-        "router", decision=decision, reason=reason, step=ctx.steps_used, budget=ctx.budget
-    )
-    return decision
-
-
-async def route_after_fetch(ctx: RunContext, results: list[FetchResult], retries: int) -> str:
-    """The router table: the next node after a fetch."""
-    with_items = [r for r in results if r.ok and r.item_ids]
-    if with_items:
-        failed = len(results) - len(with_items)
-        note = f"; {failed} failed and are reported" if failed else ""
-        return await _decide(ctx, "summarize", f"{len(with_items)} paths returned items{note}")
-    if any(r.reason == EGRESS_REASON for r in results):
-        # Every route needs the internet RSSHub has lost: retries and other routes only spend
-        # the budget. The brief says so (summarize reads ctx.egress_down).
-        ctx.egress_down = True
-        return await _decide(ctx, "summarize", "RSSHub cannot reach the internet right now")
-    transient = [r for r in results if r.transient and not r.circuit_open]
-    if transient and retries < ctx.fetch_retry:
-        ctx.paths = [(r.path, r.route_id) for r in transient]
-        return await _decide(
-            ctx,
-            "retry",
-            f"{len(transient)} transient failures; retry {retries + 1} of {ctx.fetch_retry}",
-        )
-    if all(r.outcome == FetchOutcome.RSSHUB_UNAVAILABLE for r in results):
-        # RSSHub itself does not answer, even after the retries: every other route goes
-        # through the same RSSHub, so trying them only spends the budget.
-        ctx.rsshub_down = True
-        return await _decide(ctx, "summarize", "RSSHub itself does not answer")
-    kinds = ", ".join(sorted({r.outcome for r in results}))
-    return await _decide(ctx, "route", f"no items ({kinds}); choose another route")
-
-
 async def _loop(ctx: RunContext) -> None:
     """Platform, route and fetch until items arrive, nothing is left, or the budget is spent."""
     node, retries, batch = "platform", 0, []
     while True:
         if ctx.budget_left <= 0:
-            await _decide(ctx, "summarize", f"step budget of {ctx.budget} spent")
+            await router_decide(ctx, "summarize", f"step budget of {ctx.budget} spent")
             return
         await ctx.spend(node)
         if node == "platform":
             if not await node_platform(ctx):
-                await _decide(ctx, "summarize", "no platform left in the catalog for this question")
+                await router_decide(
+                    ctx, "summarize", "no platform left in the catalog for this question"
+                )
                 return
             node = "route"
         elif node == "route":
@@ -163,10 +72,10 @@ async def _loop(ctx: RunContext) -> None:
             elif ctx.needs and not ctx.fetched_item_ids:
                 # Another platform would answer a question it was not asked: ask for the value.
                 missing = ", ".join(n.get("parameter", "") for n in ctx.needs)
-                await _decide(ctx, "needs_input", f"the question does not give {missing}")
+                await router_decide(ctx, "needs_input", f"the question does not give {missing}")
                 return
             else:
-                node = await _decide(ctx, "platform", "no route left on the chosen platforms")
+                node = await router_decide(ctx, "platform", "no route left on the chosen platforms")
         else:
             results = await node_fetch(ctx, ctx.paths)
             node = await route_after_fetch(ctx, results, retries)

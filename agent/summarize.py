@@ -1,9 +1,20 @@
-"""The summarize node: the model writes from fenced items, or the extractive brief stands.
+"""The summarize node: the items stored for the fetched feeds -> a brief whose every claim
+cites an item as ``[n]``.
 
-The model's text passes the writer contract (``agent.summary.claims``): only sentences citing a
-given item, with no date their items lack, are kept. Invalid citation numbers, or nothing left,
-get one repair turn naming the problem. When nothing is left even then, the extractive brief
-stands in and says why; a ``claims_dropped`` step counts what was dropped, by reason.
+Which items answer the question, and the run's outcome, are decided first
+(``agent.summary.answer``); briefs that do not answer from items (no data, off topic, needs
+input) are written by ``agent.summary.honest``, never by a model.
+
+The model writes from fenced items, and its text passes the writer contract
+(``agent.summary.claims``): only sentences citing a given item, with no date their items lack,
+are kept. Invalid citation numbers, or nothing left, get one repair turn naming the problem.
+When nothing is left even then, the extractive brief stands in and says why; a
+``claims_dropped`` step counts what was dropped, by reason. The offline method is that
+extractive brief (``agent.summary.digest``): a lead line of measured counts and times, then the
+items ranked by relevance and time, one entry per story.
+
+The framing words (the as-of line, counts, headings) are in the question's language: the
+runner calls the node under ``translation.override``.
 """
 
 from datetime import datetime

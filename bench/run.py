@@ -399,7 +399,7 @@ PROFILED = [
     ("briefs.tasks", "brief_claim", "claim"),
     ("agent.runner", "context_load", "context_load"),
     ("agent.context", "step_append", "step_append (every step)"),
-    ("agent.route", "search_catalog", "catalog search (platform node)"),
+    ("agent.platform", "search_catalog", "catalog search (platform node)"),
     ("agent.route", "routes_for_platforms", "route candidates (route node)"),
     ("agent.llm.calls", "send", "LLM: send (HTTP + settle)"),
     ("agent.llm.calls", "breaker_admit", "LLM: breaker_admit"),

@@ -1,15 +1,10 @@
-"""The summarize node: items -> a brief whose every claim cites an item as ``[n]``.
+"""A brief in the making: the items it may cite (``SourceItem``, chosen by ``items_select``),
+the fetches it reports (``Attempted``), the ``Draft`` the summarize node (``agent.summarize``)
+returns, and the citation and coverage lines every kind of brief shares.
 
-The offline method is extractive (``agent.summary.digest``): a lead line of measured counts and
-times, then the items ranked by relevance and time, one entry per story. The model's brief is
-accepted only after its citations are validated: a number that is not one of the given items
-is removed, and a brief that cites nothing while items exist is replaced by the extractive
-form. Nothing here invents a fact, a number or a time that no item holds: every time printed
-is an item's own ``published_at`` or the run's "as of".
-
-The framing words (the as-of line, counts, headings) are in the question's language: the caller
-runs the node under ``translation.override``. Briefs that do not answer from items (no data,
-off topic, needs input) are written by ``agent.summary.honest``.
+A citation number that is not one of the given items is removed (``citations_validate``).
+Nothing here invents a fact, a number or a time that no item holds: every time printed is an
+item's own ``published_at`` or the run's "as of".
 """
 
 import re

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from agent.question import keywords_of, language_of, rewrite_offline, time_window
-from agent.route import _rewrite_validate
+from agent.rewrite import _rewrite_validate
 from catalog.search import MAX_QUESTION_CHARS, question_problem
 
 NOW = datetime(2026, 3, 11, 15, 30, tzinfo=UTC)  # a Wednesday

@@ -7,7 +7,9 @@ from asgiref.sync import async_to_sync
 from django.conf import settings
 
 from agent.context import RunContext
-from agent.route import node_platform, node_rewrite, node_route
+from agent.platform import node_platform
+from agent.rewrite import node_rewrite
+from agent.route import node_route
 from agent.routes.params import example_leaks
 from briefs.models import Brief
 from catalog.models import Route

@@ -33,7 +33,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from agent import llm
 from agent.context import RunContext
-from agent.route import node_platform, node_rewrite, node_route
+from agent.platform import node_platform
+from agent.rewrite import node_rewrite
+from agent.route import node_route
 from agent.routes.params import example_leaks
 from briefs.management.commands.ask import CLI_USER, cli_owner
 from briefs.models import Brief
