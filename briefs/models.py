@@ -184,7 +184,8 @@ class LLMBreaker(models.Model):
 
 class ApiToken(models.Model):
     """A named API token of one user. Only the SHA-256 digest of the secret is stored;
-    ``briefs.tokens`` documents the format and why a fast hash suffices for a random secret."""
+    ``briefs.tokens.service`` documents the format and why a fast hash suffices for a random
+    secret."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"

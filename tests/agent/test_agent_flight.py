@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from briefs.models import Brief, BriefStatus
 from briefs.tasks import run_brief
-from briefs.tokens import token_issue
+from briefs.tokens.service import token_issue
 from fetching.models import PathFetch
 from tests.agent.conftest import brief_run, feed, fetched, steps_of
 from tests.api.conftest import ApiClient

@@ -121,7 +121,7 @@ def test_an_invalid_choice_is_repaired_once_then_the_offline_method_answers(
 def test_the_api_lists_which_nodes_fell_back_and_why(run_owner, llm_server, stories):
     from django.test import Client
 
-    from briefs.tokens import token_issue
+    from briefs.tokens.service import token_issue
 
     unknown = {"chosen": ["gamma"], "reason": "made up"}
     script(llm_server, platform=(unknown, unknown))

@@ -13,7 +13,7 @@ from django.utils import translation
 from briefs.models import BriefOutcome, BriefStatus
 from briefs.services import brief_needs_answer
 from briefs.tasks import run_brief
-from briefs.tokens import token_issue
+from briefs.tokens.service import token_issue
 from catalog.models import Platform, Route
 from catalog.search_index import search_index_invalidate
 from fetching.paths import catalog_cache_clear

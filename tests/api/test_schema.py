@@ -22,7 +22,7 @@ from schemathesis import GenerationMode
 
 from briefs.models import QUESTION_MAX_LENGTH, BriefStatus
 from briefs.steps import step_append
-from briefs.tokens import token_issue
+from briefs.tokens.service import token_issue
 from briefs.webhooks import webhook_create
 from catalog.models import Route
 from tests.conftest import catalog_seed_import

@@ -1,9 +1,9 @@
 """The API token page of the dashboard; include under ``tokens/``:
-``path("tokens/", include("briefs.token_urls"))``."""
+``path("tokens/", include("briefs.tokens.urls"))``."""
 
 from django.urls import path
 
-from briefs.token_views import token_revoke_view, tokens_page
+from briefs.tokens.views import token_revoke_view, tokens_page
 
 urlpatterns = [
     path("", tokens_page, name="tokens"),

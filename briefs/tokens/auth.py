@@ -4,7 +4,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 
-from briefs.tokens import TokenRejected, token_check
+from briefs.tokens.service import TokenRejected, token_check
 
 SCHEME = "Bearer"
 

@@ -1,5 +1,5 @@
 """The dashboard's API token page: list, create (the secret is shown once, on this answer
-only) and revoke. Mounted by ``briefs.token_urls``."""
+only) and revoke. Mounted by ``briefs.tokens.urls``."""
 
 from datetime import timedelta
 
@@ -10,7 +10,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from briefs.models import ApiToken
-from briefs.tokens import NAME_MAX_LENGTH, TokenInvalid, token_issue, token_revoke, tokens_of
+from briefs.tokens.service import (
+    NAME_MAX_LENGTH,
+    TokenInvalid,
+    token_issue,
+    token_revoke,
+    tokens_of,
+)
 
 LIFETIME_CHOICES = [(7, "7 days"), (30, "30 days"), (90, "90 days"), (365, "1 year")]
 

@@ -1,4 +1,4 @@
-"""The caller's own API tokens (list, revoke) and daily quotas.
+"""The caller's own API tokens over the API: list and revoke.
 
 Tokens are created only on the dashboard's token page and by ``manage.py issue_token``: a
 token cannot mint more tokens, so revoking a leaked one is enough to shut it out.
@@ -17,8 +17,7 @@ from briefs.api.base import (
     paginated,
     query_params,
 )
-from briefs.quotas import quota_state
-from briefs.tokens import token_revoke, tokens_of
+from briefs.tokens.service import token_revoke, tokens_of
 
 
 class TokenOut(serializers.Serializer):
@@ -60,22 +59,3 @@ class TokenRevokeApi(ApiView):
     def delete(self, request, token_id: int):
         token_revoke(user=request.user, token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class QuotaOut(serializers.Serializer):
-    day = serializers.DateField()
-    resets_at = serializers.DateTimeField()
-    briefs_limit = serializers.IntegerField()
-    briefs_used = serializers.IntegerField()
-    llm_tokens_limit = serializers.IntegerField()
-    llm_tokens_used = serializers.IntegerField()
-
-
-class QuotaApi(ApiView):
-    @api_schema(
-        operation_id="quota_retrieve",
-        responses={200: QuotaOut, **errors()},
-        summary="The caller's daily quotas (UTC days) and what is used of them",
-    )
-    def get(self, request):
-        return Response(QuotaOut(quota_state(user_id=request.user.pk)).data)
