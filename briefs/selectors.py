@@ -29,7 +29,7 @@ HEAVY_FIELDS = ("body", "citations", "coverage", "usage", "timings", "keywords")
 
 
 def briefs_of(owner) -> QuerySet[Brief]:
-    """The only way to reach briefs from a page: the owner's, newest first."""
+    """The only way to reach briefs from a page or the API: the owner's, newest first."""
     return Brief.objects.filter(owner=owner)
 
 
@@ -56,10 +56,12 @@ def briefs_search(
     text: str = "",
     status: str = "",
     outcome: str = "",
-    since: date | None = None,
-    until: date | None = None,
+    created_after: datetime | None = None,
+    created_before: datetime | None = None,
 ) -> QuerySet[Brief]:
-    """The owner's briefs matching every given filter; dates are days in the current zone."""
+    """The owner's briefs matching every given filter, newest first, without their large fields:
+    the dashboard's list and the API's. ``text`` is searched in the question, the rewritten
+    query and the body; ``created_before`` is exclusive."""
     briefs = briefs_of(owner).defer(*HEAVY_FIELDS)
     if text:
         briefs = briefs.filter(
@@ -69,11 +71,20 @@ def briefs_search(
         briefs = briefs.filter(status=status)
     if outcome:
         briefs = briefs.filter(outcome=outcome)
-    if since:
-        briefs = briefs.filter(created_at__gte=_day_start(since))
-    if until:
-        briefs = briefs.filter(created_at__lt=_day_start(until + timedelta(days=1)))
+    if created_after:
+        briefs = briefs.filter(created_at__gte=created_after)
+    if created_before:
+        briefs = briefs.filter(created_at__lt=created_before)
     return briefs
+
+
+def days_bounds(since: date | None, until: date | None) -> dict[str, datetime | None]:
+    """``briefs_search``'s bounds for the days ``since`` to ``until`` (both included), as days
+    in the current zone."""
+    return {
+        "created_after": _day_start(since) if since else None,
+        "created_before": _day_start(until + timedelta(days=1)) if until else None,
+    }
 
 
 def _day_start(day: date) -> datetime:

@@ -205,8 +205,7 @@ def brief_list(request: HttpRequest) -> HttpResponse:
         text=filters.get("q", ""),
         status=filters.get("status", ""),
         outcome=filters.get("outcome", ""),
-        since=filters.get("since"),
-        until=filters.get("until"),
+        **selectors.days_bounds(filters.get("since"), filters.get("until")),
     )
     page = Paginator(briefs, BRIEFS_PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()

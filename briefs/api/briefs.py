@@ -1,9 +1,6 @@
 """Briefs: create, list, read, follow steps, cancel, rerun, delete. Only the caller's own:
 every queryset here is filtered by owner, so another user's brief is a 404 on every verb."""
 
-from datetime import datetime
-
-from django.db.models import Q, QuerySet
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
@@ -29,6 +26,7 @@ from briefs.api.base import (
 from briefs.api.outcome import NeedOut, outcome_field, reason_field
 from briefs.models import QUESTION_MAX_LENGTH, Brief, BriefOutcome, BriefStatus
 from briefs.quotas import brief_create_limited, brief_rerun_limited
+from briefs.selectors import briefs_of, briefs_search
 from briefs.services import brief_cancel, brief_delete
 from briefs.steps import steps_after
 
@@ -37,10 +35,6 @@ LIST_COLUMNS = (
     "id", "status", "outcome", "outcome_reason", "question", "mode", "offline", "follow_up_of_id",
     "error", "created_at", "started_at", "finished_at",
 )  # fmt: skip
-
-
-def own_briefs(user) -> QuerySet[Brief]:
-    return Brief.objects.filter(owner=user)
 
 
 def brief_urls(request, brief_id: int) -> dict[str, str]:
@@ -166,33 +160,15 @@ class BriefCollectionApi(ApiView):
     )
     def get(self, request):
         params = query_params(self.FilterSerializer, request)
-        briefs = briefs_filtered(own_briefs(request.user), **params).only(*LIST_COLUMNS)
+        briefs = briefs_search(
+            owner=request.user,
+            text=params.get("search", ""),
+            status=params.get("status", ""),
+            outcome=params.get("outcome", ""),
+            created_after=params.get("created_after"),
+            created_before=params.get("created_before"),
+        ).only(*LIST_COLUMNS)
         return paginated(request, self, briefs, BriefListOut)
-
-
-def briefs_filtered(
-    briefs: QuerySet[Brief],
-    *,
-    status: str | None = None,
-    outcome: str | None = None,
-    created_after: datetime | None = None,
-    created_before: datetime | None = None,
-    search: str = "",
-    **_page,
-) -> QuerySet[Brief]:
-    if status:
-        briefs = briefs.filter(status=status)
-    if outcome:
-        briefs = briefs.filter(outcome=outcome)
-    if created_after:
-        briefs = briefs.filter(created_at__gte=created_after)
-    if created_before:
-        briefs = briefs.filter(created_at__lt=created_before)
-    if search:
-        briefs = briefs.filter(
-            Q(question__icontains=search) | Q(query__icontains=search) | Q(body__icontains=search)
-        )
-    return briefs.order_by("-created_at", "-id")
 
 
 # --- Detail -------------------------------------------------------------------------------------
@@ -405,7 +381,7 @@ class BriefDetailApi(ApiView):
         summary="One brief: status, answer, citations, coverage, usage, timings",
     )
     def get(self, request, brief_id: int):
-        brief = own_briefs(request.user).get(pk=brief_id)
+        brief = briefs_of(request.user).get(pk=brief_id)
         return Response(BriefDetailOut(brief_detail_data(request, brief)).data)
 
     @api_schema(
@@ -450,7 +426,7 @@ class BriefStepsApi(ApiView):
     )
     def get(self, request, brief_id: int):
         params = query_params(self.FilterSerializer, request)
-        brief = own_briefs(request.user).only("id", "status", "step_seq").get(pk=brief_id)
+        brief = briefs_of(request.user).only("id", "status", "step_seq").get(pk=brief_id)
         steps = steps_after(brief_id=brief.pk, after=params["after"], limit=params["limit"])
         next_after = steps[-1].seq if steps else params["after"]
         data = {
