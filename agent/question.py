@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from catalog.search import MAX_QUESTION_CHARS
 
-QUERY_MAX_CHARS = MAX_QUESTION_CHARS
 CARRIED_KEYWORDS = 6  # earlier topic words a follow-up carries
 CARRIED_KEYWORD_CHARS = 40
 
@@ -239,7 +238,7 @@ def rewrite_offline(
         if earlier:
             # The catalog search refuses a query over its limit: the question gives way.
             carried = f" ({' '.join(earlier)})"
-            query = question[: QUERY_MAX_CHARS - len(carried)] + carried
+            query = question[: MAX_QUESTION_CHARS - len(carried)] + carried
             keywords = keywords + earlier
         if window.label == "latest":
             window = time_window(" ".join(thread), now=now)

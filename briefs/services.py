@@ -9,12 +9,12 @@ from django.utils import timezone
 from briefs.errors import FieldInvalid
 from briefs.models import (
     FINISHED_STATUSES,
-    QUESTION_MAX_LENGTH,
     Brief,
     BriefOutcome,
     BriefStatus,
 )
 from briefs.steps import step_append
+from catalog.search import MAX_QUESTION_CHARS
 
 
 class BriefInvalid(FieldInvalid):
@@ -28,9 +28,9 @@ def question_clean(question: object) -> str:
     text = unicodedata.normalize("NFC", question).strip()
     if not text:
         raise BriefInvalid("question", "The question is empty.")
-    if len(text) > QUESTION_MAX_LENGTH:
+    if len(text) > MAX_QUESTION_CHARS:
         raise BriefInvalid(
-            "question", f"The question is longer than {QUESTION_MAX_LENGTH} characters."
+            "question", f"The question is longer than {MAX_QUESTION_CHARS} characters."
         )
     if any(unicodedata.category(c) in ("Cc", "Cs", "Co") and c not in "\n\t" for c in text):
         raise BriefInvalid("question", "The question contains control characters.")
@@ -121,7 +121,7 @@ def question_with_values(question: str, values: list[str]) -> str:
     """The question with the given values quoted after it, where the route filler looks for a
     subject: the question keeps what it asked, the quotes say what it is about."""
     quoted = " ".join(f'"{v}"' for v in values)
-    room = QUESTION_MAX_LENGTH - len(quoted) - 1
+    room = MAX_QUESTION_CHARS - len(quoted) - 1
     return f"{question[:room]} {quoted}"
 
 

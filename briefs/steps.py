@@ -90,7 +90,8 @@ def step_notify(*, brief_id: int, seq: int) -> None:
         return
     try:
         async_to_sync(layer.group_send)(
-            f"brief.{brief_id}", {"type": STEP_MESSAGE_TYPE, "brief_id": brief_id, "seq": seq}
+            Brief.group_name_of(brief_id),
+            {"type": STEP_MESSAGE_TYPE, "brief_id": brief_id, "seq": seq},
         )
     except Exception:  # a dead Redis must not fail a run: clients fall back to replay
         log.warning("could not notify brief.%s of step %s", brief_id, seq, exc_info=True)

@@ -24,11 +24,12 @@ from briefs.api.base import (
     search_field,
 )
 from briefs.api.outcome import NeedOut, outcome_field, reason_field
-from briefs.models import QUESTION_MAX_LENGTH, Brief, BriefOutcome, BriefStatus
+from briefs.models import Brief, BriefOutcome, BriefStatus
 from briefs.quotas import brief_create_limited, brief_rerun_limited
 from briefs.selectors import briefs_of, briefs_search
 from briefs.services import brief_cancel, brief_delete
 from briefs.steps import steps_after
+from catalog.search import MAX_QUESTION_CHARS
 
 STEPS_LIMIT = 500
 LIST_COLUMNS = (
@@ -96,9 +97,9 @@ class BriefListOut(serializers.Serializer):
         "type": "string",
         "format": "question",
         "minLength": 1,
-        "maxLength": QUESTION_MAX_LENGTH,
+        "maxLength": MAX_QUESTION_CHARS,
         "description": (
-            f"1 to {QUESTION_MAX_LENGTH} characters once NFC-normalised and trimmed; no control "
+            f"1 to {MAX_QUESTION_CHARS} characters once NFC-normalised and trimmed; no control "
             "characters but tab and newline, no private-use characters."
         ),
     }
@@ -115,7 +116,7 @@ class BriefCollectionApi(ApiView):
 
     class BriefCreateInputSerializer(InputSerializer):
         question = QuestionField(
-            max_length=QUESTION_MAX_LENGTH, trim_whitespace=False, allow_blank=True
+            max_length=MAX_QUESTION_CHARS, trim_whitespace=False, allow_blank=True
         )
         follow_up_of = StrictIntegerField(
             required=False, allow_null=True, min_value=1, max_value=MAX_ID
