@@ -1,9 +1,12 @@
 """Reads for the dashboard's pages and its live stream. Every brief read is filtered by owner:
 another user's brief is ``Brief.DoesNotExist`` here and a 404 (or a refused socket) above."""
 
+from __future__ import annotations
+
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from asgiref.sync import async_to_sync
 from django.db.models import Avg, Count, Q, QuerySet
@@ -18,6 +21,9 @@ from fetching.egress import EgressOutage, egress_outage
 from fetching.models import SUCCESS_OUTCOMES, FetchAttempt
 from fetching.status import rsshub_status_remember, rsshub_status_remembered
 
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+
 RECENT_BRIEFS = 8
 FOLLOW_UP_CHOICES = 20
 STEPS_PAGE = 500
@@ -28,21 +34,23 @@ HEAVY_FIELDS = ("body", "citations", "coverage", "usage", "timings", "keywords")
 # --- briefs ---------------------------------------------------------------------------------
 
 
-def briefs_of(owner) -> QuerySet[Brief]:
+def briefs_of(owner: AbstractBaseUser) -> QuerySet[Brief]:
     """The only way to reach briefs from a page or the API: the owner's, newest first."""
     return Brief.objects.filter(owner=owner)
 
 
-def brief_of(*, owner, brief_id: int) -> Brief:
+def brief_of(*, owner: AbstractBaseUser, brief_id: int) -> Brief:
     """The owner's brief ``brief_id``, or ``Brief.DoesNotExist`` (also for another's brief)."""
     return briefs_of(owner).select_related("follow_up_of").get(pk=brief_id)
 
 
-def briefs_recent(*, owner, limit: int = RECENT_BRIEFS) -> list[Brief]:
+def briefs_recent(*, owner: AbstractBaseUser, limit: int = RECENT_BRIEFS) -> list[Brief]:
     return list(briefs_of(owner).defer(*HEAVY_FIELDS)[:limit])
 
 
-def follow_up_choices(*, owner, include: Brief | None = None) -> list[tuple[int, str]]:
+def follow_up_choices(
+    *, owner: AbstractBaseUser, include: Brief | None = None
+) -> list[tuple[int, str]]:
     """(id, question) of the owner's latest briefs to follow up, plus ``include`` if older."""
     rows = list(briefs_of(owner).values_list("pk", "question")[:FOLLOW_UP_CHOICES])
     if include is not None and all(pk != include.pk for pk, _ in rows):
@@ -52,7 +60,7 @@ def follow_up_choices(*, owner, include: Brief | None = None) -> list[tuple[int,
 
 def briefs_search(
     *,
-    owner,
+    owner: AbstractBaseUser,
     text: str = "",
     status: str = "",
     outcome: str = "",
@@ -148,7 +156,7 @@ class LiveState:
 LIVE_FIELDS = ("pk", "status", "step_seq", "created_at", "started_at", "finished_at", "error")
 
 
-def brief_live_state(*, brief_id: int, owner=None) -> LiveState | None:
+def brief_live_state(*, brief_id: int, owner: AbstractBaseUser | None = None) -> LiveState | None:
     """The brief's live state (None when gone, or not ``owner``'s when an owner is given)."""
     briefs = Brief.objects.all() if owner is None else briefs_of(owner)
     brief = briefs.only(*LIVE_FIELDS).filter(pk=brief_id).first()

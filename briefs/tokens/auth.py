@@ -1,10 +1,19 @@
 """Bearer-token authentication for the API, and its OpenAPI security scheme."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
+from rest_framework.request import Request
 
+from briefs.models import ApiToken
 from briefs.tokens.service import TokenRejected, token_check
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
 
 SCHEME = "Bearer"
 
@@ -13,7 +22,7 @@ class ApiTokenAuthentication(BaseAuthentication):
     """``Authorization: Bearer rsa_...``. No header: not this scheme (session may apply); any
     other header is a 401 saying what is wrong with it."""
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[AbstractBaseUser, ApiToken] | None:
         header = request.META.get("HTTP_AUTHORIZATION", "")
         if not header:
             return None
@@ -33,7 +42,7 @@ class ApiTokenAuthentication(BaseAuthentication):
             raise exceptions.AuthenticationFailed(exc.message) from None
         return token.user, token
 
-    def authenticate_header(self, request) -> str:
+    def authenticate_header(self, request: Request) -> str:
         # Makes DRF answer 401 (not 403) when credentials are missing or wrong.
         return f'{SCHEME} realm="api"'
 

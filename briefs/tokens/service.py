@@ -19,12 +19,15 @@ Expiry: every token expires, ``API_TOKEN_TTL_DAYS`` (default 90) after it is iss
 shorter lifetime is asked for. Revocation sets ``revoked_at`` and keeps the row.
 """
 
+from __future__ import annotations
+
 import hashlib
 import re
 import secrets
 import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db.models import QuerySet
@@ -32,6 +35,9 @@ from django.utils import timezone
 
 from briefs.errors import FieldInvalid
 from briefs.models import ApiToken
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
 
 TOKEN_MARK = "rsa_"  # noqa: S105 (a format marker, not a secret)
 TOKEN_RE = re.compile(r"rsa_[A-Za-z0-9_-]{43}\Z")
@@ -84,7 +90,9 @@ def token_name_clean(name: object) -> str:
     return text
 
 
-def token_issue(*, user, name: object, lifetime: timedelta | None = None) -> IssuedToken:
+def token_issue(
+    *, user: AbstractBaseUser, name: object, lifetime: timedelta | None = None
+) -> IssuedToken:
     """A new token for ``user``; the secret in the result is the only copy there will be."""
     clean_name = token_name_clean(name)
     ttl = lifetime or token_ttl_default()
@@ -123,7 +131,7 @@ def token_check(secret: str) -> ApiToken:
     return token
 
 
-def token_revoke(*, user, token_id: int) -> ApiToken:
+def token_revoke(*, user: AbstractBaseUser, token_id: int) -> ApiToken:
     """Revoke one of ``user``'s tokens (``ApiToken.DoesNotExist`` for anyone else's)."""
     token = ApiToken.objects.get(user=user, pk=token_id)
     ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
@@ -131,7 +139,7 @@ def token_revoke(*, user, token_id: int) -> ApiToken:
     return token
 
 
-def tokens_of(user) -> QuerySet[ApiToken]:
+def tokens_of(user: AbstractBaseUser) -> QuerySet[ApiToken]:
     """The user's tokens that still matter: not revoked, newest first (expired ones included,
     so their owner sees why an integration stopped)."""
     return ApiToken.objects.filter(user=user, revoked_at__isnull=True)

@@ -78,7 +78,7 @@ def world(staff, other_user, make_brief, settings, monkeypatch) -> dict[str, int
     catalog, a finished brief with steps, a running one, another user's brief, a webhook;
     returns real path ids for the pass that aims at existing objects."""
     catalog_seed_import()  # transactional tests start from empty tables
-    monkeypatch.setattr("briefs.webhooks.host_resolve", public_dns)
+    monkeypatch.setattr("briefs.webhooks.address.host_resolve", public_dns)
     settings.API_BRIEFS_PER_DAY = 100_000
     settings.RSSHUB_URL = "http://127.0.0.1:9"  # the status probe: refused at once
     brief = make_brief(staff, status=BriefStatus.SUCCEEDED, body="An answer [1].")

@@ -1,7 +1,9 @@
-"""Which addresses a webhook may reach: public unicast only, decided by rule, not by a list.
+"""Where a webhook may send: an http(s) URL without credentials (``webhook_url_clean``), whose
+host name resolves to public unicast addresses only, decided by rule, not by a list.
 
-``address_refused`` is the one check; ``briefs.webhooks.webhook_target`` runs it on every
-address a host name resolves to, when a webhook is created and again before every delivery.
+``address_refused`` is the one check; ``webhook_target`` runs it on every address a host name
+resolves to, when a webhook is created and again before every delivery, and pins the request to
+the address it checked.
 
 IPv4: refused unless globally routable unicast (private, loopback, link-local, shared, "this
 network", documentation, benchmarking, reserved, broadcast and multicast are all refused).
@@ -27,7 +29,17 @@ IPv6, in this order:
 from __future__ import annotations
 
 import ipaddress
+import socket
+import unicodedata
+from dataclasses import dataclass
+from urllib.parse import urlsplit
 
+import httpx
+from django.conf import settings
+
+from briefs.errors import FieldInvalid
+
+URL_MAX_LENGTH = 2000
 IPv4 = ipaddress.IPv4Address
 IPv6 = ipaddress.IPv6Address
 
@@ -54,6 +66,80 @@ _V6_AS_V4 = tuple(
     )
 )
 _ISATAP_IDS = (0x00005EFE, 0x02005EFE)  # bits 32-63 of the interface id, u/l bit clear or set
+
+
+class WebhookInvalid(FieldInvalid):
+    """A webhook cannot be registered as asked, or its address is refused; ``field`` names the
+    offending input."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where one attempt goes: the URL with the checked address in place of the host name."""
+
+    url: str
+    host_header: str
+    hostname: str
+    scheme: str
+
+
+def webhook_url_clean(url: object) -> str:
+    """The URL if its form is acceptable (http(s), a host, no credentials), else
+    ``WebhookInvalid``. Addresses are checked by ``webhook_target``."""
+    if not isinstance(url, str):
+        raise WebhookInvalid("url", "The URL must be text.")
+    url = url.strip()
+    if not url:
+        raise WebhookInvalid("url", "The URL is empty.")
+    if len(url) > URL_MAX_LENGTH:
+        raise WebhookInvalid("url", f"The URL is longer than {URL_MAX_LENGTH} characters.")
+    if any(c.isspace() or unicodedata.category(c)[0] == "C" for c in url):
+        raise WebhookInvalid("url", "The URL contains spaces or control characters.")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise WebhookInvalid("url", "The URL cannot be parsed.") from None
+    if parts.scheme not in ("http", "https"):
+        raise WebhookInvalid("url", "Only http and https URLs are accepted.")
+    if not parts.hostname:
+        raise WebhookInvalid("url", "The URL has no host.")
+    if "@" in parts.netloc:
+        raise WebhookInvalid("url", "The URL must not carry credentials.")
+    if port == 0:
+        raise WebhookInvalid("url", "The URL's port is not valid.")
+    return url
+
+
+def host_resolve(hostname: str, port: int) -> list[str]:
+    """Every address ``hostname`` resolves to (the seam tests replace for public names)."""
+    infos = socket.getaddrinfo(hostname, port, type=socket.SOCK_STREAM)
+    return list(dict.fromkeys(info[4][0] for info in infos))
+
+
+def webhook_target(url: str) -> Target:
+    """Resolve the URL's host and check every address; ``WebhookInvalid`` when refused."""
+    url = webhook_url_clean(url)
+    parts = urlsplit(url)
+    hostname, port = parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        addresses = host_resolve(hostname, port)
+    except (OSError, UnicodeError):
+        raise WebhookInvalid("url", f"The host name {hostname!r} does not resolve.") from None
+    if not addresses:
+        raise WebhookInvalid("url", f"The host name {hostname!r} does not resolve.")
+    if not getattr(settings, "WEBHOOK_ALLOW_PRIVATE", False):
+        refused = [a for a in addresses if address_refused(a)]
+        if refused:
+            raise WebhookInvalid(
+                "url",
+                f"The host resolves to a private, loopback or reserved address ({refused[0]}).",
+            )
+    try:
+        pinned = httpx.URL(url).copy_with(host=addresses[0].split("%", 1)[0])
+    except httpx.InvalidURL:
+        raise WebhookInvalid("url", "The URL cannot be parsed.") from None
+    return Target(url=str(pinned), host_header=parts.netloc, hostname=hostname, scheme=parts.scheme)
 
 
 def address_refused(address: str) -> bool:
