@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "agent",
     "briefs",
     "housekeeping",
+    "sharing",
     "axes",
 ]
 
