@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
 from asgiref.sync import async_to_sync
-from django.db.models import Avg, Count, Func, IntegerField, Q, QuerySet
+from django.db.models import Avg, Count, Func, IntegerField, Prefetch, Q, QuerySet
 from django.db.models.functions import Substr, TruncHour
 from django.utils import timezone
 
-from briefs.models import Brief, BriefStatus, RunStep
+from briefs.models import Brief, BriefStatus, RunStep, Webhook, WebhookDelivery
 from catalog.admin import HEALTH_STATES
 from catalog.models import CircuitChange, CircuitState, Route
 from fetching.client import FetchFailed, RSSHubClient
@@ -206,6 +206,22 @@ def brief_live_read(*, brief_id: int, after: int) -> tuple[LiveState | None, lis
     if state is None or state.step_seq <= after:
         return state, []
     return state, brief_steps(brief_id=brief_id, after=after)
+
+
+# --- webhooks -------------------------------------------------------------------------------
+
+WEBHOOK_LOG_ROWS = 10
+
+
+def webhooks_with_log(*, owner, log_rows: int = WEBHOOK_LOG_ROWS) -> list[Webhook]:
+    """The owner's webhooks, newest first, each with its ``log_rows`` latest deliveries in
+    ``recent_deliveries`` (two queries however many webhooks there are)."""
+    latest = WebhookDelivery.objects.defer("body").order_by("-created_at", "-id")
+    return list(
+        Webhook.objects.filter(owner=owner).prefetch_related(
+            Prefetch("deliveries", queryset=latest[:log_rows], to_attr="recent_deliveries")
+        )
+    )
 
 
 # --- RSSHub status --------------------------------------------------------------------------
