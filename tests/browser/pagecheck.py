@@ -68,9 +68,10 @@ const wide = [];
 for (const el of document.body.querySelectorAll('*')) {
   const box = el.getBoundingClientRect();
   if (box.width && box.right > width + 0.5) {
-    wide.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}` +
-              `${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : ''}` +
-              ` right=${Math.round(box.right)}`);
+    const classes = typeof el.className === 'string' ? el.className.trim() : '';
+    const name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+                 (classes ? '.' + classes.split(/\\s+/).join('.') : '');
+    wide.push(`${name} right=${Math.round(box.right)}`);
   }
 }
 return [document.documentElement.scrollWidth, wide.slice(0, 8)];
