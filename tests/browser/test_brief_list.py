@@ -122,9 +122,9 @@ def test_a_filter_that_makes_no_sense_lists_nothing(stack, browser):
 
 
 def focus_path(driver, stop_at, limit: int = 80) -> list[str]:
-    """Press Tab from the top of the page until ``stop_at(element)``; what got focus, in order."""
-    driver.find_element(By.TAG_NAME, "body").click()
-    driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+    """Press Tab from the page's first link (the brand) until ``stop_at(element)``; what got
+    focus, in order."""
+    driver.execute_script("document.querySelector('a.brand').focus()")
     seen: list[str] = []
     for _ in range(limit):
         driver.switch_to.active_element.send_keys(Keys.TAB)
