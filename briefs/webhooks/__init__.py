@@ -4,7 +4,9 @@
   ``webhooks_brief_finished`` queues one ``brief.finished`` delivery per active webhook of its
   owner (idempotent: one delivery per webhook, brief and event, kept unique by a constraint),
   and hands each to a worker once the transaction commits. The JSON body is built once and
-  stored, so every attempt sends the same bytes.
+  stored, so every attempt sends the same bytes. A ``webhook.ping`` event (``ping``) is a test
+  that a person asks for on the dashboard: the same headers and signature, one attempt, no
+  retry.
 - Signature (``signing``). Four headers: the event, the delivery's id, a timestamp and an
   HMAC-SHA256 of the timestamp and the body with the webhook's secret. A receiver recomputes
   it, compares in constant time, and refuses old timestamps (``webhook_signature_verify``).
@@ -17,8 +19,9 @@
   within ``WEBHOOK_TIMEOUT`` seconds in total, records the result on the row and schedules a
   retry with backoff until ``WEBHOOK_MAX_ATTEMPTS``. Redirects are not followed.
 
-What other code uses is exported here. The worker task is ``briefs.webhooks.webhook_deliver``:
-that path is stored with queued tasks and schedules, so it names the package.
+The dashboard's webhook page is ``views`` (``urls``). What other code uses is exported here.
+The worker task is ``briefs.webhooks.webhook_deliver``: that path is stored with queued tasks
+and schedules, so it names the package.
 """
 
 from briefs.webhooks.address import URL_MAX_LENGTH, WebhookInvalid, address_refused
@@ -30,6 +33,7 @@ from briefs.webhooks.delivery import (
 )
 from briefs.webhooks.events import (
     EVENT_BRIEF_FINISHED,
+    EVENT_PING,
     brief_finished_body,
     webhooks_brief_finished,
 )
@@ -39,6 +43,7 @@ from briefs.webhooks.signing import webhook_signature, webhook_signature_verify
 __all__ = [
     "DESCRIPTION_MAX_LENGTH",
     "EVENT_BRIEF_FINISHED",
+    "EVENT_PING",
     "URL_MAX_LENGTH",
     "WebhookInvalid",
     "address_refused",

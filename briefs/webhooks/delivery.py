@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from briefs.models import DeliveryStatus, WebhookDelivery
 from briefs.webhooks.address import Target, WebhookInvalid, webhook_target
-from briefs.webhooks.events import DELIVER_TASK
+from briefs.webhooks.events import DELIVER_TASK, EVENT_PING
 from briefs.webhooks.signing import (
     HEADER_DELIVERY,
     HEADER_EVENT,
@@ -156,7 +156,7 @@ def webhook_delivery_record(delivery: WebhookDelivery, result: AttemptResult) ->
     }
     if result.ok:
         fields |= {"status": DeliveryStatus.SUCCEEDED, "delivered_at": now, "last_error": ""}
-    elif result.permanent or delivery.attempts >= _max_attempts():
+    elif result.permanent or delivery.attempts >= _max_attempts() or delivery.event == EVENT_PING:
         fields |= {"status": DeliveryStatus.FAILED, "last_error": result.error[:300]}
     else:
         next_at = now + webhook_backoff(delivery.attempts)

@@ -14,6 +14,9 @@ from briefs.models import Brief, Webhook, WebhookDelivery
 log = logging.getLogger(__name__)
 
 EVENT_BRIEF_FINISHED = "brief.finished"
+# A test delivery asked for on the dashboard (``briefs.webhooks.ping``): signed and delivered
+# like any event, but tried once, since its point is to show what the receiver answers now.
+EVENT_PING = "webhook.ping"
 # The worker task's dotted path, stored with every queued task and schedule: it names the
 # package (``briefs.webhooks`` exports it), so it stays the same wherever the code sits.
 DELIVER_TASK = "briefs.webhooks.webhook_deliver"
