@@ -38,6 +38,12 @@ def shared_brief(secret: str) -> Brief:
     )
 
 
+def brief_owned(*, owner, brief_id: int) -> None:
+    """Nothing when ``owner`` has the brief; ``Brief.DoesNotExist`` otherwise."""
+    if not Brief.objects.filter(owner=owner, pk=brief_id).exists():
+        raise Brief.DoesNotExist
+
+
 def brief_share_live(*, owner, brief_id: int) -> BriefShare | None:
     """The owner's brief's live share link, or None."""
     return BriefShare.objects.filter(

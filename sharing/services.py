@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from briefs.errors import FieldInvalid
 from briefs.models import Brief
+from sharing import selectors
 from sharing.link_secrets import link_secret_new
 from sharing.models import BriefShare, FeedKey
 
@@ -37,27 +38,28 @@ def feed_key_rotate(*, owner) -> FeedKey:
     return key
 
 
-def brief_share_create(*, owner, brief_id: int) -> BriefShare:
-    """The brief's live share link, made if it has none. Only a finished brief is shared: a
-    running one would show a page that never updates for a reader without a session."""
+def brief_share_create(*, owner, brief_id: int) -> tuple[BriefShare, bool]:
+    """The brief's live share link and whether it was made now (it is made when the brief has
+    none). Only a finished brief is shared: a running one would show a page that never updates
+    for a reader without a session."""
     brief = Brief.objects.get(owner=owner, pk=brief_id)
     if not brief.is_finished:
         raise ShareRefused("brief", _("Only a finished brief can be shared."))
     live = BriefShare.objects.filter(brief=brief, revoked_at__isnull=True).first()
     if live is not None:
-        return live
+        return live, False
     made = link_secret_new()
     try:
         with transaction.atomic():
-            return BriefShare.objects.create(brief=brief, secret=made.secret, digest=made.digest)
+            share = BriefShare.objects.create(brief=brief, secret=made.secret, digest=made.digest)
     except IntegrityError:  # a concurrent request made it first: theirs is the live link
-        return BriefShare.objects.get(brief=brief, revoked_at__isnull=True)
+        return BriefShare.objects.get(brief=brief, revoked_at__isnull=True), False
+    return share, True
 
 
 def brief_share_revoke(*, owner, brief_id: int) -> int:
     """Revokes the brief's live share link; how many were revoked (0 when none was live)."""
-    if not Brief.objects.filter(owner=owner, pk=brief_id).exists():
-        raise Brief.DoesNotExist
+    selectors.brief_owned(owner=owner, brief_id=brief_id)
     return BriefShare.objects.filter(brief_id=brief_id, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )

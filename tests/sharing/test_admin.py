@@ -28,7 +28,7 @@ def test_feed_keys_are_listed_without_their_secret(staff_client, owner):
 
 
 def test_share_links_are_listed_without_their_secret(staff_client, owner):
-    share = brief_share_create(owner=owner, brief_id=finished_brief(owner).pk)
+    share = brief_share_create(owner=owner, brief_id=finished_brief(owner).pk)[0]
     for url in ("/admin/sharing/briefshare/", f"/admin/sharing/briefshare/{share.pk}/change/"):
         html = staff_client.get(url).content.decode()
         assert share.secret[:6] in html and "alice" in html, url
@@ -38,7 +38,7 @@ def test_share_links_are_listed_without_their_secret(staff_client, owner):
 
 
 def test_the_admin_revokes_share_links(staff_client, owner, anonymous):
-    share = brief_share_create(owner=owner, brief_id=finished_brief(owner).pk)
+    share = brief_share_create(owner=owner, brief_id=finished_brief(owner).pk)[0]
     response = staff_client.post(
         "/admin/sharing/briefshare/",
         {"action": "revoke", "_selected_action": [share.pk]},

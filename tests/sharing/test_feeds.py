@@ -104,7 +104,7 @@ def test_a_bad_secret_is_a_404(owner, anonymous, secret):
 
 
 def test_a_share_secret_does_not_open_a_feed_nor_the_reverse(owner, anonymous):
-    share = brief_share_create(owner=owner, brief_id=finished_brief(owner).pk)
+    share = brief_share_create(owner=owner, brief_id=finished_brief(owner).pk)[0]
     key = feed_key_of(owner=owner)
     assert anonymous.get(f"/feeds/{share.secret}/briefs.atom").status_code == 404
     assert anonymous.get(reverse("shared-brief", args=[key.secret])).status_code == 404

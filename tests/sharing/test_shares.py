@@ -53,7 +53,7 @@ def brief(owner):
 
 @pytest.fixture
 def share(owner, brief):
-    return brief_share_create(owner=owner, brief_id=brief.pk)
+    return brief_share_create(owner=owner, brief_id=brief.pk)[0]
 
 
 def test_anyone_with_the_link_reads_the_brief(anonymous, brief, share):
@@ -100,14 +100,14 @@ def test_a_revoked_link_is_a_404(owner, anonymous, brief, share):
 
 def test_a_new_link_after_revoking_has_a_new_secret(owner, anonymous, brief, share):
     brief_share_revoke(owner=owner, brief_id=brief.pk)
-    again = brief_share_create(owner=owner, brief_id=brief.pk)
+    again = brief_share_create(owner=owner, brief_id=brief.pk)[0]
     assert again.secret != share.secret
     assert anonymous.get(shared_path(again)).status_code == 200
     assert anonymous.get(shared_path(share)).status_code == 404
 
 
 def test_a_brief_has_one_live_link(owner, brief, share):
-    assert brief_share_create(owner=owner, brief_id=brief.pk).pk == share.pk
+    assert brief_share_create(owner=owner, brief_id=brief.pk) == (share, False)
     with pytest.raises(IntegrityError), transaction.atomic():
         BriefShare.objects.create(brief=brief, secret="x", digest="y")
 
@@ -130,7 +130,7 @@ def test_a_bad_secret_is_a_404(anonymous, share, secret):
 
 def test_the_link_opens_its_own_brief_and_no_other(owner, anonymous, brief, share):
     other = finished_brief(owner, question="Another brief of alice")
-    other_share = brief_share_create(owner=owner, brief_id=other.pk)
+    other_share = brief_share_create(owner=owner, brief_id=other.pk)[0]
     assert "Another brief" not in anonymous.get(shared_path(share)).content.decode()
     assert "Another brief" in anonymous.get(shared_path(other_share)).content.decode()
     assert anonymous.get(shared_path(share) + "/").status_code == 404
@@ -140,7 +140,7 @@ def test_the_link_opens_its_own_brief_and_no_other(owner, anonymous, brief, shar
 def test_only_a_finished_brief_is_shared(owner):
     queued = make_brief(owner)
     with pytest.raises(ShareRefused):
-        brief_share_create(owner=owner, brief_id=queued.pk)
+        brief_share_create(owner=owner, brief_id=queued.pk)[0]
     assert not BriefShare.objects.exists()
 
 
@@ -148,7 +148,7 @@ def test_a_failed_brief_shares_without_its_error(owner, anonymous):
     failed = make_brief(
         owner, status=BriefStatus.FAILED, error="internal error: KeyError at /srv/x"
     )
-    share = brief_share_create(owner=owner, brief_id=failed.pk)
+    share = brief_share_create(owner=owner, brief_id=failed.pk)[0]
     html = anonymous.get(shared_path(share)).content.decode()
     assert "This brief failed" in html and "KeyError" not in html
 
