@@ -23,7 +23,7 @@ def test_a_share_link_reads_without_login_and_stops_when_revoked(stack, browser,
     wait(browser).until(lambda d: d.find_elements(By.ID, "brief-body"))
     browser.find_element(By.ID, "share-create-button").click()
     field = wait(browser, 15).until(lambda d: d.find_element(By.ID, "share-url-field"))
-    url = field.get_attribute("value")
+    url = field.text
     assert url.startswith(f"{stack.url}/s/")
     copied(browser, "share-copy-button")
 
@@ -49,10 +49,8 @@ def test_the_feeds_page_under_the_policy(stack, browser):
     sign_in(browser, stack, "alice")
     messages = console_after(browser, f"{stack.url}/feeds/")
     assert not csp_violations(messages), messages
-    address = browser.find_element(By.ID, "feed-url-field").get_attribute("value")
+    address = browser.find_element(By.ID, "feed-url-field").text
     assert address.startswith(f"{stack.url}/feeds/") and address.endswith("/briefs.atom")
     copied(browser, "feed-copy-button")
     browser.find_element(By.ID, "feed-rotate-button").click()
-    wait(browser, 15).until(
-        lambda d: d.find_element(By.ID, "feed-url-field").get_attribute("value") != address
-    )
+    wait(browser, 15).until(lambda d: d.find_element(By.ID, "feed-url-field").text != address)

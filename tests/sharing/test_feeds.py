@@ -136,7 +136,7 @@ def test_the_feeds_page_shows_the_address_with_copy_and_rotate(owner, owner_clie
     key = FeedKey.objects.get(owner=owner)
     html = response.content.decode()
     url = f"http://testserver/feeds/{key.secret}/briefs.atom"
-    assert f'value="{url}"' in html
+    assert f'<code id="feed-url-field">{url}</code>' in html
     assert 'data-copy="feed-url"' in html and 'id="feed-url"' in html
     assert 'id="feed-rotate-button"' in html
     assert response["Cache-Control"] == "no-store"

@@ -174,7 +174,7 @@ def test_the_share_button_makes_a_link_to_copy_and_revoke(owner_client, brief, a
     share = BriefShare.objects.get(brief=brief)
     html = response.content.decode()
     url = f"http://testserver/s/{share.secret}"
-    assert f'value="{url}"' in html and 'data-copy="share-url"' in html
+    assert f'<code id="share-url-field">{url}</code>' in html and 'data-copy="share-url"' in html
     assert 'id="share-revoke-button"' in html
     owner_client.post(reverse("brief-share", args=[brief.pk]))  # again: the same link
     assert BriefShare.objects.filter(brief=brief).count() == 1
