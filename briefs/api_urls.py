@@ -12,6 +12,7 @@ from briefs.api.base import NotFoundView
 from briefs.api.docs import ApiDocsView
 from briefs.api.schema import ApiSchemaGenerator
 from briefs.tokens import api as tokens
+from sharing.api import BriefShareApi
 
 
 class IdConverter:
@@ -36,6 +37,7 @@ v1_urlpatterns = [
         name="api-brief-cancel",
     ),
     path("briefs/<api_id:brief_id>/rerun", briefs.BriefRerunApi.as_view(), name="api-brief-rerun"),
+    path("briefs/<api_id:brief_id>/share", BriefShareApi.as_view(), name="api-brief-share"),
     path("catalog/platforms", catalog.PlatformListApi.as_view(), name="api-catalog-platforms"),
     path("catalog/routes", catalog.RouteListApi.as_view(), name="api-catalog-routes"),
     path(

@@ -370,7 +370,14 @@ def test_hostile_text_is_escaped_everywhere_on_the_page(owner_client, owner):
     assert not [a for t, a in tags.tags if t in ("img", "iframe")]
     assert not [a for t, a in tags.tags if any(k.startswith("on") for k in a)]
     forms = sorted(a["action"] for t, a in tags.tags if t == "form")
-    assert forms == sorted(["/accounts/logout/", "/i18n/setlang/", f"/briefs/{brief.pk}/rerun/"])
+    assert forms == sorted(
+        [
+            "/accounts/logout/",
+            "/i18n/setlang/",
+            f"/briefs/{brief.pk}/rerun/",
+            f"/briefs/{brief.pk}/share/",
+        ]
+    )
     hrefs = [a.get("href", "") for t, a in tags.tags if t == "a"]
     assert not [h for h in hrefs if h.lower().startswith(("javascript:", "data:"))]
     assert not [h for h in hrefs if "evil.example" in h]
