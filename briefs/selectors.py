@@ -11,8 +11,8 @@ from django.db.models.functions import TruncHour
 from django.utils import timezone
 
 from briefs.models import Brief, BriefStatus, RunStep
-from catalog.admin import HEALTH_STATES
-from catalog.models import CircuitChange, CircuitState, Route
+from catalog.health import CircuitState, HealthState, health_condition
+from catalog.models import CircuitChange, Route
 from fetching.client import FetchFailed, RSSHubClient
 from fetching.egress import EgressOutage, egress_outage
 from fetching.models import SUCCESS_OUTCOMES, FetchAttempt
@@ -218,8 +218,8 @@ def routes_for_health(*, state: str = "", text: str = "") -> QuerySet[Route]:
     routes = Route.objects.select_related("platform").filter(
         Q(attempts__gt=0) | ~Q(circuit=CircuitState.CLOSED)
     )
-    if state in HEALTH_STATES:
-        routes = routes.filter(HEALTH_STATES[state])
+    if state in HealthState.values:
+        routes = routes.filter(health_condition(state))
     if text:
         routes = routes.filter(
             Q(path__icontains=text)
@@ -300,7 +300,7 @@ def health_summary(*, now: datetime | None = None) -> HealthSummary:
     counts = Route.objects.aggregate(
         tried=Count("id", filter=Q(attempts__gt=0)),
         open=Count("id", filter=~Q(circuit=CircuitState.CLOSED)),
-        failing=Count("id", filter=HEALTH_STATES["failing"]),
+        failing=Count("id", filter=health_condition(HealthState.FAILING)),
     )
     day = (
         FetchAttempt.objects.filter(created_at__gte=now - timedelta(hours=24))

@@ -3,7 +3,7 @@ prefer routes (the same services the admin uses)."""
 
 import json
 
-from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, When
+from django.db.models import Case, Count, IntegerField, Q, QuerySet, When
 from rest_framework import serializers
 from rest_framework.permissions import IsAdminUser, IsAuthenticated
 from rest_framework.response import Response
@@ -19,11 +19,11 @@ from briefs.api.base import (
     search_field,
     text_param,
 )
-from catalog.models import CircuitState, Platform, Route, UpstreamState
+from catalog.health import CircuitState, HealthState, health_condition
+from catalog.models import Platform, Route, UpstreamState
 from catalog.search import SearchQuestionInvalid, search_catalog
 from catalog.services import routes_prefer, routes_set_enabled
 
-HEALTH_STATES = ("unknown", "healthy", "degraded", "failing", "open")
 RANKED_LIMIT = 100
 
 
@@ -98,7 +98,7 @@ def platforms_filtered(
 
 
 class RouteHealthOut(serializers.Serializer):
-    state = serializers.ChoiceField(choices=HEALTH_STATES, source="health_state")
+    state = serializers.ChoiceField(choices=HealthState.values, source="health_state")
     attempts = serializers.IntegerField()
     successes = serializers.IntegerField()
     success_rate = serializers.FloatField(allow_null=True)
@@ -132,25 +132,11 @@ class RouteOut(serializers.Serializer):
     health = RouteHealthOut(source="*")
 
 
-def health_condition(state: str) -> Q:
-    """``Route.health_state`` as a database condition (same thresholds)."""
-    closed = Q(circuit=CircuitState.CLOSED)
-    tried = closed & Q(attempts__gt=0)
-    healthy = tried & Q(consecutive_failures=0) & Q(successes__gte=F("attempts") * 0.8)
-    return {
-        "open": ~closed,
-        "unknown": closed & Q(attempts=0),
-        "failing": tried & Q(consecutive_failures__gt=0),
-        "healthy": healthy,
-        "degraded": tried & Q(consecutive_failures=0) & ~Q(successes__gte=F("attempts") * 0.8),
-    }[state]
-
-
 class RouteListApi(ApiView):
     class FilterSerializer(QuerySerializer):
         platform = text_param(max_length=100, help_text="A platform's namespace.")
         enabled = serializers.BooleanField(required=False)
-        health = serializers.ChoiceField(choices=HEALTH_STATES, required=False)
+        health = serializers.ChoiceField(choices=HealthState.values, required=False)
         search = search_field(help_text="A substring of the path, name or description.")
         q = search_field(help_text="Relevance search, as the agent ranks routes; best first.")
 
