@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from catalog import services
 from catalog.health import HealthState, health_condition
 from catalog.models import CircuitChange, Platform, Route
-from fetching.health import routes_failed_between
+from fetching.circuit import routes_failed_between
 from fetching.services import route_probe
 
 CATEGORY_CHOICES = [

@@ -95,7 +95,7 @@ class Route(models.Model):
             "the default window only; empty: the default)."
         ),
     )
-    # Health (written by fetching.health, one UPDATE per attempt; states in catalog.health).
+    # Health (written by fetching.circuit, one UPDATE per attempt; states in catalog.health).
     attempts = models.PositiveIntegerField(default=0)
     successes = models.PositiveIntegerField(default=0)
     consecutive_failures = models.PositiveIntegerField(default=0)

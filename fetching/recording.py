@@ -20,9 +20,9 @@ from asgiref.sync import sync_to_async
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from fetching.circuit import HealthRecord, circuit_probe_release, routes_health_record
 from fetching.client import RSSHubResponse
 from fetching.flight import answers_record
-from fetching.health import HealthRecord, circuit_probe_release, routes_health_record
 from fetching.ingest import (
     FeedRejected,
     ParsedFeed,
