@@ -5,7 +5,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
-from asgiref.sync import async_to_sync
 from django.db.models import Avg, Count, Q, QuerySet
 from django.db.models.functions import TruncHour
 from django.utils import timezone
@@ -13,10 +12,7 @@ from django.utils import timezone
 from briefs.models import Brief, BriefStatus, RunStep
 from catalog.health import CircuitState, HealthState, health_condition
 from catalog.models import CircuitChange, Route
-from fetching.client import FetchFailed, RSSHubClient
-from fetching.egress import EgressOutage, egress_outage
 from fetching.models import SUCCESS_OUTCOMES, FetchAttempt
-from fetching.status import rsshub_status_remember, rsshub_status_remembered
 
 RECENT_BRIEFS = 8
 FOLLOW_UP_CHOICES = 20
@@ -160,40 +156,6 @@ def brief_live_read(*, brief_id: int, after: int) -> tuple[LiveState | None, lis
     if state is None or state.step_seq <= after:
         return state, []
     return state, brief_steps(brief_id=brief_id, after=after)
-
-
-# --- RSSHub status --------------------------------------------------------------------------
-
-RSSHUB_STATUS_TIMEOUT = 2.0
-
-
-async def _rsshub_probe() -> bool:
-    async with RSSHubClient(timeout=RSSHUB_STATUS_TIMEOUT) as client:
-        try:
-            response = await client.get("/healthz")
-        except FetchFailed:
-            return False
-    return response.status == 200
-
-
-def rsshub_answers() -> bool:
-    """Whether RSSHub answers its health check; remembered (see ``fetching.status``).
-
-    Goes through the one RSSHub client, which adds the access key below the logs."""
-    answer = rsshub_status_remembered()
-    if answer is None:
-        try:
-            answer = async_to_sync(_rsshub_probe)()
-        except OSError:  # the client maps transport failures; this is a last guard
-            answer = False
-        rsshub_status_remember(answer)
-    return answer
-
-
-def rsshub_egress_outage() -> EgressOutage | None:
-    """Since when the configured RSSHub cannot reach the internet (None while it can). Read
-    from the database on every call: the recovery check clears it within a minute."""
-    return egress_outage()
 
 
 # --- route health ---------------------------------------------------------------------------

@@ -17,6 +17,8 @@ from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm, RouteHealthF
 from briefs.llm import llm_configured, llm_mode_label
 from briefs.markdown import brief_html, brief_markdown_export, citations_read
 from briefs.models import Brief, BriefOutcome
+from fetching.egress import egress_outage
+from fetching.reachability import rsshub_answers
 from housekeeping.selectors import housekeeping_status
 
 BRIEFS_PER_PAGE = 20
@@ -81,8 +83,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "form": form,
         "recent": selectors.briefs_recent(owner=request.user),
         "mode": llm_mode_label(),
-        "rsshub_up": selectors.rsshub_answers(),
-        "egress_outage": selectors.rsshub_egress_outage(),
+        "rsshub_up": rsshub_answers(),
+        "egress_outage": egress_outage(),
     }
     return render(request, "briefs/home.html", context, status=400 if form.errors else 200)
 
@@ -237,7 +239,7 @@ def route_health(request: HttpRequest) -> HttpResponse:
         "summary": selectors.health_summary(),
         "overall": overall,
         "changes": selectors.circuit_changes_recent(),
-        "egress_outage": selectors.rsshub_egress_outage(),
+        "egress_outage": egress_outage(),
         "days": selectors.HEALTH_DAYS,
         "query": query.urlencode(),
         **_housekeeping_context(),

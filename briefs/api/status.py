@@ -1,15 +1,15 @@
 """``GET /api/v1/status``: the database, the queue, RSSHub's reachability, the answering mode.
 
-RSSHub is asked for ``/healthz`` through the one RSSHub client (``fetching.client``), within
-``STATUS_RSSHUB_TIMEOUT`` seconds; its URL and access key never appear in the answer. Whether
-RSSHub itself can reach the internet (its egress) is what the last canary check found
-(``fetching.egress``): ``/healthz`` says nothing about it.
+RSSHub's reachability is the one probe of ``/healthz`` (``fetching.reachability``), asked anew on
+every call; its URL and access key never appear in the answer. Whether RSSHub itself can reach
+the internet (its egress) is what the last canary check found (``fetching.egress``): ``/healthz``
+says nothing about it.
 """
 
 import time
+from dataclasses import asdict
 from datetime import timedelta
 
-from asgiref.sync import async_to_sync
 from django.db import DatabaseError, connection
 from django.utils import timezone
 from rest_framework import serializers
@@ -17,12 +17,10 @@ from rest_framework.response import Response
 
 from briefs import llm
 from briefs.api.base import ApiView, api_schema, errors
-from fetching.client import FetchFailed, RSSHubClient
 from fetching.egress import egress_outage
-from fetching.paths import RoutePathRejected
+from fetching.reachability import rsshub_reachability
 from housekeeping.selectors import housekeeping_status
 
-STATUS_RSSHUB_TIMEOUT = 2.0
 # A task waiting longer than this means no worker is taking tasks.
 QUEUE_STALL = timedelta(minutes=2)
 
@@ -133,30 +131,6 @@ def queue_status() -> dict:
     }
 
 
-async def _rsshub_probe() -> dict:
-    async with RSSHubClient(
-        timeout=STATUS_RSSHUB_TIMEOUT, connect_timeout=STATUS_RSSHUB_TIMEOUT
-    ) as client:
-        try:
-            response = await client.get("/healthz")
-        except FetchFailed as exc:
-            return {
-                "ok": False,
-                "http_status": exc.http_status,
-                "latency_ms": exc.latency_ms or None,
-                "detail": f"{exc.outcome}: {exc.message}",
-            }
-        except RoutePathRejected:  # cannot happen for a fixed path; the client's contract
-            return {"ok": False, "http_status": None, "latency_ms": None, "detail": "refused"}
-    ok = 200 <= response.status < 300
-    return {
-        "ok": ok,
-        "http_status": response.status,
-        "latency_ms": response.latency_ms,
-        "detail": "reachable" if ok else f"answered HTTP {response.status}",
-    }
-
-
 def egress_status() -> dict:
     outage = egress_outage()
     if outage is None:
@@ -185,7 +159,7 @@ class StatusApi(ApiView):
         data = {
             "database": database_status(),
             "queue": queue_status(),
-            "rsshub": {**async_to_sync(_rsshub_probe)(), "egress": egress_status()},
+            "rsshub": {**asdict(rsshub_reachability()), "egress": egress_status()},
             "answering_mode": llm.llm_mode_label(),
             "llm_configured": llm.llm_configured(),
             "housekeeping": housekeeping_status() if request.user.is_staff else None,
