@@ -11,8 +11,9 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from catalog.importer import CatalogSourceError, catalog_fetch, catalog_import, catalog_read_file
+from catalog.importer import CatalogSourceError, catalog_import, catalog_read_file
 from catalog.seed import SEED_PATH
+from fetching.catalog_download import catalog_fetch
 from fetching.reachability import rsshub_reachability
 
 SCRIPTS = Path(settings.BASE_DIR) / "scripts"
