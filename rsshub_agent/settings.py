@@ -270,8 +270,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
 }
-# The schema `check --deploy` builds is the one the API publishes (briefs/api/schema.py).
-SPECTACULAR_SETTINGS = {"DEFAULT_GENERATOR_CLASS": "briefs.api.schema.ApiSchemaGenerator"}
+# The API's authentication, in order (api.base.ApiView): a bearer token, else the dashboard's
+# session (with its CSRF check on writes).
+API_AUTHENTICATION_CLASSES = [
+    "briefs.api.auth.ApiTokenAuthentication",
+    "rest_framework.authentication.SessionAuthentication",
+]
+# The schema `check --deploy` builds is the one the API publishes (api/schema.py).
+SPECTACULAR_SETTINGS = {"DEFAULT_GENERATOR_CLASS": "api.schema.ApiSchemaGenerator"}
 
 # --- RSSHub -------------------------------------------------------------------------------------
 # Unset: the local RSSHub that `manage.py serve` starts (scripts/rsshub-serve) on this port.

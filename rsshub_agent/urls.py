@@ -8,6 +8,6 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("dashboard/favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("api/", include("briefs.api_urls")),
+    path("api/", include("api.urls")),
     path("", include("briefs.urls")),
 ]

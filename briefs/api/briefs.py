@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from briefs.api.base import (
+from api.base import (
     BODY_ERRORS,
     MAX_ID,
     ApiView,

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.permissions import IsAdminUser, IsAuthenticated
 from rest_framework.response import Response
 
-from briefs.api.base import (
+from api.base import (
     ApiView,
     QuerySerializer,
     api_schema,

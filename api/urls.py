@@ -7,10 +7,11 @@ route, and so the catch-all's 404 in the API's error shape rather than a databas
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
-from briefs.api import account, briefs, catalog, status, webhooks
-from briefs.api.base import NotFoundView
-from briefs.api.docs import ApiDocsView
-from briefs.api.schema import ApiSchemaGenerator
+from api import status
+from api.base import NotFoundView
+from api.docs import ApiDocsView
+from api.schema import ApiSchemaGenerator
+from briefs.api import account, briefs, catalog, webhooks
 
 
 class IdConverter:
