@@ -11,7 +11,8 @@ from api import status
 from api.base import NotFoundView
 from api.docs import ApiDocsView
 from api.schema import ApiSchemaGenerator
-from briefs.api import account, briefs, catalog, webhooks
+from briefs.api import account, briefs, webhooks
+from catalog import api as catalog_api
 
 
 class IdConverter:
@@ -36,26 +37,26 @@ v1_urlpatterns = [
         name="api-brief-cancel",
     ),
     path("briefs/<api_id:brief_id>/rerun", briefs.BriefRerunApi.as_view(), name="api-brief-rerun"),
-    path("catalog/platforms", catalog.PlatformListApi.as_view(), name="api-catalog-platforms"),
-    path("catalog/routes", catalog.RouteListApi.as_view(), name="api-catalog-routes"),
+    path("catalog/platforms", catalog_api.PlatformListApi.as_view(), name="api-catalog-platforms"),
+    path("catalog/routes", catalog_api.RouteListApi.as_view(), name="api-catalog-routes"),
     path(
         "catalog/routes/<api_id:route_id>",
-        catalog.RouteDetailApi.as_view(),
+        catalog_api.RouteDetailApi.as_view(),
         name="api-catalog-route",
     ),
     path(
         "catalog/routes/<api_id:route_id>/enable",
-        catalog.RouteEnableApi.as_view(),
+        catalog_api.RouteEnableApi.as_view(),
         name="api-catalog-route-enable",
     ),
     path(
         "catalog/routes/<api_id:route_id>/disable",
-        catalog.RouteDisableApi.as_view(),
+        catalog_api.RouteDisableApi.as_view(),
         name="api-catalog-route-disable",
     ),
     path(
         "catalog/routes/<api_id:route_id>/prefer",
-        catalog.RoutePreferApi.as_view(),
+        catalog_api.RoutePreferApi.as_view(),
         name="api-catalog-route-prefer",
     ),
     path("webhooks", webhooks.WebhookCollectionApi.as_view(), name="api-webhooks"),

@@ -5,7 +5,6 @@ from django.utils.translation import gettext_lazy as _
 
 from briefs.models import QUESTION_MAX_LENGTH, BriefOutcome, BriefStatus
 from briefs.services import NEED_VALUE_MAX_LENGTH
-from catalog.health import HealthState
 
 
 class AskForm(forms.Form):
@@ -86,16 +85,3 @@ class NeedsAnswerForm(forms.Form):
 
     def values(self) -> list[str]:
         return [self.cleaned_data[f"value_{n}"] for n in range(len(self.fields))]
-
-
-class RouteHealthFilterForm(forms.Form):
-    state = forms.ChoiceField(
-        label=_("State"),
-        required=False,
-        # Only tried routes are listed: none of them is unknown.
-        choices=[
-            ("", _("every state")),
-            *((s, label) for s, label in HealthState.choices if s != HealthState.UNKNOWN),
-        ],
-    )
-    q = forms.CharField(label=_("Platform or route"), required=False, max_length=200)

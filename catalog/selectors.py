@@ -1,19 +1,34 @@
-"""Reads of the catalog that route search needs: its text, its curation, versions, fresh states.
+"""Reads of the catalog: what route search needs (its text, its curation, versions, fresh
+states), and the filtered lists the API pages through.
 
 Eligibility is one rule everywhere: a route is searchable when it is enabled and present upstream
 and its platform is enabled and present upstream.
 """
 
-from collections.abc import Collection, Iterator
+import json
+from collections.abc import Collection, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import Case, Count, F, IntegerField, Max, Q, Sum, TextField, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerField,
+    Max,
+    Q,
+    QuerySet,
+    Sum,
+    TextField,
+    Value,
+    When,
+)
 from django.db.models.functions import MD5, Cast, Ord, Substr
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from catalog.health import health_condition
 from catalog.models import Platform, Route, UpstreamState
 
 
@@ -246,3 +261,70 @@ def search_states(
                 platform.priority, *health,
             )  # fmt: skip
     return routes, platforms
+
+
+# --- Listing the catalog (the API) --------------------------------------------------------------
+
+
+def platforms_filtered(
+    *,
+    search: str = "",
+    enabled: bool | None = None,
+    lang: str = "",
+    category: str = "",
+    **_page,
+) -> QuerySet[Platform]:
+    platforms = Platform.objects.all()
+    if search:
+        platforms = platforms.filter(
+            Q(namespace__icontains=search) | Q(name__icontains=search) | Q(url__icontains=search)
+        )
+    if enabled is not None:
+        platforms = platforms.filter(enabled=enabled)
+    if lang:
+        platforms = platforms.filter(lang=lang)
+    if category:
+        # The JSON text holds the quoted name: portable where JSON containment is not (SQLite),
+        # whether the backend stores non-ASCII escaped (SQLite) or not (PostgreSQL).
+        platforms = platforms.filter(
+            Q(categories__icontains=json.dumps(category))
+            | Q(categories__icontains=json.dumps(category, ensure_ascii=False))
+        )
+    return platforms.order_by("namespace")
+
+
+def routes_filtered(
+    *,
+    platform: str = "",
+    enabled: bool | None = None,
+    health: str = "",
+    search: str = "",
+    ranked: Sequence[int] | None = None,
+    **_page,
+) -> QuerySet[Route]:
+    """Routes matching every given filter, by path; with ``ranked`` (route ids best first, from
+    a relevance search) only those, in that order."""
+    routes = Route.objects.all()
+    if platform:
+        routes = routes.filter(platform__namespace=platform)
+    if enabled is not None:
+        routes = routes.filter(enabled=enabled)
+    if health:
+        routes = routes.filter(health_condition(health))
+    if search:
+        routes = routes.filter(
+            Q(path__icontains=search) | Q(name__icontains=search) | Q(description__icontains=search)
+        )
+    if ranked is not None:
+        return _in_rank_order(routes, ranked)
+    return routes.order_by("path")
+
+
+def _in_rank_order(routes: QuerySet[Route], route_ids: Sequence[int]) -> QuerySet[Route]:
+    if not route_ids:
+        return routes.none()
+    order = Case(
+        *(When(pk=route_id, then=rank) for rank, route_id in enumerate(route_ids)),
+        output_field=IntegerField(),
+    )
+    return routes.filter(pk__in=route_ids).annotate(rank=order).order_by("rank")
