@@ -12,14 +12,8 @@ from catalog.search import (
     routes_for_platforms,
     search_catalog,
 )
-from catalog.search_index import (
-    ENTITY_WEIGHT,
-    entities_split,
-    question_terms,
-    search_index_current,
-    search_index_invalidate,
-    word_stem,
-)
+from catalog.search_index import search_index_current, search_index_invalidate
+from catalog.search_terms import ENTITY_WEIGHT, question_terms
 
 ZHIHU_HOT = "/zhihu/hot/:category?"
 ZHIHU_PIN_HOTLIST = "/zhihu/pin/hotlist"
@@ -102,25 +96,6 @@ def test_it_does_not_let_question_words_name_a_platform():
     assert not {"right", "now"} & set(namespaces), f"question words named platforms: {namespaces}"
 
 
-@pytest.mark.parametrize(
-    ("question", "values"),
-    [
-        ("Latest commits in the rust-lang/rust repository", ["rust-lang/rust"]),
-        ("what did @elonmusk say", ["@elonmusk"]),
-        ("YouTube channel UCaXkIU1QidjPwiAYu6GcHjg", ["UCaXkIU1QidjPwiAYu6GcHjg"]),
-        ("雪球上 SH600519 的股票评论", ["SH600519"]),
-        ("AI/ML news", []),  # two short acronyms are a topic
-        ("iPhone15 reviews", []),  # a product, not an id
-        ("12306 news", []),  # a number may be a name (12306 is a platform)
-    ],
-)
-def test_subject_values_are_told_from_the_question_words(question, values):
-    plain, found = entities_split(question)
-
-    assert found == values
-    assert len(plain) == len(question) and all(v not in plain for v in values)
-
-
 @pytest.mark.django_db
 def test_a_subject_value_names_no_platform_and_weighs_little():
     # rust-lang is no mention of the platform called Lang; vercel/next.js none of Next.js.
@@ -140,11 +115,6 @@ def test_routes_the_questions_values_can_fill_are_not_held_back_by_their_paramet
     # Two values (owner/name) fill the two required parameters of the branches route.
     paths = platform_route_paths(["github"], "Branches of the vercel/next.js repository")
     assert paths[0] == "/github/branches/:user/:repo"
-
-
-def test_the_stemmer_undoubles_a_final_consonant_after_ed_and_ing():
-    assert [word_stem(w) for w in ("starred", "stopped", "running")] == ["star", "stop", "run"]
-    assert [word_stem(w) for w in ("added", "missed", "installed")] == ["add", "miss", "install"]
 
 
 @pytest.mark.django_db
