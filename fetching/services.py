@@ -47,9 +47,9 @@ from fetching.flight import (
     path_acquire,
     path_release,
 )
-from fetching.ingest import feed_parser_warm
 from fetching.models import Feed, FetchAttempt, Outcome
 from fetching.outcomes import Verdict, message_clean, outcome_is_transient
+from fetching.parsing import feed_parser_warm
 from fetching.paths import RoutePathRejected, path_confine, route_for_path
 from fetching.recording import FEED_FIELDS, Recorder, verdict_for
 from fetching.results import Done, FetchResult, Plan, result_rejected
