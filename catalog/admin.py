@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from catalog import services
 from catalog.health import HealthState, health_condition
 from catalog.models import CircuitChange, Platform, Route
+from catalog.selectors import category_condition
 from fetching.circuit import routes_failed_between
 from fetching.services import route_probe
 
@@ -36,9 +37,7 @@ class CategoryFilter(admin.SimpleListFilter):
     def queryset(self, request, queryset: QuerySet) -> QuerySet:
         if self.value() is None:
             return queryset
-        # JSON text contains the quoted name: portable across PostgreSQL and SQLite.
-        quoted = f'"{self.value()}"'
-        return queryset.filter(categories__icontains=quoted)
+        return queryset.filter(category_condition(self.value()))
 
 
 class HealthStateFilter(admin.SimpleListFilter):
@@ -116,9 +115,9 @@ class PlatformCategoryFilter(CategoryFilter):
     def queryset(self, request, queryset: QuerySet) -> QuerySet:
         if self.value() is None:
             return queryset
-        quoted = f'"{self.value()}"'
-        matching = Route.objects.filter(categories__icontains=quoted).values("platform_id")
-        return queryset.filter(Q(categories__icontains=quoted) | Q(id__in=matching))
+        condition = category_condition(self.value())
+        matching = Route.objects.filter(condition).values("platform_id")
+        return queryset.filter(condition | Q(id__in=matching))
 
 
 @admin.register(Platform)

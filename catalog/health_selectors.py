@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from catalog.health import CircuitState, HealthState, health_condition
 from catalog.models import CircuitChange, Route
-from fetching.models import SUCCESS_OUTCOMES, FetchAttempt
+from fetching.models import SUCCESS_OUTCOMES, FetchAttempt, Outcome
 
 HEALTH_DAYS = 7
 BUCKET_HOURS = 6
@@ -61,7 +61,7 @@ def health_series(*, route_ids: list[int] | None, now: datetime | None = None) -
     ``HEALTH_DAYS`` days. One aggregate query, grouped by route and hour."""
     start, count = _buckets(now or timezone.now())
     attempts = FetchAttempt.objects.filter(created_at__gte=start).exclude(
-        outcome="rsshub_unavailable"  # RSSHub down is no route's fault (DESIGN.md 2.3)
+        outcome=Outcome.RSSHUB_UNAVAILABLE  # RSSHub down is no route's fault (DESIGN.md 2.3)
     )
     keys: tuple[str, ...] = ("hour",)
     if route_ids is not None:
@@ -117,12 +117,12 @@ def health_summary(*, now: datetime | None = None) -> HealthSummary:
     now = now or timezone.now()
     counts = Route.objects.aggregate(
         tried=Count("id", filter=Q(attempts__gt=0)),
-        open=Count("id", filter=~Q(circuit=CircuitState.CLOSED)),
+        open=Count("id", filter=health_condition(HealthState.OPEN)),
         failing=Count("id", filter=health_condition(HealthState.FAILING)),
     )
     day = (
         FetchAttempt.objects.filter(created_at__gte=now - timedelta(hours=24))
-        .exclude(outcome="rsshub_unavailable")
+        .exclude(outcome=Outcome.RSSHUB_UNAVAILABLE)
         .aggregate(
             n=Count("id"),
             ok=Count("id", filter=Q(outcome__in=list(SUCCESS_OUTCOMES))),

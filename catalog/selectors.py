@@ -284,13 +284,18 @@ def platforms_filtered(
     if lang:
         platforms = platforms.filter(lang=lang)
     if category:
-        # The JSON text holds the quoted name: portable where JSON containment is not (SQLite),
-        # whether the backend stores non-ASCII escaped (SQLite) or not (PostgreSQL).
-        platforms = platforms.filter(
-            Q(categories__icontains=json.dumps(category))
-            | Q(categories__icontains=json.dumps(category, ensure_ascii=False))
-        )
+        platforms = platforms.filter(category_condition(category))
     return platforms.order_by("namespace")
+
+
+def category_condition(category: str) -> Q:
+    """Rows (platforms or routes) whose ``categories`` list holds ``category``.
+
+    The JSON text holds the quoted name: portable where JSON containment is not (SQLite),
+    whether the backend stores non-ASCII escaped (SQLite) or not (PostgreSQL)."""
+    return Q(categories__icontains=json.dumps(category)) | Q(
+        categories__icontains=json.dumps(category, ensure_ascii=False)
+    )
 
 
 def routes_filtered(
