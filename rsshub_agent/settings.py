@@ -179,7 +179,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # channels_redis waits for a message with a 5 s BZPOPMIN; redis-py's default read
+            # timeout is 5 s too, so an idle wait would end in TimeoutError and a lost doorbell.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
         }
     }
 else:

@@ -152,3 +152,26 @@ def test_q_broker_chooses_django_q_broker(tmp_path, env, expected):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == expected
+
+
+LAYER_PROBE = """
+import django
+django.setup()
+from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
+layer = get_channel_layer()
+(host,) = layer.hosts
+print(host["socket_timeout"] > RedisChannelLayer.brpop_timeout)
+"""
+
+
+def test_the_channel_layer_outwaits_its_own_blocking_receive(tmp_path):
+    """An idle receive must end with nothing received, not a read timeout (a lost doorbell)."""
+    result = subprocess.run(
+        [sys.executable, "-c", LAYER_PROBE],
+        env={**BASE_ENV, "PYTHONPATH": str(ROOT), "DATA_DIR": str(tmp_path),
+             "REDIS_URL": "redis://127.0.0.1:6379/3"},
+        cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "True"
