@@ -37,6 +37,7 @@ from typing import Any
 from django.conf import settings
 
 from catalog import selectors
+from catalog.search_postings import posting_arrays
 from catalog.search_terms import CJK_RE, text_canonical, text_terms
 
 # --- The index ----------------------------------------------------------------------------------
@@ -112,6 +113,7 @@ class SearchIndex:
     route_by_path: dict[str, int]
     route_by_id: dict[int, int]
     common_cutoff: int  # a term in more route postings than this only rescores candidates
+    arrays: Any = None  # catalog.search_postings.PostingArrays of the postings above
     built_seconds: float = 0.0
     longest_phrase_words: int = 1
 
@@ -291,6 +293,7 @@ def search_index_build(version: tuple[tuple, tuple]) -> SearchIndex:
     for position, row in enumerate(platform_rows):
         _phrases(index, position, platform_names(row, shared_domains))
     index.curation = curation_load(index, version[1])
+    index.arrays = posting_arrays(index, FIELD_WEIGHTS)
     index.built_seconds = time.perf_counter() - started
     return index
 
