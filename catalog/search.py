@@ -151,7 +151,7 @@ def _platform_reasons(
     reasons = []
     if hit := query.hits.get(position):
         reasons.append(f"name {hit.label!r}")
-    routes = [r for r in index.platforms[position].routes if rel.found[r]]
+    routes = [r for r in index.platforms[position].routes if rel.found(r)]
     if routes:
         best = max(routes, key=rel.route)
         reasons.append(f"route {index.routes[best].name[:60]!r}")
@@ -284,13 +284,11 @@ def _top_routes(index, query, rel, skip: set[int], limit: int) -> list[int]:
     platforms' searchable ones, by the index's curation, oversampled since fresh health can
     still reorder them."""
     arrays = index.arrays
-    candidates = rel.found.copy()
+    positions = rel.positions
     if query.hits:
-        named = rel.named_routes & np.frombuffer(query.curation.route_ok, dtype=bool)
-        if skip:
-            named[list(skip)] = False
-        candidates |= named
-    positions = np.flatnonzero(candidates)
+        route_ok = query.curation.route_ok
+        named = [r for r in rel.named_routes if route_ok[r] and r not in skip and not rel.found(r)]
+        positions = np.concatenate([positions, np.array(named, dtype=np.int64)])
     platforms = arrays.route_platform[positions]
     required = np.maximum(arrays.route_required[positions] - query.values, 0)
     own = (rel.routes[positions] + PRIOR_RELEVANCE) / (1 + required)
@@ -303,17 +301,14 @@ def _top_routes(index, query, rel, skip: set[int], limit: int) -> list[int]:
 
 
 def _top_platforms(index, query, rel, skip: set[int], limit: int) -> list[int]:
-    own = rel.platforms + rel.best_route
     names = np.zeros(len(index.platforms))
     for platform, score in query.name_scores.items():
         names[platform] = score
-    candidates = (own > 0) | (names > 0)
-    for platform in query.hits:
-        candidates[platform] = True
+    named = [p for p in query.hits if not (rel.platforms[p] > 0 or rel.best_route[p] > 0)]
+    positions = np.concatenate([rel.platform_positions, np.array(named, dtype=np.int64)])
     if skip:
-        candidates[list(skip)] = False
-    positions = np.flatnonzero(candidates)
-    own = own[positions]
+        positions = positions[~np.isin(positions, np.fromiter(skip, dtype=np.int64))]
+    own = rel.platforms[positions] + rel.best_route[positions]
     own = np.where(own > 0, own + SIZE_PRIOR * index.arrays.platform_size[positions], 0.0)
     _, platform_factor = _curation_priorities(query.curation)
     scores = (names[positions] + own) * platform_factor[positions]

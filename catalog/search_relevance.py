@@ -12,7 +12,7 @@ dictionary of every route that matched.
 
 import bisect
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from catalog.search_postings import TermPostings
 from catalog.search_question import NAMED_TERM_FACTOR, SearchQuery
 
 MIN_CANDIDATES = 300
+EMPTY = np.zeros(0, dtype=np.int64)
 
 
 @dataclass(slots=True)
@@ -28,14 +29,20 @@ class Relevance:
     """Relevance of the searchable routes and platforms, by position (0.0: none)."""
 
     routes: np.ndarray  # float64 per route
-    found: np.ndarray  # bool per route: relevant, searchable and not skipped
+    positions: np.ndarray  # int64, ascending: where ``found`` is true
     platforms: np.ndarray  # float64 per platform, own text
     best_route: np.ndarray  # float64 per platform, its best route's relevance
+    platform_positions: np.ndarray  # int64: platforms with own-text or route relevance
     # How the terms were read, to tell afterwards which ones a route matched.
-    first_found: np.ndarray  # int32 per route: the step (term) that first scored it, or -1
+    # int32 per route: 1 + the step (term) that first scored it; 0 for a route not found, or
+    # not searchable, or skipped.
+    found_at: np.ndarray
     pooled: tuple[bool, ...]  # per step: the term only rescored routes already found
-    named_routes: np.ndarray  # bool per route: of a platform the question names
+    named_routes: frozenset[int]  # routes of the platforms the question names
     allowed: np.ndarray | None  # bool per route, when only those were scored
+
+    def found(self, position: int) -> bool:
+        return bool(self.found_at[position])
 
     def route(self, position: int) -> float:
         return float(self.routes[position])
@@ -72,10 +79,11 @@ class _Accumulator:
     allowed: np.ndarray | None
     named: np.ndarray
     scores: np.ndarray
-    found: np.ndarray
-    first_found: np.ndarray
+    found_at: np.ndarray
     coverage: np.ndarray  # per alternative: idf of its own terms the question holds
     count: int = 0
+    chunks: list = field(default_factory=list)  # positions found, term by term
+    alt_chunks: list = field(default_factory=list)  # alternatives touched, term by term
 
     def add(self, step: int, term: str, weight: float, idf: float, pooled: bool) -> None:
         postings: TermPostings = self.index.arrays.routes[term]
@@ -87,7 +95,9 @@ class _Accumulator:
         alts = postings.alts
         if len(alts):
             keep = self._kept(postings.alt_routes, pooled, default, overrides, platform_of)
-            self.coverage[alts if keep is None else alts[keep]] += idf
+            alts = alts if keep is None else alts[keep]
+            self.coverage[alts] += idf
+            self.alt_chunks.append(alts)
         positions = postings.routes
         factors = _factors(platform_of[positions], default, overrides)
         keep = self._kept(positions, pooled, default, overrides, platform_of, factors)
@@ -95,10 +105,10 @@ class _Accumulator:
         if keep is not None:
             positions, contribution = positions[keep], contribution[keep]
         self.scores[positions] += contribution
-        new = positions[~self.found[positions]]
-        self.found[new] = True
-        self.first_found[new] = step
+        new = positions[self.found_at[positions] == 0]
+        self.found_at[new] = step + 1
         self.count += len(new)
+        self.chunks.append(new)
 
     def _kept(self, routes, pooled, default, overrides, platform_of, factors=None):
         """Which of ``routes`` this term is read for (None: all of them)."""
@@ -106,7 +116,7 @@ class _Accumulator:
         if self.allowed is not None:
             keep = self.allowed[routes]
         elif pooled:
-            keep = self.found[routes] | self.named[routes]
+            keep = (self.found_at[routes] > 0) | self.named[routes]
         if default == 0.0 or any(f == 0.0 for _, f in overrides):
             if factors is None:
                 factors = _factors(platform_of[routes], default, overrides)
@@ -117,18 +127,17 @@ class _Accumulator:
     def finish(self) -> np.ndarray:
         """Scores x (0.5 + 0.5 x name coverage), in place; returns the positions found."""
         arrays = self.index.arrays
-        positions = np.flatnonzero(self.found)
-        touched = np.flatnonzero(self.coverage)
+        positions = np.sort(np.concatenate(self.chunks)) if self.chunks else EMPTY
         coverage = np.ones(len(positions))
-        if len(touched):
+        coverage[arrays.route_has_alts[positions]] = 0.0
+        if self.alt_chunks:
+            touched = np.concatenate(self.alt_chunks)  # repeats do not change a maximum
             mass = arrays.alt_mass[touched]
             share = np.divide(self.coverage[touched], mass, out=np.zeros(len(touched)),
                               where=mass > 0)  # fmt: skip
             best = np.zeros(len(self.scores))
             np.maximum.at(best, arrays.alt_route[touched], share)
             coverage = np.where(arrays.route_has_alts[positions], best[positions], 1.0)
-        else:
-            coverage[arrays.route_has_alts[positions]] = 0.0
         self.scores[positions] *= 0.5 + 0.5 * coverage
         return positions
 
@@ -143,8 +152,8 @@ def _route_relevance(index, query, named: np.ndarray, allowed) -> tuple[_Accumul
     """
     n = len(index.routes)
     acc = _Accumulator(
-        index, query, allowed, named, np.zeros(n), np.zeros(n, dtype=bool),
-        np.full(n, -1, dtype=np.int32), np.zeros(len(index.arrays.alt_route)),
+        index, query, allowed, named, np.zeros(n), np.zeros(n, dtype=np.int32),
+        np.zeros(len(index.arrays.alt_route)),
     )  # fmt: skip
     pooled = []
     for step, (term, weight, idf) in enumerate(query.terms):
@@ -181,39 +190,35 @@ def _mask(size: int, positions: Collection[int]) -> np.ndarray:
     return mask
 
 
-def named_route_mask(index: SearchIndex, query: SearchQuery) -> np.ndarray:
-    return _mask(len(index.routes), [r for p in query.hits for r in index.platforms[p].routes])
-
-
 def relevance_of(
     index: SearchIndex, query: SearchQuery, *, allowed=None, skip_routes=(), skip_platforms=()
 ) -> Relevance:
     """Relevance of the routes and platforms that are searchable and not skipped."""
     arrays = index.arrays
-    route_ok = np.frombuffer(query.curation.route_ok, dtype=bool)
-    platform_ok = np.frombuffer(query.curation.platform_ok, dtype=bool)
-    named = named_route_mask(index, query)
+    named = frozenset(r for p in query.hits for r in index.platforms[p].routes)
+    named_mask = _mask(len(index.routes), named) if named else np.zeros(len(index.routes), bool)
     allowed_mask = None if allowed is None else _mask(len(index.routes), allowed)
-    acc, pooled = _route_relevance(index, query, named, allowed_mask)
+    acc, pooled = _route_relevance(index, query, named_mask, allowed_mask)
     positions = acc.finish()
-    routes, found = acc.scores, acc.found
-    searchable = route_ok[positions]
+    routes = acc.scores
+    searchable = np.frombuffer(query.curation.route_ok, dtype=bool)[positions]
     if skip_routes:
         searchable &= ~np.isin(positions, np.fromiter(skip_routes, dtype=np.int64))
     if skip_platforms:
         skipped = np.fromiter(skip_platforms, dtype=np.int64)
         searchable &= ~np.isin(arrays.route_platform[positions], skipped)
     dropped = positions[~searchable]
-    routes[dropped], found[dropped] = 0.0, False
+    routes[dropped], acc.found_at[dropped] = 0.0, 0
     positions = positions[searchable]
     best = np.zeros(len(index.platforms))
     np.maximum.at(best, arrays.route_platform[positions], routes[positions])
     platforms = _platform_relevance(index, query)
-    platforms[~platform_ok] = 0.0
+    platforms[~np.frombuffer(query.curation.platform_ok, dtype=bool)] = 0.0
     if skip_platforms:
-        platforms[_mask(len(index.platforms), skip_platforms)] = 0.0
-    return Relevance(routes, found, platforms, best, acc.first_found, tuple(pooled), named,
-                     allowed_mask)  # fmt: skip
+        platforms[np.fromiter(skip_platforms, dtype=np.int64)] = 0.0
+    relevant = np.flatnonzero((platforms > 0) | (best > 0))
+    return Relevance(routes, positions, platforms, best, relevant, acc.found_at,
+                     tuple(pooled), named, allowed_mask)  # fmt: skip
 
 
 def matched_terms(index: SearchIndex, query: SearchQuery, rel: Relevance, position: int):
@@ -231,8 +236,8 @@ def matched_terms(index: SearchIndex, query: SearchQuery, rel: Relevance, positi
         if rel.allowed is not None:
             read = bool(rel.allowed[position])
         elif rel.pooled[step]:
-            first = int(rel.first_found[position])
-            read = bool(rel.named_routes[position]) or 0 <= first < step
+            found_at = int(rel.found_at[position])  # 1 + the step that found it
+            read = position in rel.named_routes or 0 < found_at <= step
         else:
             read = True
         if read and query.factor(term, platform, term in query.named_terms):
