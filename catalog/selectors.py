@@ -173,6 +173,26 @@ def route_text_rows() -> Iterator[RouteRow]:
         yield RouteRow(*row)
 
 
+def text_rows_since(
+    *, platforms_at: datetime | None, routes_at: datetime | None, limit: int
+) -> tuple[list[PlatformRow], list[RouteRow]] | None:
+    """Text rows written after the given times (all rows of a table whose time is None), or
+    None when more than ``limit`` of them were."""
+    platforms = Platform.objects.all()
+    routes = Route.objects.all()
+    if platforms_at is not None:
+        platforms = platforms.filter(updated_at__gt=platforms_at)
+    if routes_at is not None:
+        routes = routes.filter(updated_at__gt=routes_at)
+    found_platforms = [
+        PlatformRow(*r) for r in platforms.values_list(*PlatformRow._fields)[: limit + 1]
+    ]
+    found_routes = [RouteRow(*r) for r in routes.values_list(*RouteRow._fields)[: limit + 1]]
+    if len(found_platforms) + len(found_routes) > limit:
+        return None
+    return found_platforms, found_routes
+
+
 def platform_curation_rows() -> list[CurationRow]:
     fields = ("id", "enabled", "upstream_state", "priority")
     return [CurationRow(i, None, *rest) for i, *rest in Platform.objects.values_list(*fields)]
