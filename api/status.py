@@ -109,13 +109,7 @@ def queue_status() -> dict:
     from django_q.models import OrmQ
 
     if Conf.ORM is None:
-        return {
-            "ok": True,
-            "queued": None,
-            "running": None,
-            "oldest_queued_seconds": None,
-            "detail": "the broker is not the database; its backlog is not shown here",
-        }
+        return _redis_queue_status()
     now = timezone.now()
     tasks = OrmQ.objects.using(Conf.ORM)
     queued = tasks.filter(lock__lte=now)
@@ -128,6 +122,25 @@ def queue_status() -> dict:
         "running": tasks.filter(lock__gt=now).count(),
         "oldest_queued_seconds": waited,
         "detail": "tasks are being taken" if ok else "tasks wait: is a worker (qcluster) running?",
+    }
+
+
+def _redis_queue_status() -> dict:
+    """The Redis broker's backlog: tasks no cluster has taken yet (taken ones leave Redis)."""
+    from django_q.brokers import get_broker
+    from redis.exceptions import RedisError
+
+    try:
+        queued = get_broker().queue_size()
+    except RedisError:
+        return {"ok": False, "queued": None, "running": None, "oldest_queued_seconds": None,
+                "detail": "the Redis broker does not answer"}  # fmt: skip
+    return {
+        "ok": True,
+        "queued": queued,
+        "running": None,
+        "oldest_queued_seconds": None,
+        "detail": "tasks queue on Redis; how long the oldest waited is not kept there",
     }
 
 
