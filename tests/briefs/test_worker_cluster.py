@@ -75,7 +75,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 from django_q.models import Schedule
-from briefs.tokens import token_issue
+from briefs.tokens.service import token_issue
 from catalog.models import Platform, Route
 
 owner = get_user_model().objects.create_user("cluster-test")
