@@ -132,12 +132,12 @@ def _platform_base(index: SearchIndex, query: SearchQuery, rel: Relevance, posit
 
 
 def _route_reasons(
-    index: SearchIndex, query: SearchQuery, rel: Relevance, position: int, health: float, state
+    index: SearchIndex, query: SearchQuery, terms: list[str], position: int, health: float, state
 ) -> tuple[str, ...]:
     reasons = []
     if hit := query.hits.get(index.routes[position].platform):
         reasons.append(f"platform named {hit.label!r}")
-    if terms := matched_terms(index, query, rel, position):
+    if terms:
         reasons.append("matches " + ", ".join(dict.fromkeys(terms)))
     if state.priority or state.platform_priority:
         reasons.append(f"priority {state.priority:+d} (platform {state.platform_priority:+d})")
@@ -162,7 +162,9 @@ def _platform_reasons(
     return tuple(reasons)
 
 
-def _route_hit(index: SearchIndex, query: SearchQuery, rel: Relevance, scored: tuple) -> RouteHit:
+def _route_hit(
+    index: SearchIndex, query: SearchQuery, rel: Relevance, scored: tuple, terms: list[str]
+) -> RouteHit:
     score, position, state, health = scored
     route = index.routes[position]
     platform_score = _platform_base(index, query, rel, route.platform)
@@ -175,7 +177,7 @@ def _route_hit(index: SearchIndex, query: SearchQuery, rel: Relevance, scored: t
         example=route.example,
         score=round(score, 4),
         platform_score=round(platform_score, 4),
-        reasons=_route_reasons(index, query, rel, position, health, state),
+        reasons=_route_reasons(index, query, terms, position, health, state),
     )
 
 
@@ -183,41 +185,47 @@ def _route_hits(
     index: SearchIndex,
     query: SearchQuery,
     rel: Relevance,
-    positions: list[int],
+    positions: dict[int, float | None],
     states: dict,
     limit: int,
 ) -> list[RouteHit]:
-    """The best ``limit`` route candidates, rescored with their fresh state; ineligible dropped."""
+    """The best ``limit`` route candidates (position -> score before curation, None: to be
+    computed), rescored with their fresh state; ineligible dropped."""
     now = timezone.now()
     scored = []
-    for position in positions:
+    for position, base in positions.items():
         state = states.get(index.routes[position].id)
         if state is None or not state.eligible:
             continue
         health = route_health_score(state, now=now)
-        score = _route_base(index, query, rel, position) * health
+        if base is None:
+            base = _route_base(index, query, rel, position)
+        score = base * health
         score *= priority_factor(state.platform_priority) * priority_factor(state.priority)
         scored.append((score, position, state, health))
     scored.sort(key=lambda s: (-s[0], index.routes[s[1]].path))
-    return [_route_hit(index, query, rel, s) for s in scored[:limit]]
+    scored = scored[:limit]
+    terms = matched_terms(index, query, rel, [s[1] for s in scored])
+    return [_route_hit(index, query, rel, s, terms[s[1]]) for s in scored]
 
 
 def _platform_hits(
     index: SearchIndex,
     query: SearchQuery,
     rel: Relevance,
-    positions: list[int],
+    positions: dict[int, float],
     states: dict,
     limit: int,
 ) -> list[PlatformHit]:
-    """Platform candidates rescored with their fresh state, best first; the ineligible dropped."""
+    """Platform candidates (position -> score before curation) rescored with their fresh state,
+    best first; the ineligible dropped."""
     hits = []
-    for position in positions:
+    for position, base in positions.items():
         platform = index.platforms[position]
         state = states.get(platform.id)
         if state is None or not state.eligible:
             continue
-        score = _platform_base(index, query, rel, position) * priority_factor(state.priority)
+        score = base * priority_factor(state.priority)
         hits.append((round(score, 4), platform.namespace, position, state.priority))
     hits.sort(key=lambda h: (-h[0], h[1]))
     return [
@@ -231,8 +239,8 @@ def _fresh_hits(
     index: SearchIndex,
     query: SearchQuery,
     rel: Relevance,
-    routes: tuple[list[int], int],
-    platforms: tuple[list[int], int],
+    routes: tuple[dict[int, float | None], int],
+    platforms: tuple[dict[int, float], int],
 ) -> tuple[list[RouteHit], list[PlatformHit]]:
     """The best of the route and platform candidates, each given as (positions, limit), rescored
     with curation and health read now, in one query."""
@@ -268,18 +276,21 @@ def _curation_priorities(curation) -> tuple[np.ndarray, np.ndarray]:
     return _curation_factors[1]
 
 
-def _largest(scores: np.ndarray, positions: np.ndarray, count: int) -> list[int]:
+def _largest(
+    scores: np.ndarray, positions: np.ndarray, bases: np.ndarray, count: int
+) -> dict[int, float]:
     """The ``count`` positions of highest score, ties to the higher position (as sorting
-    (score, position) pairs would have it), best first."""
+    (score, position) pairs would have it), best first, each with its score before curation
+    (``bases``), which the fresh rescoring starts from."""
     if len(scores) > count:
         threshold = np.partition(scores, len(scores) - count)[len(scores) - count]
         keep = scores >= threshold
-        scores, positions = scores[keep], positions[keep]
+        scores, positions, bases = scores[keep], positions[keep], bases[keep]
     order = np.lexsort((-positions, -scores))[:count]
-    return positions[order].tolist()
+    return dict(zip(positions[order].tolist(), bases[order].tolist(), strict=True))
 
 
-def _top_routes(index, query, rel, skip: set[int], limit: int) -> list[int]:
+def _top_routes(index, query, rel, skip: set[int], limit: int) -> dict[int, float]:
     """The candidates that can rank in the first ``limit``: the relevant routes and the named
     platforms' searchable ones, by the index's curation, oversampled since fresh health can
     still reorder them."""
@@ -296,11 +307,12 @@ def _top_routes(index, query, rel, skip: set[int], limit: int) -> list[int]:
     for platform, score in query.name_scores.items():
         names[platform] = score
     route_factor, platform_factor = _curation_priorities(query.curation)
-    scores = (names[platforms] + own) * route_factor[positions] * platform_factor[platforms]
-    return _largest(scores, positions, 2 * limit + 5)
+    bases = names[platforms] + own
+    scores = bases * route_factor[positions] * platform_factor[platforms]
+    return _largest(scores, positions, bases, 2 * limit + 5)
 
 
-def _top_platforms(index, query, rel, skip: set[int], limit: int) -> list[int]:
+def _top_platforms(index, query, rel, skip: set[int], limit: int) -> dict[int, float]:
     names = np.zeros(len(index.platforms))
     for platform, score in query.name_scores.items():
         names[platform] = score
@@ -311,8 +323,9 @@ def _top_platforms(index, query, rel, skip: set[int], limit: int) -> list[int]:
     own = rel.platforms[positions] + rel.best_route[positions]
     own = np.where(own > 0, own + SIZE_PRIOR * index.arrays.platform_size[positions], 0.0)
     _, platform_factor = _curation_priorities(query.curation)
-    scores = (names[positions] + own) * platform_factor[positions]
-    return _largest(scores, positions, 2 * limit + 5)
+    bases = names[positions] + own
+    scores = bases * platform_factor[positions]
+    return _largest(scores, positions, bases, 2 * limit + 5)
 
 
 # --- Public API ---------------------------------------------------------------------------------
@@ -393,4 +406,4 @@ def routes_for_platforms(
     route_ok = query.curation.route_ok
     allowed = {r for p in platforms for r in index.platforms[p].routes if route_ok[r]} - skip
     rel = relevance_of(index, query, allowed=allowed)
-    return _fresh_hits(index, query, rel, (list(allowed), limit), ([], 0))[0]
+    return _fresh_hits(index, query, rel, (dict.fromkeys(allowed), limit), ({}, 0))[0]

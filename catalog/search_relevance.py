@@ -10,7 +10,6 @@ live in arrays as long as the catalog, so what ranks next reads them without bui
 dictionary of every route that matched.
 """
 
-import bisect
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
@@ -221,25 +220,27 @@ def relevance_of(
                      tuple(pooled), named, allowed_mask)  # fmt: skip
 
 
-def matched_terms(index: SearchIndex, query: SearchQuery, rel: Relevance, position: int):
-    """The question terms route ``position`` matched, in the order they were read."""
-    platform = int(index.arrays.route_platform[position])
-    out = []
+def matched_terms(
+    index: SearchIndex, query: SearchQuery, rel: Relevance, positions: list[int]
+) -> dict[int, list[str]]:
+    """Per route position, the question terms it matched, in the order they were read."""
+    wanted = np.array(positions, dtype=np.int32)
+    platforms = index.arrays.route_platform[wanted]
+    out: dict[int, list[str]] = {p: [] for p in positions}
     for step, (term, _, _) in enumerate(query.terms):
         postings = index.arrays.routes.get(term)
-        if postings is None:
+        if postings is None or not len(postings.routes):
             continue
-        codes = index.route_postings[term]  # position << 2 | field, ascending
-        i = bisect.bisect_left(codes, position << 2)
-        if i == len(codes) or codes[i] >> 2 != position:
-            continue
+        at = np.minimum(np.searchsorted(postings.routes, wanted), len(postings.routes) - 1)
+        held = postings.routes[at] == wanted
         if rel.allowed is not None:
-            read = bool(rel.allowed[position])
+            held &= rel.allowed[wanted]
         elif rel.pooled[step]:
-            found_at = int(rel.found_at[position])  # 1 + the step that found it
-            read = position in rel.named_routes or 0 < found_at <= step
-        else:
-            read = True
-        if read and query.factor(term, platform, term in query.named_terms):
-            out.append(term)
+            found_at = rel.found_at[wanted]  # 1 + the step that found it
+            named = np.fromiter((p in rel.named_routes for p in positions), bool, len(positions))
+            held &= named | ((found_at > 0) & (found_at <= step))
+        named_term = term in query.named_terms
+        for k in np.flatnonzero(held).tolist():
+            if query.factor(term, int(platforms[k]), named_term):
+                out[positions[k]].append(term)
     return out
