@@ -56,8 +56,9 @@ from bench.support.feeds import RSS_TYPE, rss  # noqa: E402
 from bench.support.httpserver import Reply, ScriptedServer  # noqa: E402
 from catalog.models import Platform, Route  # noqa: E402
 from fetching.client import FetchFailed, RSSHubClient  # noqa: E402
-from fetching.ingest import feed_parse, feed_parser_warm, items_store  # noqa: E402
+from fetching.ingest import items_store  # noqa: E402
 from fetching.models import Feed, Item, Outcome  # noqa: E402
+from fetching.parsing import feed_parse, feed_parser_warm  # noqa: E402
 from fetching.services import fetch_paths  # noqa: E402
 
 FEEDS = 20

@@ -408,7 +408,7 @@ PROFILED = [
     ("agent.llm.calls", "breaker_record_success", "LLM: breaker_record_success"),
     ("fetching.services", "_plans_prepare", "fetch: plans (confine, feeds, circuits)"),
     ("fetching.client", "RSSHubClient.get", "fetch: HTTP (RSSHubClient.get)"),
-    ("fetching.services", "feed_parse", "fetch: parse (worker process)"),
+    ("fetching.recording", "feed_parse", "fetch: parse (worker process)"),
     ("fetching.services", "_attempts_record", "fetch: record (items, attempts, health)"),
     ("agent.summarize", "items_load", "summarize: items_load"),
     ("agent.runner", "_finish", "finish (one UPDATE)"),

@@ -92,18 +92,3 @@ class NeedsAnswerForm(forms.Form):
 
     def values(self) -> list[str]:
         return [self.cleaned_data[f"value_{n}"] for n in range(len(self.fields))]
-
-
-class RouteHealthFilterForm(forms.Form):
-    state = forms.ChoiceField(
-        label=_("State"),
-        required=False,
-        choices=[
-            ("", _("every state")),
-            ("healthy", _("healthy")),
-            ("degraded", _("degraded")),
-            ("failing", _("failing")),
-            ("open", _("open")),
-        ],
-    )
-    q = forms.CharField(label=_("Platform or route"), required=False, max_length=200)

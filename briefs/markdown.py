@@ -15,7 +15,6 @@ on its own against script injection, together also against misleading links:
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from urllib.parse import urlsplit
 
 import nh3
 from django.utils import formats, timezone
@@ -24,6 +23,8 @@ from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_inline import StateInline
+
+from fetching.feeditems import is_absolute_http_url
 
 CITATION_RE = re.compile(r"\[(\d{1,4})\]")
 ALLOWED_TAGS = {
@@ -55,17 +56,13 @@ class Citation:
         return " · ".join(part for part in (self.title, self.source, when) if part)
 
 
-def http_url(value: object) -> str:
-    """``value`` when it is an absolute http(s) URL with a host and nothing odd in it, else ""."""
-    if not isinstance(value, str) or len(value) > 2000 or URL_UNSAFE_RE.search(value):
+def citation_href(value: object) -> str:
+    """A cited item's stored link when it may be a link's ``href`` as it is: nothing in it that
+    HTML or a URL would need escaped (controls, spaces, quotes, ``<>``, backslash, backtick),
+    and an absolute http(s) URL (``fetching.feeditems.is_absolute_http_url``); otherwise ""."""
+    if not isinstance(value, str) or URL_UNSAFE_RE.search(value):
         return ""
-    try:
-        parts = urlsplit(value)
-    except ValueError:
-        return ""
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        return ""
-    return value
+    return value if is_absolute_http_url(value) else ""
 
 
 def _published(value: object) -> datetime | None:
@@ -92,7 +89,7 @@ def citations_read(raw: object) -> list[Citation]:
             Citation(
                 n=n,
                 title=str(entry.get("title") or "")[:1000],
-                url=http_url(entry.get("link")),
+                url=citation_href(entry.get("link")),
                 source=str(entry.get("source") or "")[:300],
                 path=str(entry.get("path") or "")[:1000],
                 published_at=_published(entry.get("published_at")),

@@ -3,23 +3,15 @@ another user's brief is ``Brief.DoesNotExist`` here and a 404 (or a refused sock
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from asgiref.sync import async_to_sync
-from django.db.models import Avg, Count, Func, IntegerField, Prefetch, Q, QuerySet
-from django.db.models.functions import Substr, TruncHour
+from django.db.models import Func, IntegerField, Prefetch, Q, QuerySet
+from django.db.models.functions import Substr
 from django.utils import timezone
 
 from briefs.models import Brief, BriefStatus, RunStep, Webhook, WebhookDelivery
-from catalog.admin import HEALTH_STATES
-from catalog.models import CircuitChange, CircuitState, Route
-from fetching.client import FetchFailed, RSSHubClient
-from fetching.egress import EgressOutage, egress_outage
-from fetching.models import SUCCESS_OUTCOMES, FetchAttempt
-from fetching.status import rsshub_status_remember, rsshub_status_remembered
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -241,166 +233,3 @@ def webhooks_with_log(*, owner, log_rows: int = WEBHOOK_LOG_ROWS) -> list[Webhoo
             Prefetch("deliveries", queryset=latest[:log_rows], to_attr="recent_deliveries")
         )
     )
-
-
-# --- RSSHub status --------------------------------------------------------------------------
-
-RSSHUB_STATUS_TIMEOUT = 2.0
-
-
-async def _rsshub_probe() -> bool:
-    async with RSSHubClient(timeout=RSSHUB_STATUS_TIMEOUT) as client:
-        try:
-            response = await client.get("/healthz")
-        except FetchFailed:
-            return False
-    return response.status == 200
-
-
-def rsshub_answers() -> bool:
-    """Whether RSSHub answers its health check; remembered (see ``fetching.status``).
-
-    Goes through the one RSSHub client, which adds the access key below the logs."""
-    answer = rsshub_status_remembered()
-    if answer is None:
-        try:
-            answer = async_to_sync(_rsshub_probe)()
-        except OSError:  # the client maps transport failures; this is a last guard
-            answer = False
-        rsshub_status_remember(answer)
-    return answer
-
-
-def rsshub_egress_outage() -> EgressOutage | None:
-    """Since when the configured RSSHub cannot reach the internet (None while it can). Read
-    from the database on every call: the recovery check clears it within a minute."""
-    return egress_outage()
-
-
-# --- route health ---------------------------------------------------------------------------
-
-HEALTH_DAYS = 7
-BUCKET_HOURS = 6
-ROUTES_PER_PAGE = 40
-RECENT_CHANGES = 12
-
-
-@dataclass
-class Series:
-    """One point per bucket, oldest first: the share of successes and the mean latency."""
-
-    success: list[float | None] = field(default_factory=list)
-    latency: list[float | None] = field(default_factory=list)
-    attempts: list[int] = field(default_factory=list)
-
-
-def routes_for_health(*, state: str = "", text: str = "") -> QuerySet[Route]:
-    """Routes that have been tried (or whose circuit is not closed), by platform then path."""
-    routes = Route.objects.select_related("platform").filter(
-        Q(attempts__gt=0) | ~Q(circuit=CircuitState.CLOSED)
-    )
-    if state in HEALTH_STATES:
-        routes = routes.filter(HEALTH_STATES[state])
-    if text:
-        routes = routes.filter(
-            Q(path__icontains=text)
-            | Q(name__icontains=text)
-            | Q(platform__name__icontains=text)
-            | Q(platform__namespace__icontains=text)
-        )
-    return routes.order_by("platform__namespace", "path")
-
-
-def _buckets(now: datetime) -> tuple[datetime, int]:
-    """The start of the first bucket (aligned to ``BUCKET_HOURS`` in UTC) and the count."""
-    end = now.replace(minute=0, second=0, microsecond=0)
-    end -= timedelta(hours=end.hour % BUCKET_HOURS)
-    count = HEALTH_DAYS * 24 // BUCKET_HOURS
-    return end - timedelta(hours=BUCKET_HOURS * (count - 1)), count
-
-
-def health_series(*, route_ids: list[int] | None, now: datetime | None = None) -> dict:
-    """Per route (or ``None`` for all routes together), the success/latency series of the last
-    ``HEALTH_DAYS`` days. One aggregate query, grouped by route and hour."""
-    start, count = _buckets(now or timezone.now())
-    attempts = FetchAttempt.objects.filter(created_at__gte=start).exclude(
-        outcome="rsshub_unavailable"  # RSSHub down is no route's fault (DESIGN.md 2.3)
-    )
-    keys: tuple[str, ...] = ("hour",)
-    if route_ids is not None:
-        attempts = attempts.filter(route_id__in=route_ids)
-        keys = ("route_id", "hour")
-    rows = (
-        attempts.annotate(hour=TruncHour("created_at", tzinfo=UTC))
-        .values(*keys)
-        .annotate(
-            n=Count("id"),
-            ok=Count("id", filter=Q(outcome__in=list(SUCCESS_OUTCOMES))),
-            latency=Avg("latency_ms"),
-        )
-        .order_by()
-    )
-    totals: dict = defaultdict(lambda: [[0, 0, 0.0] for _ in range(count)])
-    for row in rows:
-        index = int((row["hour"] - start).total_seconds() // (BUCKET_HOURS * 3600))
-        if 0 <= index < count:
-            bucket = totals[row.get("route_id")][index]
-            bucket[0] += row["n"]
-            bucket[1] += row["ok"]
-            bucket[2] += (row["latency"] or 0) * row["n"]
-    return {key: _series(buckets) for key, buckets in totals.items()}
-
-
-def series_empty() -> Series:
-    """The series of a route without attempts in the period: every bucket empty."""
-    _, count = _buckets(timezone.now())
-    return _series([[0, 0, 0.0]] * count)
-
-
-def _series(buckets: list[list]) -> Series:
-    series = Series()
-    for n, ok, latency_sum in buckets:
-        series.attempts.append(n)
-        series.success.append(ok / n if n else None)
-        series.latency.append(latency_sum / n if n else None)
-    return series
-
-
-@dataclass(frozen=True)
-class HealthSummary:
-    routes_tried: int
-    open_circuits: int
-    failing: int
-    attempts_24h: int
-    success_24h: float | None
-    latency_24h: float | None
-
-
-def health_summary(*, now: datetime | None = None) -> HealthSummary:
-    now = now or timezone.now()
-    counts = Route.objects.aggregate(
-        tried=Count("id", filter=Q(attempts__gt=0)),
-        open=Count("id", filter=~Q(circuit=CircuitState.CLOSED)),
-        failing=Count("id", filter=HEALTH_STATES["failing"]),
-    )
-    day = (
-        FetchAttempt.objects.filter(created_at__gte=now - timedelta(hours=24))
-        .exclude(outcome="rsshub_unavailable")
-        .aggregate(
-            n=Count("id"),
-            ok=Count("id", filter=Q(outcome__in=list(SUCCESS_OUTCOMES))),
-            latency=Avg("latency_ms"),
-        )
-    )
-    return HealthSummary(
-        routes_tried=counts["tried"],
-        open_circuits=counts["open"],
-        failing=counts["failing"],
-        attempts_24h=day["n"],
-        success_24h=day["ok"] / day["n"] if day["n"] else None,
-        latency_24h=day["latency"],
-    )
-
-
-def circuit_changes_recent(limit: int = RECENT_CHANGES) -> list[CircuitChange]:
-    return list(CircuitChange.objects.select_related("route")[:limit])

@@ -16,6 +16,7 @@ from briefs.models import (
     BriefOutcome,
     BriefStatus,
 )
+from briefs.queue import brief_task_name
 from briefs.steps import step_append
 from catalog.search import MAX_QUESTION_CHARS
 
@@ -47,9 +48,8 @@ def brief_enqueue(brief: Brief) -> None:
     """Hand the brief to a worker once the transaction that created it has committed."""
     from django_q.tasks import async_task
 
-    transaction.on_commit(
-        lambda: async_task("briefs.tasks.run_brief", brief.pk, task_name=f"brief-{brief.pk}")
-    )
+    name = brief_task_name(brief.pk)  # briefs.queue finds waiting briefs by it
+    transaction.on_commit(lambda: async_task("briefs.tasks.run_brief", brief.pk, task_name=name))
 
 
 def brief_create(

@@ -5,7 +5,6 @@ Another user's brief is a 404 on every page and action, exactly like a brief tha
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -17,10 +16,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from agent.llm import llm_configured, llm_mode_label
 from briefs import selectors, services
 from briefs.examples import EXAMPLE_QUESTIONS
-from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm, RouteHealthFilterForm
+from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm
 from briefs.markdown import body_snippet, brief_html, brief_markdown_export, citations_read
 from briefs.models import Brief, BriefOutcome
-from housekeeping.selectors import housekeeping_status
+from fetching.egress import egress_outage
+from fetching.reachability import rsshub_answers
 
 BRIEFS_PER_PAGE = 20
 
@@ -85,8 +85,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "recent": selectors.briefs_recent(owner=request.user),
         "examples": EXAMPLE_QUESTIONS,
         "mode": llm_mode_label(),
-        "rsshub_up": selectors.rsshub_answers(),
-        "egress_outage": selectors.rsshub_egress_outage(),
+        "rsshub_up": rsshub_answers(),
+        "egress_outage": egress_outage(),
     }
     return render(request, "briefs/home.html", context, status=400 if form.errors else 200)
 
@@ -242,41 +242,3 @@ def brief_list(request: HttpRequest) -> HttpResponse:
         "examples": EXAMPLE_QUESTIONS,
     }
     return render(request, "briefs/list.html", context)
-
-
-@login_required
-@require_GET
-def route_health(request: HttpRequest) -> HttpResponse:
-    """Staff only: every tried route's health, with charts of the last days."""
-    if not request.user.is_staff:
-        raise PermissionDenied
-    form = RouteHealthFilterForm(request.GET or None)
-    filters = form.cleaned_data if form.is_valid() else {}
-    routes = selectors.routes_for_health(state=filters.get("state", ""), text=filters.get("q", ""))
-    page = Paginator(routes, selectors.ROUTES_PER_PAGE).get_page(request.GET.get("page"))
-    series = selectors.health_series(route_ids=[r.pk for r in page.object_list])
-    overall = selectors.health_series(route_ids=None).get(None) or selectors.series_empty()
-    rows = [(route, series.get(route.pk) or selectors.series_empty()) for route in page.object_list]
-    query = request.GET.copy()
-    query.pop("page", None)
-    context = {
-        "form": form,
-        "page": page,
-        "rows": rows,
-        "summary": selectors.health_summary(),
-        "overall": overall,
-        "changes": selectors.circuit_changes_recent(),
-        "egress_outage": selectors.rsshub_egress_outage(),
-        "days": selectors.HEALTH_DAYS,
-        "query": query.urlencode(),
-        **_housekeeping_context(),
-    }
-    return render(request, "briefs/route_health.html", context)
-
-
-def _housekeeping_context() -> dict:
-    """The housekeeping card: each growing table with what the last run removed from it."""
-    status = housekeeping_status()
-    removed = (status["last_run"] or {}).get("removed") or {}
-    tables = [{**size, "removed": removed.get(size["table"])} for size in status["tables"]]
-    return {"housekeeping_run": status["last_run"], "housekeeping_tables": tables}

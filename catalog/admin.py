@@ -5,7 +5,7 @@ from datetime import UTC
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
-from django.db.models import F, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -13,8 +13,10 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from catalog import services
-from catalog.models import CircuitChange, CircuitState, Platform, Route
-from fetching.health import routes_failed_between
+from catalog.health import HealthState, health_condition
+from catalog.models import CircuitChange, Platform, Route
+from catalog.selectors import category_condition
+from fetching.circuit import routes_failed_between
 from fetching.services import route_probe
 
 CATEGORY_CHOICES = [
@@ -23,24 +25,6 @@ CATEGORY_CHOICES = [
     "shopping", "picture", "study", "journal", "reading", "travel", "forecast", "design", "live",
     "sport",
 ]  # fmt: skip
-
-HEALTH_STATES = {
-    "unknown": Q(attempts=0, circuit=CircuitState.CLOSED),
-    "healthy": Q(
-        attempts__gt=0,
-        consecutive_failures=0,
-        circuit=CircuitState.CLOSED,
-        successes__gte=F("attempts") * 0.8,
-    ),
-    "degraded": Q(
-        attempts__gt=0,
-        consecutive_failures=0,
-        circuit=CircuitState.CLOSED,
-        successes__lt=F("attempts") * 0.8,
-    ),
-    "failing": Q(consecutive_failures__gt=0, circuit=CircuitState.CLOSED),
-    "open": ~Q(circuit=CircuitState.CLOSED),
-}
 
 
 class CategoryFilter(admin.SimpleListFilter):
@@ -53,9 +37,7 @@ class CategoryFilter(admin.SimpleListFilter):
     def queryset(self, request, queryset: QuerySet) -> QuerySet:
         if self.value() is None:
             return queryset
-        # JSON text contains the quoted name: portable across PostgreSQL and SQLite.
-        quoted = f'"{self.value()}"'
-        return queryset.filter(categories__icontains=quoted)
+        return queryset.filter(category_condition(self.value()))
 
 
 class HealthStateFilter(admin.SimpleListFilter):
@@ -63,11 +45,13 @@ class HealthStateFilter(admin.SimpleListFilter):
     parameter_name = "health"
 
     def lookups(self, request, model_admin):
-        return [(state, _(state)) for state in HEALTH_STATES]
+        return HealthState.choices
 
     def queryset(self, request, queryset: QuerySet) -> QuerySet:
-        condition = HEALTH_STATES.get(self.value() or "")
-        return queryset if condition is None else queryset.filter(condition)
+        state = self.value()
+        if state not in HealthState.values:
+            return queryset
+        return queryset.filter(health_condition(state))
 
 
 class AliasesField(forms.CharField):
@@ -131,9 +115,9 @@ class PlatformCategoryFilter(CategoryFilter):
     def queryset(self, request, queryset: QuerySet) -> QuerySet:
         if self.value() is None:
             return queryset
-        quoted = f'"{self.value()}"'
-        matching = Route.objects.filter(categories__icontains=quoted).values("platform_id")
-        return queryset.filter(Q(categories__icontains=quoted) | Q(id__in=matching))
+        condition = category_condition(self.value())
+        matching = Route.objects.filter(condition).values("platform_id")
+        return queryset.filter(condition | Q(id__in=matching))
 
 
 @admin.register(Platform)

@@ -1,6 +1,19 @@
-"""The health score that route search multiplies with relevance.
+"""Route health, all its rules in one place: the circuit states, the health states with their
+threshold and their database condition, and the health score route search multiplies with
+relevance.
 
-``health = success x speed x freshness``, each factor in (0, 1]:
+Health states, a one-word summary for staff and filters (admin, API, route health page):
+
+- open: the circuit is not closed (open or half-open);
+- unknown: closed and never tried;
+- failing: closed, tried, and the last attempt failed (``consecutive_failures``);
+- healthy: closed, tried, no failure since the last success, and at least
+  ``HEALTHY_SUCCESS_RATE`` of the attempts succeeded; degraded: the same below it.
+
+``route_health_state`` reads them from a row and ``health_condition`` from the database: one
+rule written twice in two languages, side by side, so they cannot drift apart.
+
+The health score: ``health = success x speed x freshness``, each factor in (0, 1]:
 
 - success: the success rate smoothed with a Beta prior of 3 successes in 4 attempts, so a new
   route scores 0.75 (neither best nor worst) and a few results move it only gradually;
@@ -12,7 +25,55 @@ An open circuit multiplies the score by 0.1: the route is skipped unless nothing
 
 from datetime import datetime, timedelta
 
+from django.db import models
+from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+HEALTHY_SUCCESS_RATE = 0.8
+
+
+class CircuitState(models.TextChoices):
+    CLOSED = "closed", _("closed")
+    OPEN = "open", _("open")
+    HALF_OPEN = "half_open", _("half-open")
+
+
+class HealthState(models.TextChoices):
+    UNKNOWN = "unknown", _("unknown")
+    HEALTHY = "healthy", _("healthy")
+    DEGRADED = "degraded", _("degraded")
+    FAILING = "failing", _("failing")
+    OPEN = "open", _("open")
+
+
+def route_health_state(route) -> HealthState:
+    """The health state of a ``catalog.Route`` row (``Route.health_state``)."""
+    if route.circuit != CircuitState.CLOSED:
+        return HealthState.OPEN
+    if not route.attempts:
+        return HealthState.UNKNOWN
+    if route.consecutive_failures:
+        return HealthState.FAILING
+    rate = route.successes / route.attempts
+    return HealthState.HEALTHY if rate >= HEALTHY_SUCCESS_RATE else HealthState.DEGRADED
+
+
+def health_condition(state: str) -> Q:
+    """``route_health_state`` as a database condition on routes; ``KeyError`` for no state."""
+    closed = Q(circuit=CircuitState.CLOSED)
+    tried = closed & Q(attempts__gt=0)
+    rate_reached = Q(successes__gte=F("attempts") * HEALTHY_SUCCESS_RATE)
+    return {
+        HealthState.OPEN: ~closed,
+        HealthState.UNKNOWN: closed & Q(attempts=0),
+        HealthState.FAILING: tried & Q(consecutive_failures__gt=0),
+        HealthState.HEALTHY: tried & Q(consecutive_failures=0) & rate_reached,
+        HealthState.DEGRADED: tried & Q(consecutive_failures=0) & ~rate_reached,
+    }[state]
+
+
+# --- The health score ---------------------------------------------------------------------------
 
 PRIOR_SUCCESSES = 3.0
 PRIOR_ATTEMPTS = 4.0
@@ -45,7 +106,7 @@ def health_score(
 def route_health_score(route, *, now: datetime | None = None) -> float:
     """``health_score`` of a ``catalog.Route`` row."""
     now = now or timezone.now()
-    circuit_open = route.circuit != "closed" and (
+    circuit_open = route.circuit != CircuitState.CLOSED and (
         route.circuit_open_until is None or route.circuit_open_until > now
     )
     return health_score(

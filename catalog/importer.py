@@ -1,5 +1,8 @@
 """Catalog import: converge the Platform and Route tables on RSSHub's ``/api/namespace``.
 
+The source is a file (``catalog_read_file``) or RSSHub itself, downloaded through the one RSSHub
+client (``fetching.catalog_download``); either way ``catalog_decode`` reads the bytes.
+
 ``catalog_import(data)`` computes the desired upstream state, applies only the difference in one
 transaction, and never writes a curated field (enabled, priority, aliases, note) of a row that
 already exists. Running it twice with the same input writes nothing the second time.
@@ -9,14 +12,12 @@ import gzip
 import io
 import json
 import re
-import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 from django.db import transaction
 from django.utils import timezone
 
@@ -95,39 +96,6 @@ def catalog_read_file(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise CatalogSourceError(f"{path}: cannot read ({exc.strerror or exc})") from None
     return catalog_decode(raw, origin=str(path))
-
-
-def catalog_fetch(base_url: str, *, access_key: str = "", timeout: float = 30.0) -> dict[str, Any]:
-    """GET ``{base_url}/api/namespace`` with a total deadline and a byte cap.
-
-    The access key goes in the query string and never into an error message.
-    """
-    url = base_url.rstrip("/") + "/api/namespace"
-    params = {"key": access_key} if access_key else None
-    deadline = time.monotonic() + timeout
-    try:
-        with (
-            httpx.Client(timeout=httpx.Timeout(timeout, connect=5.0)) as client,
-            client.stream("GET", url, params=params) as response,
-        ):
-            if response.status_code != 200:
-                raise CatalogSourceError(f"{url}: HTTP {response.status_code}")
-            body = bytearray()
-            for chunk in response.iter_raw():
-                body += chunk
-                if len(body) > MAX_SOURCE_BYTES:
-                    raise CatalogSourceError(f"{url}: body larger than {MAX_SOURCE_BYTES}")
-                if time.monotonic() > deadline:
-                    raise CatalogSourceError(f"{url}: no complete answer in {timeout:.0f} s")
-    except httpx.HTTPError as exc:
-        reason = type(exc).__name__
-        raise CatalogSourceError(f"{url}: unreachable ({reason})") from None
-    encoding = response.headers.get("content-encoding", "")
-    if encoding == "gzip" and body[:2] == b"\x1f\x8b":
-        body = bytearray(_gunzip_bounded(bytes(body), origin=url))
-    elif encoding not in ("", "identity", "gzip"):
-        raise CatalogSourceError(f"{url}: unsupported content encoding {encoding!r}")
-    return catalog_decode(bytes(body), origin=url)
 
 
 # --- From upstream JSON to desired rows ---------------------------------------------------------

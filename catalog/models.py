@@ -12,16 +12,12 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from catalog.health import CircuitState, HealthState, route_health_state
+
 
 class UpstreamState(models.TextChoices):
     PRESENT = "present", _("present")
     REMOVED = "removed", _("removed upstream")
-
-
-class CircuitState(models.TextChoices):
-    CLOSED = "closed", _("closed")
-    OPEN = "open", _("open")
-    HALF_OPEN = "half_open", _("half-open")
 
 
 class Platform(models.Model):
@@ -99,7 +95,7 @@ class Route(models.Model):
             "the default window only; empty: the default)."
         ),
     )
-    # Health (written by fetching.health, one UPDATE per attempt).
+    # Health (written by fetching.circuit, one UPDATE per attempt; states in catalog.health).
     attempts = models.PositiveIntegerField(default=0)
     successes = models.PositiveIntegerField(default=0)
     consecutive_failures = models.PositiveIntegerField(default=0)
@@ -132,16 +128,9 @@ class Route(models.Model):
         return self.successes / self.attempts if self.attempts else None
 
     @property
-    def health_state(self) -> str:
-        """A one-word summary for staff: unknown, healthy, degraded, failing or open."""
-        if self.circuit != CircuitState.CLOSED:
-            return "open"
-        if not self.attempts:
-            return "unknown"
-        if self.consecutive_failures:
-            return "failing"
-        rate = self.successes / self.attempts
-        return "healthy" if rate >= 0.8 else "degraded"
+    def health_state(self) -> HealthState:
+        """A one-word summary for staff (``catalog.health``)."""
+        return route_health_state(self)
 
 
 class CircuitChange(models.Model):

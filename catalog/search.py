@@ -1,7 +1,9 @@
 """Route search, the agent's first step: a question -> ranked platforms and routes with scores.
 
-Relevance comes from the in-memory index (``catalog.search_index``, which documents the terms,
-fields and invalidation). Scoring, per platform ``p`` and route ``r``:
+The parts: the terms of a text (``catalog.search_terms``), the in-memory index with its fields and
+invalidation (``catalog.search_index``), what a question names and gives
+(``catalog.search_question``) and how well routes fit it (``catalog.search_relevance``); this
+module scores and ranks. Scoring, per platform ``p`` and route ``r``:
 
 - name: when the question contains one of ``p``'s names whole (namespace, name, translated
   name, alias, domain), ``NAME_WEIGHT`` x the idf sum of that name's terms. A name found inside a
@@ -13,7 +15,7 @@ fields and invalidation). Scoring, per platform ``p`` and route ``r``:
   for its routes, and count ``NAMED_TERM_FACTOR`` for other platforms' (the "arxiv" of a question
   names arXiv more than it describes a route of Trending Papers that mentions arXiv).
 - subject values (owner/name pairs, @handles, ids mixing letters and digits: see
-  ``catalog.search_index.entities_split``) name no platform and their terms weigh
+  ``catalog.search_terms.entities_split``) name no platform and their terms weigh
   ``ENTITY_WEIGHT``: the rust-lang of rust-lang/rust is no platform called Lang. A platform named
   after "of", "from" or "by" says whose items are asked for: beside another platform named about
   as strongly, it counts ``CONTAINED_NAME_FACTOR`` of it ("Instagram posts of natgeo").
@@ -33,46 +35,26 @@ Candidates no longer eligible are dropped there, so a disabled or removed route 
 never comes back, even from an index built before the change.
 """
 
-import bisect
-import heapq
 import math
 import re
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 
+import numpy as np
 from django.utils import timezone
 
 from catalog import selectors
 from catalog.health import route_health_score
-from catalog.search_index import (
-    CJK_RE,
-    FIELD_WEIGHTS,
-    NAME,
-    Curation,
-    IndexedRoute,
-    NamePhrase,
-    SearchIndex,
-    entities_split,
-    question_terms,
-    search_index_current,
-    text_canonical,
-    text_runs,
-)
+from catalog.search_index import SearchIndex, search_index_current
+from catalog.search_question import SearchQuery, query_parse
+from catalog.search_relevance import Relevance, matched_terms, relevance_of
 
 MAX_QUESTION_CHARS = 2000
-NAME_WEIGHT = 2.0
-NAME_STRENGTH_CAP = 10.0
-CONTAINED_NAME_FACTOR = 0.25
-NAMED_TERM_FACTOR = 0.3
 PRIOR_RELEVANCE = 0.5
 SIZE_PRIOR = 0.15
 PRIORITY_BASE = 1.25
 PRIORITY_CAP = 10
-MIN_CANDIDATES = 300
 # C0 and C1 controls but tab and newlines, DEL, and lone surrogates (not text at all).
-SUBJECT_MARKERS = frozenset(("of", "from", "by"))
-SUBJECT_NAME_RIVAL = 0.5  # how strongly another platform must be named to be the one read
-NUMBER_RE = re.compile(r"(?<![\w.])\d{3,}(?![\w.])")
 CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
@@ -107,9 +89,6 @@ class SearchResult:
     terms: tuple[str, ...] = ()  # the question terms that were searched for
 
 
-# --- The question -------------------------------------------------------------------------------
-
-
 def question_problem(question: object, *, allow_empty: bool = False) -> str | None:
     """Why ``question`` cannot be searched, or None when it can."""
     if not isinstance(question, str):
@@ -123,275 +102,6 @@ def question_problem(question: object, *, allow_empty: bool = False) -> str | No
     return None
 
 
-@dataclass(slots=True)
-class _NameHit:
-    strength: float
-    label: str
-    span: tuple[int, int]
-    exclude_terms: frozenset[str]  # its name's terms: they say nothing about its routes
-    phrase_terms: frozenset[str]  # the terms of all its names found in the question
-
-
-@dataclass(slots=True)
-class _Query:
-    """One question against one index, with the index's curation as this search began."""
-
-    curation: Curation
-    terms: list[tuple[str, float, float]]  # (term, query weight, idf), rarest first
-    hits: dict[int, _NameHit] = field(default_factory=dict)
-    named_terms: frozenset[str] = frozenset()  # phrase terms of all hits
-    name_scores: dict[int, float] = field(default_factory=dict)  # NAME_WEIGHT x hit strength
-    values: int = 0  # parameter values the question gives (see ``question_values``)
-
-    def factor(self, term: str, platform: int, named: bool) -> float:
-        """How much ``term`` counts for a platform's relevance (``named``: in named_terms)."""
-        hit = self.hits.get(platform)
-        if hit is not None and term in hit.exclude_terms:
-            return 0.0
-        if named and (hit is None or term not in hit.phrase_terms):
-            return NAMED_TERM_FACTOR  # "arxiv" names arXiv; it says little about Trending Papers
-        return 1.0
-
-
-def _bounded(text: str, start: int, end: int, phrase: str) -> bool:
-    """A phrase edge that is a letter or digit must sit at a word edge; CJK edges need not."""
-    left = start == 0 or text[start - 1] == " " or CJK_RE.match(phrase[0]) is not None
-    right = end == len(text) or text[end] == " " or CJK_RE.match(phrase[-1]) is not None
-    return left and right
-
-
-def _find(text: str, phrase: str) -> tuple[int, int] | None:
-    start = text.find(phrase)
-    while start != -1:
-        if _bounded(text, start, start + len(phrase), phrase):
-            return start, start + len(phrase)
-        start = text.find(phrase, start + 1)
-    return None
-
-
-def _word_phrase_matches(index: SearchIndex, canonical: str) -> Iterable[tuple[NamePhrase, tuple]]:
-    runs = list(text_runs(canonical))
-    for i, (_, is_cjk, start) in enumerate(runs):
-        squashed = ""
-        for later, cjk, later_start in runs[i : i + index.longest_phrase_words]:
-            if is_cjk or cjk:
-                break
-            squashed += later
-            for phrase in index.word_phrases.get(squashed, ()):
-                yield phrase, (start, later_start + len(later))
-
-
-def _cjk_phrase_matches(index: SearchIndex, canonical: str) -> Iterable[tuple[NamePhrase, tuple]]:
-    seen: set[int] = set()
-    for match in CJK_RE.finditer(canonical):
-        at = match.start()
-        for key in (canonical[at], canonical[at : at + 2]):
-            for phrase in index.cjk_phrases.get(key, ()):
-                if id(phrase) in seen:
-                    continue
-                seen.add(id(phrase))
-                span = _find(canonical, phrase.text)
-                if span is not None:
-                    yield phrase, span
-
-
-def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[int, _NameHit]:
-    """The searchable platforms the question names, with the strongest of their names found."""
-    found: dict[int, list[tuple[float, NamePhrase, tuple[int, int]]]] = {}
-    matches = [*_word_phrase_matches(index, canonical), *_cjk_phrase_matches(index, canonical)]
-    for phrase, span in matches:
-        if not curation.platform_ok[phrase.platform]:
-            continue
-        strength = min(phrase.strength, NAME_STRENGTH_CAP)
-        found.setdefault(phrase.platform, []).append((strength, phrase, span))
-    hits = {}
-    for position, candidates in found.items():
-        strength, best, span = max(candidates, key=lambda c: c[0])
-        shortest = min(candidates, key=lambda c: len(c[1].text))[1]
-        exclude = index.platforms[position].name_terms | set(shortest.terms)
-        phrase_terms = frozenset(t for c in candidates for t in c[1].terms)
-        hits[position] = _NameHit(strength, best.label, span, frozenset(exclude), phrase_terms)
-    for position, hit in hits.items():
-        if any(_inside(hit.span, o.span) for p, o in hits.items() if p != position):
-            hit.strength *= CONTAINED_NAME_FACTOR
-    # "Instagram posts of natgeo": natgeo says whose posts, Instagram where to read them. Not
-    # when the other name is a weak one, a common word ("News of BBC").
-    subjects = [p for p, hit in hits.items() if _after_subject_marker(canonical, hit.span)]
-    others = [hit.strength for p, hit in hits.items() if p not in subjects]
-    for position in subjects:
-        if max(others, default=0.0) >= SUBJECT_NAME_RIVAL * hits[position].strength:
-            hits[position].strength *= CONTAINED_NAME_FACTOR
-    return hits
-
-
-def _after_subject_marker(canonical: str, span: tuple[int, int]) -> bool:
-    """The name follows "of", "from" or "by": it says whose items, not where to read them."""
-    before = canonical[: span[0]].split()
-    return bool(before) and before[-1] in SUBJECT_MARKERS
-
-
-def _inside(span: tuple[int, int], outer: tuple[int, int]) -> bool:
-    return outer[0] <= span[0] and span[1] <= outer[1] and span != outer
-
-
-def _parse(index: SearchIndex, question: str) -> _Query:
-    terms = [
-        (term, weight, index.idf[term])
-        for term, weight in question_terms(question).items()
-        if term in index.idf
-    ]
-    terms.sort(key=lambda t: -t[2])
-    curation = index.curation
-    plain, entities = entities_split(question)  # a subject value names no platform
-    hits = _name_hits(index, text_canonical(plain), curation)
-    named = frozenset(t for hit in hits.values() for t in hit.phrase_terms)
-    scores = {p: NAME_WEIGHT * hit.strength for p, hit in hits.items()}
-    values = question_values(plain, entities)
-    return _Query(curation, terms, hits, named_terms=named, name_scores=scores, values=values)
-
-
-def question_values(plain: str, entities: list[str]) -> int:
-    """How many path parameters the question's own values can fill: two for an owner/name
-    pair, one for another subject value or a number of three digits or more."""
-    numbers = NUMBER_RE.findall(plain)
-    return sum(2 if "/" in e else 1 for e in entities) + len(numbers)
-
-
-# --- Relevance ----------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Relevance:
-    routes: dict[int, float]  # route position -> relevance
-    matched: dict[int, list[str]]  # route position -> question terms it matched
-    platforms: dict[int, float]  # platform position -> own-text relevance
-    best_route: dict[int, float]  # platform position -> its best route's relevance
-
-
-@dataclass(slots=True)
-class _RouteScores:
-    """Route relevance, accumulated one question term at a time."""
-
-    index: SearchIndex
-    query: _Query
-    scores: dict[int, float] = field(default_factory=dict)
-    matched: dict[int, list[str]] = field(default_factory=dict)
-    own: dict[int, set[str]] = field(default_factory=dict)  # matched terms of its own name
-
-    def add(self, term: str, weight: float, codes: Iterable[int]) -> None:
-        """Add ``term`` (query weight x idf ``weight``) to the routes of the postings ``codes``."""
-        routes, scores, matched = self.index.routes, self.scores, self.matched
-        named = term in self.query.named_terms
-        check = named or bool(self.query.hits)  # else every factor is 1: skip the call
-        for code in codes:
-            position = code >> 2
-            route = routes[position]
-            factor = self.query.factor(term, route.platform, named) if check else 1.0
-            if not factor:
-                continue
-            field_code = code & 3
-            scores[position] = (
-                scores.get(position, 0.0) + weight * factor * FIELD_WEIGHTS[field_code]
-            )
-            matched.setdefault(position, []).append(term)
-            if field_code == NAME and term in route.own_name_terms:
-                self.own.setdefault(position, set()).add(term)
-
-    def finish(self) -> dict[int, float]:
-        """Scores x (0.5 + 0.5 x name coverage)."""
-        routes = self.index.routes
-        for position, score in self.scores.items():
-            alternatives = routes[position].alternatives
-            if not alternatives:
-                coverage = 1.0  # the name says nothing beyond the platform's name
-            elif position in self.own:
-                coverage = _name_coverage(self.index, alternatives, self.own[position])
-            else:
-                coverage = 0.0
-            self.scores[position] = score * (0.5 + 0.5 * coverage)
-        return self.scores
-
-
-def _name_coverage(index: SearchIndex, alternatives, matched: Collection[str]) -> float:
-    """The largest idf share of one name alternative's own terms that the question holds."""
-    idf = index.idf
-    return max(
-        sum(idf.get(t, 0.0) for t in terms if t in matched) / mass if mass else 0.0
-        for terms, mass in alternatives
-    )
-
-
-def _posting(postings, position: int) -> int | None:
-    """The posting of ``position`` in a term's postings (sorted by position), or None."""
-    i = bisect.bisect_left(postings, position << 2)
-    if i < len(postings) and postings[i] >> 2 == position:
-        return postings[i]
-    return None
-
-
-def _route_relevance(
-    index: SearchIndex, query: _Query, allowed: Collection[int] | None = None
-) -> tuple[dict[int, float], dict[int, list[str]]]:
-    """Relevance of routes that match the question (only ``allowed`` ones when given).
-
-    A term held by more than ``common_cutoff`` routes ("news", 文章) only rescores the routes
-    already found and a named platform's: by itself it cannot make a route relevant, and its
-    long posting list stays unread. Unless the question names no platform and fewer than
-    ``MIN_CANDIDATES`` routes are found by then: a question of common words still finds routes.
-    """
-    acc = _RouteScores(index, query)
-    named_routes = [r for p in query.hits for r in index.platforms[p].routes]
-    for term, weight, idf in query.terms:
-        postings = index.route_postings.get(term)
-        if not postings:
-            continue
-        common = len(postings) > index.common_cutoff and (
-            query.hits or len(acc.scores) >= MIN_CANDIDATES
-        )
-        if allowed is None and not common:
-            acc.add(term, weight * idf, postings)
-            continue
-        pool = allowed if allowed is not None else {*acc.scores, *named_routes}
-        codes = (_posting(postings, position) for position in pool)
-        acc.add(term, weight * idf, (code for code in codes if code is not None))
-    return acc.finish(), acc.matched
-
-
-def _platform_relevance(index: SearchIndex, query: _Query) -> dict[int, float]:
-    scores: dict[int, float] = {}
-    for term, weight, idf in query.terms:
-        named = term in query.named_terms
-        for code in index.platform_postings.get(term, ()):
-            position = code >> 2
-            factor = query.factor(term, position, named)
-            if factor:
-                score = weight * idf * factor * FIELD_WEIGHTS[code & 3]
-                scores[position] = scores.get(position, 0.0) + score
-    return scores
-
-
-def _relevance(
-    index: SearchIndex, query: _Query, *, allowed=None, skip_routes=(), skip_platforms=()
-) -> _Relevance:
-    """Relevance of the routes and platforms that are searchable and not skipped."""
-    route_ok, platform_ok = query.curation.route_ok, query.curation.platform_ok
-    found, matched = _route_relevance(index, query, allowed)
-    routes = {p: s for p, s in found.items() if route_ok[p] and p not in skip_routes}
-    for position in (r for p in skip_platforms for r in index.platforms[p].routes):
-        routes.pop(position, None)
-    best: dict[int, float] = {}
-    for position, score in routes.items():
-        platform = index.routes[position].platform
-        if score > best.get(platform, 0.0):
-            best[platform] = score
-    platforms = {
-        p: s
-        for p, s in _platform_relevance(index, query).items()
-        if platform_ok[p] and p not in skip_platforms
-    }
-    return _Relevance(routes, matched, platforms, best)
-
-
 # --- Scores -------------------------------------------------------------------------------------
 
 
@@ -401,7 +111,7 @@ def priority_factor(priority: int) -> float:
     return PRIORITY_BASE ** max(-PRIORITY_CAP, min(PRIORITY_CAP, priority))
 
 
-def _route_base(index: SearchIndex, query: _Query, rel: _Relevance, position: int) -> float:
+def _route_base(index: SearchIndex, query: SearchQuery, rel: Relevance, position: int) -> float:
     """A route's score before curation and health.
 
     The route's own part (relevance and a small prior, so that routes matching nothing still
@@ -410,24 +120,24 @@ def _route_base(index: SearchIndex, query: _Query, rel: _Relevance, position: in
     """
     route = index.routes[position]
     required = max(0, route.required_params - query.values)
-    own = (rel.routes.get(position, 0.0) + PRIOR_RELEVANCE) / (1 + required)
+    own = (rel.route(position) + PRIOR_RELEVANCE) / (1 + required)
     return query.name_scores.get(route.platform, 0.0) + own
 
 
-def _platform_base(index: SearchIndex, query: _Query, rel: _Relevance, position: int) -> float:
-    own = rel.platforms.get(position, 0.0) + rel.best_route.get(position, 0.0)
+def _platform_base(index: SearchIndex, query: SearchQuery, rel: Relevance, position: int) -> float:
+    own = rel.platform(position)
     if own:
         own += SIZE_PRIOR * math.log1p(len(index.platforms[position].routes))
     return query.name_scores.get(position, 0.0) + own
 
 
 def _route_reasons(
-    query: _Query, rel: _Relevance, route: IndexedRoute, position: int, health: float, state
+    index: SearchIndex, query: SearchQuery, terms: list[str], position: int, health: float, state
 ) -> tuple[str, ...]:
     reasons = []
-    if hit := query.hits.get(route.platform):
+    if hit := query.hits.get(index.routes[position].platform):
         reasons.append(f"platform named {hit.label!r}")
-    if terms := rel.matched.get(position):
+    if terms:
         reasons.append("matches " + ", ".join(dict.fromkeys(terms)))
     if state.priority or state.platform_priority:
         reasons.append(f"priority {state.priority:+d} (platform {state.platform_priority:+d})")
@@ -436,23 +146,25 @@ def _route_reasons(
 
 
 def _platform_reasons(
-    index: SearchIndex, query: _Query, rel: _Relevance, position: int, priority: int
+    index: SearchIndex, query: SearchQuery, rel: Relevance, position: int, priority: int
 ) -> tuple[str, ...]:
     reasons = []
     if hit := query.hits.get(position):
         reasons.append(f"name {hit.label!r}")
-    routes = [r for r in index.platforms[position].routes if r in rel.routes]
+    routes = [r for r in index.platforms[position].routes if rel.found(r)]
     if routes:
-        best = max(routes, key=lambda r: rel.routes[r])
+        best = max(routes, key=rel.route)
         reasons.append(f"route {index.routes[best].name[:60]!r}")
-    if position in rel.platforms:
+    if rel.platforms[position] > 0:
         reasons.append("platform text")
     if priority:
         reasons.append(f"priority {priority:+d}")
     return tuple(reasons)
 
 
-def _route_hit(index: SearchIndex, query: _Query, rel: _Relevance, scored: tuple) -> RouteHit:
+def _route_hit(
+    index: SearchIndex, query: SearchQuery, rel: Relevance, scored: tuple, terms: list[str]
+) -> RouteHit:
     score, position, state, health = scored
     route = index.routes[position]
     platform_score = _platform_base(index, query, rel, route.platform)
@@ -465,61 +177,70 @@ def _route_hit(index: SearchIndex, query: _Query, rel: _Relevance, scored: tuple
         example=route.example,
         score=round(score, 4),
         platform_score=round(platform_score, 4),
-        reasons=_route_reasons(query, rel, route, position, health, state),
+        reasons=_route_reasons(index, query, terms, position, health, state),
     )
 
 
 def _route_hits(
     index: SearchIndex,
-    query: _Query,
-    rel: _Relevance,
-    positions: list[int],
+    query: SearchQuery,
+    rel: Relevance,
+    positions: dict[int, float | None],
     states: dict,
     limit: int,
 ) -> list[RouteHit]:
-    """The best ``limit`` route candidates, rescored with their fresh state; ineligible dropped."""
+    """The best ``limit`` route candidates (position -> score before curation, None: to be
+    computed), rescored with their fresh state; ineligible dropped."""
     now = timezone.now()
     scored = []
-    for position in positions:
+    for position, base in positions.items():
         state = states.get(index.routes[position].id)
         if state is None or not state.eligible:
             continue
         health = route_health_score(state, now=now)
-        score = _route_base(index, query, rel, position) * health
+        if base is None:
+            base = _route_base(index, query, rel, position)
+        score = base * health
         score *= priority_factor(state.platform_priority) * priority_factor(state.priority)
         scored.append((score, position, state, health))
     scored.sort(key=lambda s: (-s[0], index.routes[s[1]].path))
-    return [_route_hit(index, query, rel, s) for s in scored[:limit]]
+    scored = scored[:limit]
+    terms = matched_terms(index, query, rel, [s[1] for s in scored])
+    return [_route_hit(index, query, rel, s, terms[s[1]]) for s in scored]
 
 
 def _platform_hits(
     index: SearchIndex,
-    query: _Query,
-    rel: _Relevance,
-    positions: list[int],
+    query: SearchQuery,
+    rel: Relevance,
+    positions: dict[int, float],
     states: dict,
     limit: int,
 ) -> list[PlatformHit]:
-    """Platform candidates rescored with their fresh state, best first; the ineligible dropped."""
+    """Platform candidates (position -> score before curation) rescored with their fresh state,
+    best first; the ineligible dropped."""
     hits = []
-    for position in positions:
+    for position, base in positions.items():
         platform = index.platforms[position]
         state = states.get(platform.id)
         if state is None or not state.eligible:
             continue
-        score = _platform_base(index, query, rel, position) * priority_factor(state.priority)
-        reasons = _platform_reasons(index, query, rel, position, state.priority)
-        hits.append(PlatformHit(platform.namespace, platform.name, round(score, 4), reasons))
-    hits.sort(key=lambda h: (-h.score, h.namespace))
-    return hits[:limit]
+        score = base * priority_factor(state.priority)
+        hits.append((round(score, 4), platform.namespace, position, state.priority))
+    hits.sort(key=lambda h: (-h[0], h[1]))
+    return [
+        PlatformHit(namespace, index.platforms[position].name, score,
+                    _platform_reasons(index, query, rel, position, priority))
+        for score, namespace, position, priority in hits[:limit]
+    ]  # fmt: skip
 
 
 def _fresh_hits(
     index: SearchIndex,
-    query: _Query,
-    rel: _Relevance,
-    routes: tuple[list[int], int],
-    platforms: tuple[list[int], int],
+    query: SearchQuery,
+    rel: Relevance,
+    routes: tuple[dict[int, float | None], int],
+    platforms: tuple[dict[int, float], int],
 ) -> tuple[list[RouteHit], list[PlatformHit]]:
     """The best of the route and platform candidates, each given as (positions, limit), rescored
     with curation and health read now, in one query."""
@@ -535,32 +256,76 @@ def _fresh_hits(
     )
 
 
-def _top_routes(index, query, rel, candidates: set[int], limit: int) -> list[int]:
-    """The candidates that can rank in the first ``limit``: by the index's curation, oversampled
-    since fresh health can still reorder them."""
-    routes, relevance, names = index.routes, rel.routes, query.name_scores
-    route_priority = query.curation.route_priority
-    platform_priority = query.curation.platform_priority
-    scored = []
-    for position in candidates:  # _route_base x curation, inlined: this loop is the hot one
-        route = routes[position]
-        required = max(0, route.required_params - query.values)
-        own = (relevance.get(position, 0.0) + PRIOR_RELEVANCE) / (1 + required)
-        score = names.get(route.platform, 0.0) + own
-        if route_priority[position] or platform_priority[route.platform]:
-            score *= priority_factor(route_priority[position])
-            score *= priority_factor(platform_priority[route.platform])
-        scored.append((score, position))
-    return [position for _, position in heapq.nlargest(2 * limit + 5, scored)]
+def _priority_factors(priorities) -> np.ndarray:
+    values = np.clip(np.array(priorities, dtype=np.float64), -PRIORITY_CAP, PRIORITY_CAP)
+    return PRIORITY_BASE**values
 
 
-def _top_platforms(index, query, rel, skip: set[int], limit: int) -> list[int]:
-    positions = ({*rel.best_route, *rel.platforms, *query.hits}) - skip
-    priority = query.curation.platform_priority
-    scored = [
-        (_platform_base(index, query, rel, p) * priority_factor(priority[p]), p) for p in positions
-    ]
-    return [position for _, position in heapq.nlargest(2 * limit + 5, scored)]
+_curation_factors: list = [None, None]  # (curation, (route factors, platform factors))
+
+
+def _curation_priorities(curation) -> tuple[np.ndarray, np.ndarray]:
+    """Priority factors of every route and platform under ``curation`` (kept for the last one:
+    a curation is replaced whole, never changed)."""
+    if _curation_factors[0] is not curation:
+        factors = (
+            _priority_factors(curation.route_priority),
+            _priority_factors(curation.platform_priority),
+        )
+        _curation_factors[:] = [curation, factors]
+    return _curation_factors[1]
+
+
+def _largest(
+    scores: np.ndarray, positions: np.ndarray, bases: np.ndarray, count: int
+) -> dict[int, float]:
+    """The ``count`` positions of highest score, ties to the higher position (as sorting
+    (score, position) pairs would have it), best first, each with its score before curation
+    (``bases``), which the fresh rescoring starts from."""
+    if len(scores) > count:
+        threshold = np.partition(scores, len(scores) - count)[len(scores) - count]
+        keep = scores >= threshold
+        scores, positions, bases = scores[keep], positions[keep], bases[keep]
+    order = np.lexsort((-positions, -scores))[:count]
+    return dict(zip(positions[order].tolist(), bases[order].tolist(), strict=True))
+
+
+def _top_routes(index, query, rel, skip: set[int], limit: int) -> dict[int, float]:
+    """The candidates that can rank in the first ``limit``: the relevant routes and the named
+    platforms' searchable ones, by the index's curation, oversampled since fresh health can
+    still reorder them."""
+    arrays = index.arrays
+    positions = rel.positions
+    if query.hits:
+        route_ok = query.curation.route_ok
+        named = [r for r in rel.named_routes if route_ok[r] and r not in skip and not rel.found(r)]
+        positions = np.concatenate([positions, np.array(named, dtype=np.int64)])
+    platforms = arrays.route_platform[positions]
+    required = np.maximum(arrays.route_required[positions] - query.values, 0)
+    own = (rel.routes[positions] + PRIOR_RELEVANCE) / (1 + required)
+    names = np.zeros(len(index.platforms))
+    for platform, score in query.name_scores.items():
+        names[platform] = score
+    route_factor, platform_factor = _curation_priorities(query.curation)
+    bases = names[platforms] + own
+    scores = bases * route_factor[positions] * platform_factor[platforms]
+    return _largest(scores, positions, bases, 2 * limit + 5)
+
+
+def _top_platforms(index, query, rel, skip: set[int], limit: int) -> dict[int, float]:
+    names = np.zeros(len(index.platforms))
+    for platform, score in query.name_scores.items():
+        names[platform] = score
+    named = [p for p in query.hits if not (rel.platforms[p] > 0 or rel.best_route[p] > 0)]
+    positions = np.concatenate([rel.platform_positions, np.array(named, dtype=np.int64)])
+    if skip:
+        positions = positions[~np.isin(positions, np.fromiter(skip, dtype=np.int64))]
+    own = rel.platforms[positions] + rel.best_route[positions]
+    own = np.where(own > 0, own + SIZE_PRIOR * index.arrays.platform_size[positions], 0.0)
+    _, platform_factor = _curation_priorities(query.curation)
+    bases = names[positions] + own
+    scores = bases * platform_factor[positions]
+    return _largest(scores, positions, bases, 2 * limit + 5)
 
 
 # --- Public API ---------------------------------------------------------------------------------
@@ -598,7 +363,7 @@ def search_catalog(
     """
     _checked(question)
     index = search_index_current()
-    query = _parse(index, question)
+    query = query_parse(index, question)
     skip_platforms = {index.platform_by_namespace.get(n) for n in exclude_namespaces} - {None}
     skip_routes = _excluded_routes(index, exclude_routes)
     for position in skip_platforms:
@@ -606,15 +371,12 @@ def search_catalog(
         query.name_scores.pop(position, None)
     if not query.terms and not query.hits:
         return SearchResult(platforms=[], routes=[])
-    rel = _relevance(index, query, skip_routes=skip_routes, skip_platforms=skip_platforms)
-    route_ok = query.curation.route_ok
-    named = (r for p in query.hits for r in index.platforms[p].routes)
-    candidates = {*rel.routes, *(r for r in named if route_ok[r] and r not in skip_routes)}
+    rel = relevance_of(index, query, skip_routes=skip_routes, skip_platforms=skip_platforms)
     routes, platforms = _fresh_hits(
         index,
         query,
         rel,
-        (_top_routes(index, query, rel, candidates, limit), limit),
+        (_top_routes(index, query, rel, skip_routes, limit), limit),
         (_top_platforms(index, query, rel, skip_platforms, platform_limit), platform_limit),
     )
     terms = tuple(term for term, _, _ in query.terms)
@@ -638,10 +400,10 @@ def routes_for_platforms(
     """
     _checked(question, allow_empty=True)
     index = search_index_current()
-    query = _parse(index, question)
+    query = query_parse(index, question)
     skip = _excluded_routes(index, exclude)
     platforms = {index.platform_by_namespace.get(n) for n in namespaces} - {None}
     route_ok = query.curation.route_ok
     allowed = {r for p in platforms for r in index.platforms[p].routes if route_ok[r]} - skip
-    rel = _relevance(index, query, allowed=allowed)
-    return _fresh_hits(index, query, rel, (list(allowed), limit), ([], 0))[0]
+    rel = relevance_of(index, query, allowed=allowed)
+    return _fresh_hits(index, query, rel, (dict.fromkeys(allowed), limit), ({}, 0))[0]

@@ -1,19 +1,35 @@
-"""Reads of the catalog that route search needs: its text, its curation, versions, fresh states.
+"""Reads of the catalog: what route search needs (its text, its curation, versions, fresh
+states), and the filtered lists the API pages through.
 
 Eligibility is one rule everywhere: a route is searchable when it is enabled and present upstream
 and its platform is enabled and present upstream.
 """
 
-from collections.abc import Collection, Iterator
+import functools
+import json
+from collections.abc import Collection, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import Case, Count, F, IntegerField, Max, Q, Sum, TextField, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerField,
+    Max,
+    Q,
+    QuerySet,
+    Sum,
+    TextField,
+    Value,
+    When,
+)
 from django.db.models.functions import MD5, Cast, Ord, Substr
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from catalog.health import health_condition
 from catalog.models import Platform, Route, UpstreamState
 
 
@@ -158,6 +174,26 @@ def route_text_rows() -> Iterator[RouteRow]:
         yield RouteRow(*row)
 
 
+def text_rows_since(
+    *, platforms_at: datetime | None, routes_at: datetime | None, limit: int
+) -> tuple[list[PlatformRow], list[RouteRow]] | None:
+    """Text rows written after the given times (all rows of a table whose time is None), or
+    None when more than ``limit`` of them were."""
+    platforms = Platform.objects.all()
+    routes = Route.objects.all()
+    if platforms_at is not None:
+        platforms = platforms.filter(updated_at__gt=platforms_at)
+    if routes_at is not None:
+        routes = routes.filter(updated_at__gt=routes_at)
+    found_platforms = [
+        PlatformRow(*r) for r in platforms.values_list(*PlatformRow._fields)[: limit + 1]
+    ]
+    found_routes = [RouteRow(*r) for r in routes.values_list(*RouteRow._fields)[: limit + 1]]
+    if len(found_platforms) + len(found_routes) > limit:
+        return None
+    return found_platforms, found_routes
+
+
 def platform_curation_rows() -> list[CurationRow]:
     fields = ("id", "enabled", "upstream_state", "priority")
     return [CurationRow(i, None, *rest) for i, *rest in Platform.objects.values_list(*fields)]
@@ -179,33 +215,42 @@ def route_curation_rows() -> list[CurationRow]:
 _HEALTH = ("attempts", "successes", "latency_ms", "newest_item_at", "circuit", "circuit_open_until")
 
 
-def _id_in(ids: list[int]) -> tuple[str, list]:
-    """``id IN (...)``, or on PostgreSQL ``id = ANY(%s)``: one SQL text whatever the count,
-    which psycopg converts once and caches."""
-    if connection.vendor == "postgresql":
-        return f"{connection.ops.quote_name('id')} = ANY(%s)", [ids]
-    return f"{connection.ops.quote_name('id')} IN ({', '.join(['%s'] * len(ids))})", ids
+def _id_in(vendor: str, count: int) -> str:
+    """``id IN (...)`` for ``count`` ids, or on PostgreSQL ``id = ANY(%s)``: one SQL text
+    whatever the count, which psycopg converts once and caches."""
+    if vendor == "postgresql":
+        return f"{connection.ops.quote_name('id')} = ANY(%s)"
+    return f"{connection.ops.quote_name('id')} IN ({', '.join(['%s'] * count)})"
+
+
+@functools.lru_cache(maxsize=512)
+def _search_states_text(vendor: str, routes: int, platforms: int) -> str:
+    """The SQL for so many route and platform ids, built once per shape: quoting names through
+    the backend cost as much as running the query. (S608 below: names come from the models,
+    ids are parameters.)"""
+    quote = connection.ops.quote_name
+    parts = []
+    if routes:
+        columns = ", ".join(quote(c) for c in ("id", "platform_id", *CURATION, *_HEALTH))
+        table = quote(Route._meta.db_table)
+        where = _id_in(vendor, routes)
+        parts.append(f"SELECT 'r', {columns} FROM {table} WHERE {where}")  # noqa: S608
+    if platforms:  # the same columns: NULL for platform_id and health
+        columns = ", ".join(quote(c) for c in CURATION)
+        nulls = ", ".join(["NULL"] * len(_HEALTH))
+        table = quote(Platform._meta.db_table)
+        select = f"SELECT 'p', {quote('id')}, NULL, {columns}, {nulls}"
+        parts.append(f"{select} FROM {table} WHERE {_id_in(vendor, platforms)}")
+    return " UNION ALL ".join(parts)
 
 
 def _search_states_sql(route_ids: list[int], platform_ids: list[int]) -> tuple[str, list]:
-    """The SQL and its parameters. (S608 below: names come from the models, ids are parameters.)"""
-    quote = connection.ops.quote_name
-    parts, params = [], []
-    if route_ids:
-        columns = ", ".join(quote(c) for c in ("id", "platform_id", *CURATION, *_HEALTH))
-        where, where_params = _id_in(route_ids)
-        table = quote(Route._meta.db_table)
-        parts.append(f"SELECT 'r', {columns} FROM {table} WHERE {where}")  # noqa: S608
-        params += where_params
-    if platform_ids:  # the same columns: NULL for platform_id and health
-        columns = ", ".join(quote(c) for c in CURATION)
-        nulls = ", ".join(["NULL"] * len(_HEALTH))
-        where, where_params = _id_in(platform_ids)
-        table = quote(Platform._meta.db_table)
-        select = f"SELECT 'p', {quote('id')}, NULL, {columns}, {nulls}"
-        parts.append(f"{select} FROM {table} WHERE {where}")
-        params += where_params
-    return " UNION ALL ".join(parts), params
+    """The SQL and its parameters."""
+    vendor = connection.vendor
+    text = _search_states_text(vendor, len(route_ids), len(platform_ids))
+    if vendor == "postgresql":
+        return text, [ids for ids in (route_ids, platform_ids) if ids]
+    return text, [*route_ids, *platform_ids]
 
 
 def _aware(value: Any) -> datetime | None:
@@ -246,3 +291,75 @@ def search_states(
                 platform.priority, *health,
             )  # fmt: skip
     return routes, platforms
+
+
+# --- Listing the catalog (the API) --------------------------------------------------------------
+
+
+def platforms_filtered(
+    *,
+    search: str = "",
+    enabled: bool | None = None,
+    lang: str = "",
+    category: str = "",
+    **_page,
+) -> QuerySet[Platform]:
+    platforms = Platform.objects.all()
+    if search:
+        platforms = platforms.filter(
+            Q(namespace__icontains=search) | Q(name__icontains=search) | Q(url__icontains=search)
+        )
+    if enabled is not None:
+        platforms = platforms.filter(enabled=enabled)
+    if lang:
+        platforms = platforms.filter(lang=lang)
+    if category:
+        platforms = platforms.filter(category_condition(category))
+    return platforms.order_by("namespace")
+
+
+def category_condition(category: str) -> Q:
+    """Rows (platforms or routes) whose ``categories`` list holds ``category``.
+
+    The JSON text holds the quoted name: portable where JSON containment is not (SQLite),
+    whether the backend stores non-ASCII escaped (SQLite) or not (PostgreSQL)."""
+    return Q(categories__icontains=json.dumps(category)) | Q(
+        categories__icontains=json.dumps(category, ensure_ascii=False)
+    )
+
+
+def routes_filtered(
+    *,
+    platform: str = "",
+    enabled: bool | None = None,
+    health: str = "",
+    search: str = "",
+    ranked: Sequence[int] | None = None,
+    **_page,
+) -> QuerySet[Route]:
+    """Routes matching every given filter, by path; with ``ranked`` (route ids best first, from
+    a relevance search) only those, in that order."""
+    routes = Route.objects.all()
+    if platform:
+        routes = routes.filter(platform__namespace=platform)
+    if enabled is not None:
+        routes = routes.filter(enabled=enabled)
+    if health:
+        routes = routes.filter(health_condition(health))
+    if search:
+        routes = routes.filter(
+            Q(path__icontains=search) | Q(name__icontains=search) | Q(description__icontains=search)
+        )
+    if ranked is not None:
+        return _in_rank_order(routes, ranked)
+    return routes.order_by("path")
+
+
+def _in_rank_order(routes: QuerySet[Route], route_ids: Sequence[int]) -> QuerySet[Route]:
+    if not route_ids:
+        return routes.none()
+    order = Case(
+        *(When(pk=route_id, then=rank) for rank, route_id in enumerate(route_ids)),
+        output_field=IntegerField(),
+    )
+    return routes.filter(pk__in=route_ids).annotate(rank=order).order_by("rank")

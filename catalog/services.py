@@ -5,7 +5,8 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.utils import timezone
 
-from catalog.models import CircuitChange, CircuitState, Route
+from catalog.health import CircuitState
+from catalog.models import CircuitChange, Route
 
 PREFERRED_PRIORITY = 10
 

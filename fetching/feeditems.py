@@ -42,7 +42,7 @@ _ISO_DATE = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})")
 def feed_fields(parsed: Any, *, url: str, now: datetime) -> dict:
     """``{"title", "link", "ttl", "items"}`` of a parsed feed fetched from ``url``; ``ttl`` is
     the feed's own ``<ttl>`` as written (``fetching.flight`` reads it)."""
-    fetched = http_url(url)
+    fetched = link_kept(url)
     link = link_absolute(parsed.feed.get("link", ""), fetched)
     return {
         "title": html_text(parsed.feed.get("title", ""), FEED_TITLE_MAX),
@@ -192,18 +192,26 @@ def link_absolute(value: Any, base: str) -> str:
                 link = urljoin(base, link)
         except ValueError:
             return ""
-    return http_url(link)
+    return link_kept(link)
 
 
-def http_url(value: Any) -> str:
-    """The URL when it is an absolute http(s) URL that fits the column; otherwise ""."""
+def link_kept(value: Any) -> str:
+    """A feed's link as ingest keeps it: taken as plain text (controls dropped, whitespace
+    collapsed), then kept only when it is one absolute http(s) URL; otherwise ""."""
     url = plain_line(value, LINK_MAX + 1)
-    if len(url) > LINK_MAX or " " in url:
-        return ""  # a cut or spaced URL points somewhere else
+    if " " in url:
+        return ""  # a spaced URL was two words, or points somewhere else
+    return url if is_absolute_http_url(url) else ""
+
+
+def is_absolute_http_url(url: str) -> bool:
+    """The one rule of a link we keep or show: an http(s) URL with a host, at most ``LINK_MAX``
+    characters (the column; a cut URL points somewhere else). Ingest keeps such links
+    (``link_kept``); a brief's page links only to them (``briefs.markdown.citation_href``)."""
+    if len(url) > LINK_MAX:
+        return False
     try:
         parts = urlsplit(url)
     except ValueError:
-        return ""
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        return ""
-    return url
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)

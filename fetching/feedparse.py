@@ -1,9 +1,9 @@
 """Feed bytes -> one bounded, plain-text, JSON-able feed: the half of ingest that runs in the
 parse worker.
 
-Django-free on purpose: ``fetching.ingest`` runs this module as a separate, resource-limited
+Django-free on purpose: ``fetching.parsing`` runs this module as a separate, resource-limited
 worker process (``python -c "...worker_main()"``), so importing it must not need settings. Read
-``fetching.ingest`` for why parsing happens there; this module is what the worker does:
+``fetching.parsing`` for why parsing happens there; this module is what the worker does:
 
 1. Turn the bytes into the exact text the XML parser will see, settle its encoding, and refuse
    entity declarations and DTD subsets in that text (``fetching.feedtext``: the order is what
@@ -24,7 +24,6 @@ import json
 import os
 import re
 import resource
-import struct
 import sys
 from datetime import UTC, datetime
 from typing import Any
@@ -33,6 +32,7 @@ import feedparser
 
 from fetching.feeditems import AUTHOR_MAX, MAX_ITEMS, feed_fields
 from fetching.feedtext import PARSE_ERROR, FeedRefused, feed_text
+from fetching.frames import frame_read, frame_write
 
 MAX_BODY_BYTES = 5 * 1024 * 1024
 # Entries feedparser may parse before it is stopped: room for duplicates among the first items.
@@ -56,7 +56,7 @@ def feed_read(
     ``{"title", "link", "ttl", "items": [{"guid_hash", "guid", "title", "title_derived", "link",
     "summary", "author", "published_at" (epoch seconds or None)}]}`` (``fetching.feeditems``);
     raises ``FeedRefused``. Production
-    code calls this only inside the parse worker (``fetching.ingest.feed_parse``).
+    code calls this only inside the parse worker (``fetching.parsing.feed_parse``).
     """
     if len(body) > MAX_BODY_BYTES:
         raise FeedRefused(TOO_LARGE, f"body larger than {MAX_BODY_BYTES // 2**20} MiB")
@@ -103,7 +103,6 @@ def _require_feed(parsed: Any, text: bytes) -> None:
 
 # --- the worker process ------------------------------------------------------------------------
 
-FRAME = struct.Struct(">I")
 _MAX_FRAME = MAX_BODY_BYTES + 4096
 
 
@@ -172,35 +171,6 @@ def _cpu_budget_arm(seconds: int) -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
-def _read_exact(fd: int, size: int) -> bytes | None:
-    chunks: list[bytes] = []
-    while size:
-        chunk = os.read(fd, min(size, 1 << 20))
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        size -= len(chunk)
-    return b"".join(chunks)
-
-
-def _frame_read(fd: int) -> bytes | None:
-    """One length-prefixed frame, or None when the parent has gone away."""
-    header = _read_exact(fd, FRAME.size)
-    if header is None:
-        return None
-    (size,) = FRAME.unpack(header)
-    if size > _MAX_FRAME:
-        return None
-    return _read_exact(fd, size)
-
-
-def frame_write(fd: int, payload: bytes) -> None:
-    """Write one length-prefixed frame; loops because a pipe may take it in parts."""
-    view = memoryview(FRAME.pack(len(payload)) + payload)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
 def request_answer(request: bytes) -> tuple[dict, bool]:
     """Answer one ``content_type \\n url \\n body`` request; the flag says the worker must quit."""
     content_type, _, rest = request.partition(b"\n")
@@ -223,7 +193,7 @@ def worker_main(memory_bytes: int = 0, cpu_seconds: int = 30) -> None:
     os.dup2(2, 1)  # a stray print() must never corrupt the protocol stream
     _limits_apply(memory_bytes)
     feedparser_bound()
-    while (request := _frame_read(0)) is not None:
+    while (request := frame_read(0, max_size=_MAX_FRAME)) is not None:
         _cpu_budget_arm(cpu_seconds)
         answer, quit_after = request_answer(request)
         frame_write(proto_out, json.dumps(answer, ensure_ascii=False).encode("utf-8", "replace"))

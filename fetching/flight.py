@@ -51,9 +51,10 @@ from django.db.models import Case, DateTimeField, F, Q, Value, When
 from django.utils import timezone
 
 from catalog.models import Route
-from fetching.ingest import ParsedFeed, feed_recent_values
+from fetching.ingest import feed_recent_values
 from fetching.models import SUCCESS_OUTCOMES, Outcome, PathFetch
 from fetching.outcomes import message_clean
+from fetching.parsing import ParsedFeed
 from fetching.results import FetchResult, Plan
 
 logger = logging.getLogger(__name__)

@@ -20,20 +20,13 @@ from asgiref.sync import sync_to_async
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from fetching.circuit import HealthRecord, circuit_probe_release, routes_health_record
 from fetching.client import RSSHubResponse
 from fetching.flight import answers_record
-from fetching.health import HealthRecord, circuit_probe_release, routes_health_record
-from fetching.ingest import (
-    FeedRejected,
-    ParsedFeed,
-    feed_details_update,
-    feed_parse,
-    feed_recent_values,
-    items_store,
-    seen_refresh,
-)
+from fetching.ingest import feed_details_update, feed_recent_values, items_store, seen_refresh
 from fetching.models import Feed, FetchAttempt, Item, Outcome
 from fetching.outcomes import Verdict, message_clean, verdict_for_status
+from fetching.parsing import FeedRejected, ParsedFeed, feed_parse
 from fetching.paths import route_template_lookup
 from fetching.results import Done, FetchResult
 

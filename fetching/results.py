@@ -9,9 +9,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from fetching.client import RSSHubResponse
-from fetching.ingest import ParsedFeed
 from fetching.models import Feed, Outcome
 from fetching.outcomes import Verdict, message_clean
+from fetching.parsing import ParsedFeed
 from fetching.paths import RoutePathRejected
 
 if TYPE_CHECKING:

@@ -36,6 +36,7 @@ from datetime import datetime
 from asgiref.sync import async_to_sync, sync_to_async
 from django.utils import timezone
 
+from fetching.circuit import Admission, circuit_probe_release, circuits_admit
 from fetching.client import FetchFailed, RSSHubClient, RSSHubResponse
 from fetching.egress import EgressGuard
 from fetching.flight import (
@@ -46,10 +47,9 @@ from fetching.flight import (
     path_acquire,
     path_release,
 )
-from fetching.health import Admission, circuit_probe_release, circuits_admit
-from fetching.ingest import feed_parser_warm
 from fetching.models import Feed, FetchAttempt, Outcome
 from fetching.outcomes import Verdict, message_clean, outcome_is_transient
+from fetching.parsing import feed_parser_warm
 from fetching.paths import RoutePathRejected, path_confine, route_for_path
 from fetching.recording import FEED_FIELDS, Recorder, verdict_for
 from fetching.results import Done, FetchResult, Plan, result_rejected

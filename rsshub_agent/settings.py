@@ -180,7 +180,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # channels_redis waits for a message with a 5 s BZPOPMIN; redis-py's default read
+            # timeout is 5 s too, so an idle wait would end in TimeoutError and a lost doorbell.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
         }
     }
 else:
@@ -272,8 +274,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
 }
-# The schema `check --deploy` builds is the one the API publishes (briefs/api/schema.py).
-SPECTACULAR_SETTINGS = {"DEFAULT_GENERATOR_CLASS": "briefs.api.schema.ApiSchemaGenerator"}
+# The API's authentication, in order (api.base.ApiView): a bearer token, else the dashboard's
+# session (with its CSRF check on writes).
+API_AUTHENTICATION_CLASSES = [
+    "briefs.tokens.auth.ApiTokenAuthentication",
+    "rest_framework.authentication.SessionAuthentication",
+]
+# The schema `check --deploy` builds is the one the API publishes (api/schema.py).
+SPECTACULAR_SETTINGS = {"DEFAULT_GENERATOR_CLASS": "api.schema.ApiSchemaGenerator"}
 
 # --- RSSHub -------------------------------------------------------------------------------------
 # Unset: the local RSSHub that `manage.py serve` starts (scripts/rsshub-serve) on this port.
@@ -366,8 +374,9 @@ HOUSEKEEP_BATCH_SIZE = env_int("HOUSEKEEP_BATCH_SIZE", 2000, minimum=100, maximu
 # timeout: above a run's worst case. A failing LLM endpoint costs up to ~140 s per call until its
 #   breaker opens (3 calls), plus up to 8 fetch steps of RSSHUB_TIMEOUT: ~700 s. A run over it is
 #   failed with that reason, not retried.
-# retry: a task whose worker died comes back after `retry` s; it must exceed timeout + the claim's
-#   5 s lease margin + the longest wait in a cluster's local queue.
+# retry: on the ORM broker, a task whose worker died comes back after `retry` s; it must exceed
+#   timeout + the claim's 5 s lease margin + the longest wait in a cluster's local queue. The
+#   Redis broker never hands a task out again (Q_BROKER below).
 # max_attempts counts reported results; a killed worker reports none (the bound is MAX_ATTEMPTS
 #   in briefs/tasks.py). ack_failures: run_brief records its own failures, so a failed task is
 #   never re-run; redelivery after a death does not depend on it.
@@ -379,6 +388,14 @@ if FETCH_CLAIM_SECONDS + 5 >= Q_TIMEOUT:
     # A run may wait out one claim on a path (fetching/flight.py), and must still finish.
     raise ImproperlyConfigured("FETCH_CLAIM_SECONDS must be well below Q_TIMEOUT")
 Q_WORKERS = env_int("Q_WORKERS", 2, minimum=1)
+# The broker: "orm" (the database, the default) or "redis" (REDIS_URL), for several worker hosts.
+# django-q2's Redis broker pops a task (BLPOP) and never acks it or hands it out again: a task
+# whose worker died is gone, and the brief is recovered by briefs_recover instead (briefs/tasks.py).
+Q_BROKER = env_str("Q_BROKER", "orm").lower()
+if Q_BROKER not in ("orm", "redis"):
+    raise ImproperlyConfigured(f"Q_BROKER must be orm or redis, got {Q_BROKER!r}")
+if Q_BROKER == "redis" and not REDIS_URL:
+    raise ImproperlyConfigured("Q_BROKER=redis needs REDIS_URL (the Redis server to queue on)")
 Q_CLUSTER = {
     "name": "rsshub_agent",
     "workers": Q_WORKERS,
@@ -387,9 +404,10 @@ Q_CLUSTER = {
     "max_attempts": 1,
     "ack_failures": True,
     "queue_limit": Q_WORKERS,  # tasks waiting in the local queue still age toward `retry`
-    "orm": "default",
     "catch_up": False,
     "save_limit": 1000,
+    # Results, schedules and failures stay in the database whichever broker queues the tasks.
+    **({"redis": REDIS_URL} if Q_BROKER == "redis" else {"orm": "default"}),
 }
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")

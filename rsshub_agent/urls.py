@@ -8,7 +8,8 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("dashboard/favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("api/", include("briefs.api_urls")),
+    path("api/", include("api.urls")),
+    path("", include("catalog.urls")),
     path("", include("sharing.urls")),
     path("", include("briefs.urls")),
 ]

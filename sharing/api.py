@@ -7,7 +7,7 @@ from django.urls import reverse
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from briefs.api.base import ApiView, api_schema, errors
+from api.base import ApiView, api_schema, errors
 from sharing import selectors, services
 from sharing.models import BriefShare
 

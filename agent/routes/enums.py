@@ -12,7 +12,7 @@ from typing import Any
 
 from agent.question import ZH_NUMBERS
 from agent.routes.entities import GENERIC
-from catalog.search_index import word_stem
+from catalog.search_terms import word_stem
 
 TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")
 TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")

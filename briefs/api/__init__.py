@@ -1,5 +1,4 @@
-"""The integration API under ``/api/v1/`` (DRF): one view per operation, nested input and output
-serializers, errors in one shape (``briefs.api_errors``). Modules by sub-domain: ``briefs``,
-``catalog``, ``webhooks``, ``account`` (tokens, quota), ``status``; ``base`` holds what every
-view shares (authentication, parsing, throttles, pagination, error responses for the schema).
+"""The briefs' endpoints of the integration API (DRF, on the foundation in ``api``): one view per
+operation, nested input and output serializers. Modules by sub-domain: ``briefs``, ``outcome``,
+``webhooks``, ``account`` (tokens, quota) and ``auth`` (the bearer-token scheme).
 """

@@ -7,7 +7,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from briefs.api.base import (
+from api.base import (
     BODY_ERRORS,
     MAX_ID,
     ApiView,

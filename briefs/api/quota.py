@@ -3,7 +3,7 @@
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from briefs.api.base import ApiView, api_schema, errors
+from api.base import ApiView, api_schema, errors
 from briefs.quotas import quota_state
 
 

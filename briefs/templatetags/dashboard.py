@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from briefs.markdown import path_with_breaks
 from briefs.models import BriefOutcome
+from catalog.health import HEALTHY_SUCCESS_RATE, HealthState
 
 register = template.Library()
 
@@ -33,11 +34,11 @@ DELIVERY_TONES = {
     "failed": "bad",
 }
 HEALTH_TONES = {
-    "healthy": "ok",
-    "degraded": "warn",
-    "failing": "bad",
-    "open": "bad",
-    "unknown": "plain",
+    HealthState.HEALTHY: "ok",
+    HealthState.DEGRADED: "warn",
+    HealthState.FAILING: "bad",
+    HealthState.OPEN: "bad",
+    HealthState.UNKNOWN: "plain",
 }
 
 
@@ -78,7 +79,7 @@ def health_tone(state: str) -> str:
 def rate_tone(rate: float | None) -> str:
     if rate is None:
         return "plain"
-    return "ok" if rate >= 0.8 else "warn" if rate >= 0.5 else "bad"
+    return "ok" if rate >= HEALTHY_SUCCESS_RATE else "warn" if rate >= 0.5 else "bad"
 
 
 @register.filter

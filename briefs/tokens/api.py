@@ -8,7 +8,7 @@ from django.utils import timezone
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from briefs.api.base import (
+from api.base import (
     ApiView,
     QuerySerializer,
     api_schema,

@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 import pytest
 from markdown_it import MarkdownIt
 
-from briefs.markdown import brief_html, brief_markdown_export, citations_read, http_url
+from briefs.markdown import brief_html, brief_markdown_export, citation_href, citations_read
 
 ITEM_URL = "https://news.example.com/story/1?a=1&b=2"
 
@@ -117,11 +117,11 @@ def test_markdown_structure_survives():
         assert expected in names
 
 
-def test_http_url_accepts_only_absolute_http_urls():
-    assert http_url("https://a.example/x?y=1") == "https://a.example/x?y=1"
-    assert http_url("HTTP://A.EXAMPLE/") == "HTTP://A.EXAMPLE/"
+def test_citation_href_accepts_only_absolute_http_urls():
+    assert citation_href("https://a.example/x?y=1") == "https://a.example/x?y=1"
+    assert citation_href("HTTP://A.EXAMPLE/") == "HTTP://A.EXAMPLE/"
     for bad in ("javascript:x", "https://", "/relative", 'https://a.example/"x', "https://a b", 5):
-        assert http_url(bad) == "", bad
+        assert citation_href(bad) == "", bad
 
 
 def test_citations_read_skips_malformed_entries():

@@ -1,5 +1,5 @@
 """Small things on the dashboard: the error pages in the app's layout, the favicon, a follow-up
-of someone else's brief, the RSSHub banner after RSSHub went down, offline mode explained."""
+of someone else's brief, offline mode explained."""
 
 import pytest
 from django.core.cache import cache
@@ -7,14 +7,11 @@ from django.http import HttpRequest
 from django.test import Client
 from django.urls import path, reverse
 
-from briefs import selectors
 from briefs.markdown import brief_html
 from briefs.models import BriefStatus
 from briefs.templatetags.dashboard import path_breaks
-from fetching.services import fetch_paths_sync
 from rsshub_agent.urls import urlpatterns as project_urls
 from tests.briefs.test_views import finished_brief, make_brief
-from tests.httpserver import Reply, ScriptedServer
 
 pytestmark = pytest.mark.django_db
 
@@ -123,28 +120,6 @@ def test_a_follow_up_of_your_own_brief_is_preselected(client, owner):
     body = client.get(reverse("home"), {"follow_up": mine.pk}).content.decode()
     assert f'<option value="{mine.pk}" selected>' in body
     assert "cannot be followed up" not in body
-
-
-# --- the RSSHub banner ------------------------------------------------------------------------
-
-
-def test_the_banner_stops_saying_rsshub_answers_once_a_fetch_finds_it_down(settings):
-    with ScriptedServer() as rsshub:
-        rsshub.route("/healthz", Reply(200, {"Content-Type": "text/plain"}, b"ok"))
-        settings.RSSHUB_URL = rsshub.url
-        assert selectors.rsshub_answers() is True
-        assert selectors.rsshub_answers() is True
-        assert len(rsshub.requests_to("/healthz")) == 1, "the answer is cached"
-    # RSSHub is gone now (its port is closed): the next fetch finds it unreachable.
-    [result] = fetch_paths_sync(["/test/1"])
-    assert result.outcome == "rsshub_unavailable", result
-    assert selectors.rsshub_answers() is False
-
-
-def test_a_failed_probe_is_remembered_for_less_time_than_a_success():
-    from fetching.status import RSSHUB_DOWN_SECONDS, RSSHUB_UP_SECONDS
-
-    assert RSSHUB_DOWN_SECONDS < RSSHUB_UP_SECONDS
 
 
 # --- offline mode explained -------------------------------------------------------------------

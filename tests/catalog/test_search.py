@@ -12,14 +12,9 @@ from catalog.search import (
     routes_for_platforms,
     search_catalog,
 )
-from catalog.search_index import (
-    ENTITY_WEIGHT,
-    entities_split,
-    question_terms,
-    search_index_current,
-    search_index_invalidate,
-    word_stem,
-)
+from catalog.search_index import search_index_current, search_index_invalidate
+from catalog.search_terms import ENTITY_WEIGHT, question_terms
+from catalog.services import routes_set_enabled
 
 ZHIHU_HOT = "/zhihu/hot/:category?"
 ZHIHU_PIN_HOTLIST = "/zhihu/pin/hotlist"
@@ -102,25 +97,6 @@ def test_it_does_not_let_question_words_name_a_platform():
     assert not {"right", "now"} & set(namespaces), f"question words named platforms: {namespaces}"
 
 
-@pytest.mark.parametrize(
-    ("question", "values"),
-    [
-        ("Latest commits in the rust-lang/rust repository", ["rust-lang/rust"]),
-        ("what did @elonmusk say", ["@elonmusk"]),
-        ("YouTube channel UCaXkIU1QidjPwiAYu6GcHjg", ["UCaXkIU1QidjPwiAYu6GcHjg"]),
-        ("雪球上 SH600519 的股票评论", ["SH600519"]),
-        ("AI/ML news", []),  # two short acronyms are a topic
-        ("iPhone15 reviews", []),  # a product, not an id
-        ("12306 news", []),  # a number may be a name (12306 is a platform)
-    ],
-)
-def test_subject_values_are_told_from_the_question_words(question, values):
-    plain, found = entities_split(question)
-
-    assert found == values
-    assert len(plain) == len(question) and all(v not in plain for v in values)
-
-
 @pytest.mark.django_db
 def test_a_subject_value_names_no_platform_and_weighs_little():
     # rust-lang is no mention of the platform called Lang; vercel/next.js none of Next.js.
@@ -140,11 +116,6 @@ def test_routes_the_questions_values_can_fill_are_not_held_back_by_their_paramet
     # Two values (owner/name) fill the two required parameters of the branches route.
     paths = platform_route_paths(["github"], "Branches of the vercel/next.js repository")
     assert paths[0] == "/github/branches/:user/:repo"
-
-
-def test_the_stemmer_undoubles_a_final_consonant_after_ed_and_ing():
-    assert [word_stem(w) for w in ("starred", "stopped", "running")] == ["star", "stop", "run"]
-    assert [word_stem(w) for w in ("added", "missed", "installed")] == ["add", "miss", "install"]
 
 
 @pytest.mark.django_db
@@ -306,6 +277,36 @@ def test_it_excludes_namespaces_and_routes_already_tried():
         r.namespace for r in result.routes
     }
     assert ZHIHU_HOT not in [h.path for h in routes_for_platforms(["zhihu"], "", exclude=[hot.id])]
+
+
+# --- Keeping the index ---------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_staff_enabling_a_route_keeps_the_index_and_offers_the_route():
+    index = search_index_current()
+    weibo = Route.objects.get(path=WEIBO_HOT_SEARCH)
+    assert routes_set_enabled(route_ids=[weibo.pk], enabled=True) == 1  # moves updated_at
+    assert route_paths("微博热搜榜")[0] == WEIBO_HOT_SEARCH
+    assert search_index_current() is index, "one route's curation rebuilt the whole index"
+
+
+@pytest.mark.django_db
+def test_a_route_whose_text_changed_rebuilds_the_index():
+    index = search_index_current()
+    Route.objects.filter(path=ZHIHU_PIN_HOTLIST).update(
+        name="Quokkaboard of ideas", updated_at=timezone.now()
+    )
+    assert route_paths("quokkaboard")[:1] == [ZHIHU_PIN_HOTLIST]
+    assert search_index_current() is not index
+
+
+@pytest.mark.django_db
+def test_an_alias_edit_rebuilds_the_index():
+    index = search_index_current()
+    Platform.objects.filter(namespace="zhihu").update(aliases=["Quokkahu"])  # updated_at kept
+    assert top_namespace("Quokkahu 热榜") == "zhihu"
+    assert search_index_current() is not index
 
 
 # --- Cost ---------------------------------------------------------------------------------------

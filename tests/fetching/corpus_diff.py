@@ -24,9 +24,9 @@ from fetching.feeditems import (
     SUMMARY_MAX,
     TITLE_MAX,
     feed_date,
-    http_url,
     item_hash,
     link_absolute,
+    link_kept,
     title_from_text,
 )
 from fetching.plaintext import html_text, plain_line
@@ -65,7 +65,7 @@ def as_written(body: bytes, headers: dict[str, str]) -> Any:
 
 
 def expected_feed(ref: Any, bare: Any, *, now: datetime) -> dict:
-    feed_link = http_url(ref.feed.get("link", ""))
+    feed_link = link_kept(ref.feed.get("link", ""))
     items: list[dict] = []
     seen: dict[str, set[str]] = {}
     for entry, written in zip(ref.entries, bare.entries, strict=False):
@@ -85,8 +85,8 @@ def _expected_item(entry: Any, written: Any, *, feed_link: str, now: datetime) -
     title = html_text(entry.get("title", ""), TITLE_MAX)
     guid = plain_line(written.get("id", ""), GUID_MAX)  # rule: a guid is kept as written
     raw_link = plain_line(written.get("link", ""), 2001)
-    link = http_url(entry.get("link", ""))
-    if raw_link and not http_url(raw_link) and feed_link:
+    link = link_kept(entry.get("link", ""))
+    if raw_link and not link_kept(raw_link) and feed_link:
         link = link_absolute(raw_link, feed_link)  # rule: the feed's own link comes first
     if not (guid or raw_link or title or summary):
         return None  # rule: nothing to show and nothing to identify it by

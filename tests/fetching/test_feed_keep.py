@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from fetching.feeditems import item_hash, title_from_text
-from fetching.ingest import feed_parse
 from fetching.models import Item, Outcome
+from fetching.parsing import feed_parse
 from fetching.plaintext import html_text
 from fetching.services import fetch_path_sync
 from tests.feeds import RSS_TYPE, rss_document

@@ -16,7 +16,8 @@ import feedparser
 import pytest
 
 from fetching import feeditems, feedparse, plaintext
-from fetching.ingest import (
+from fetching.models import Outcome
+from fetching.parsing import (
     MAX_ITEMS,
     PARSE_MEMORY_BYTES,
     FeedRejected,
@@ -24,7 +25,6 @@ from fetching.ingest import (
     feed_parser_pids,
     feed_parser_warm,
 )
-from fetching.models import Outcome
 from tests.feeds import rss_document as rss
 from tests.waiting import wait_until
 

@@ -17,8 +17,8 @@ from urllib.parse import urljoin
 
 import pytest
 
-from fetching.ingest import FeedRejected, feed_parse
 from fetching.models import Outcome
+from fetching.parsing import FeedRejected, feed_parse
 from tests.fetching.corpus_diff import (
     as_written,
     differences,

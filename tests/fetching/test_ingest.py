@@ -8,15 +8,9 @@ from django.test.utils import CaptureQueriesContext
 
 from fetching import ingest
 from fetching.feeditems import item_hash
-from fetching.ingest import (
-    ParsedFeed,
-    ParsedItem,
-    feed_details_update,
-    feed_ingest,
-    feed_parse,
-    items_store,
-)
+from fetching.ingest import feed_details_update, feed_ingest, items_store
 from fetching.models import Feed, Item
+from fetching.parsing import ParsedFeed, ParsedItem, feed_parse
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 

@@ -6,10 +6,10 @@ from django.core.management.base import BaseCommand, CommandError
 from catalog.importer import (
     CatalogSourceError,
     ImportReport,
-    catalog_fetch,
     catalog_import,
     catalog_read_file,
 )
+from fetching.catalog_download import catalog_fetch
 
 
 class Command(BaseCommand):

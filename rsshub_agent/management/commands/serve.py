@@ -7,13 +7,14 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from catalog.importer import CatalogSourceError, catalog_fetch, catalog_import, catalog_read_file
+from catalog.importer import CatalogSourceError, catalog_import, catalog_read_file
 from catalog.seed import SEED_PATH
+from fetching.catalog_download import catalog_fetch
+from fetching.reachability import rsshub_reachability
 
 SCRIPTS = Path(settings.BASE_DIR) / "scripts"
 
@@ -60,15 +61,10 @@ class Command(BaseCommand):
         return self._rsshub_answers(deadline=60)
 
     def _rsshub_answers(self, *, deadline: float) -> bool:
-        params = {"key": settings.RSSHUB_ACCESS_KEY} if settings.RSSHUB_ACCESS_KEY else None
         end = time.monotonic() + deadline
         while time.monotonic() < end:
-            try:
-                response = httpx.get(f"{settings.RSSHUB_URL}/healthz", params=params, timeout=2)
-                if response.status_code == 200:
-                    return True
-            except httpx.HTTPError:
-                pass
+            if rsshub_reachability().ok:
+                return True
             if any(child.poll() is not None for child in self.children):
                 break
             time.sleep(0.25)

@@ -1,4 +1,5 @@
-"""Route health and the circuit breaker (DESIGN.md section 4), written by every fetch attempt.
+"""The circuit breaker and the route health record (DESIGN.md section 4), written by every fetch
+attempt.
 
 Health is data on the ``catalog.Route`` row, written in one ``UPDATE`` per attempt: attempts,
 successes, consecutive failures, EWMA latency, last success, last error, newest item, circuit.
@@ -14,8 +15,9 @@ The circuit, per route:
 - **half-open** -> **closed** on a successful probe, -> **open** (longer backoff) on a failure.
   A probe whose worker died is reclaimable after ``PROBE_STALE``.
 
-Each change of state is a ``CircuitChange`` row, for statistics and alerts. The score search uses
-lives in ``catalog.health`` (success with a prior x speed x freshness, x 0.1 when open).
+Each change of state is a ``CircuitChange`` row, for statistics and alerts. What the row means
+lives in ``catalog.health``: the circuit and health states, the healthy threshold, and the score
+search uses (success with a prior x speed x freshness, x 0.1 when open).
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
-from catalog.models import CircuitChange, CircuitState, Route
+from catalog.health import CircuitState
+from catalog.models import CircuitChange, Route
 from fetching.models import SUCCESS_OUTCOMES, FetchAttempt, Outcome
 from fetching.outcomes import Verdict, message_clean
 

@@ -48,7 +48,7 @@ class ApiSchemaGenerator(SchemaGenerator):
 
     def __init__(self, *args, patterns: list | None = None, **kwargs) -> None:
         if patterns is None:
-            from briefs.api_urls import schema_patterns  # the URLconf imports this module
+            from api.urls import schema_patterns  # the URLconf imports this module
 
             patterns = schema_patterns
         super().__init__(*args, patterns=patterns, **kwargs)

@@ -1,14 +1,13 @@
-"""The route catalog, read-only for everyone, with route health; staff may enable, disable and
-prefer routes (the same services the admin uses)."""
+"""The catalog's API: the route catalog, read-only for everyone, with route health; staff may
+enable, disable and prefer routes (the same services the admin uses). Reads go through
+``catalog.selectors``, states through ``catalog.health``."""
 
-import json
-
-from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, When
+from django.db.models import Count, Q
 from rest_framework import serializers
 from rest_framework.permissions import IsAdminUser, IsAuthenticated
 from rest_framework.response import Response
 
-from briefs.api.base import (
+from api.base import (
     ApiView,
     QuerySerializer,
     api_schema,
@@ -19,11 +18,12 @@ from briefs.api.base import (
     search_field,
     text_param,
 )
-from catalog.models import CircuitState, Platform, Route, UpstreamState
+from catalog.health import CircuitState, HealthState
+from catalog.models import Route, UpstreamState
 from catalog.search import SearchQuestionInvalid, search_catalog
+from catalog.selectors import platforms_filtered, routes_filtered
 from catalog.services import routes_prefer, routes_set_enabled
 
-HEALTH_STATES = ("unknown", "healthy", "degraded", "failing", "open")
 RANKED_LIMIT = 100
 
 
@@ -67,38 +67,11 @@ class PlatformListApi(ApiView):
         return paginated(request, self, platforms, PlatformOut)
 
 
-def platforms_filtered(
-    *,
-    search: str = "",
-    enabled: bool | None = None,
-    lang: str = "",
-    category: str = "",
-    **_page,
-) -> QuerySet[Platform]:
-    platforms = Platform.objects.all()
-    if search:
-        platforms = platforms.filter(
-            Q(namespace__icontains=search) | Q(name__icontains=search) | Q(url__icontains=search)
-        )
-    if enabled is not None:
-        platforms = platforms.filter(enabled=enabled)
-    if lang:
-        platforms = platforms.filter(lang=lang)
-    if category:
-        # The JSON text holds the quoted name: portable where JSON containment is not (SQLite),
-        # whether the backend stores non-ASCII escaped (SQLite) or not (PostgreSQL).
-        platforms = platforms.filter(
-            Q(categories__icontains=json.dumps(category))
-            | Q(categories__icontains=json.dumps(category, ensure_ascii=False))
-        )
-    return platforms.order_by("namespace")
-
-
 # --- Routes -------------------------------------------------------------------------------------
 
 
 class RouteHealthOut(serializers.Serializer):
-    state = serializers.ChoiceField(choices=HEALTH_STATES, source="health_state")
+    state = serializers.ChoiceField(choices=HealthState.values, source="health_state")
     attempts = serializers.IntegerField()
     successes = serializers.IntegerField()
     success_rate = serializers.FloatField(allow_null=True)
@@ -132,25 +105,11 @@ class RouteOut(serializers.Serializer):
     health = RouteHealthOut(source="*")
 
 
-def health_condition(state: str) -> Q:
-    """``Route.health_state`` as a database condition (same thresholds)."""
-    closed = Q(circuit=CircuitState.CLOSED)
-    tried = closed & Q(attempts__gt=0)
-    healthy = tried & Q(consecutive_failures=0) & Q(successes__gte=F("attempts") * 0.8)
-    return {
-        "open": ~closed,
-        "unknown": closed & Q(attempts=0),
-        "failing": tried & Q(consecutive_failures__gt=0),
-        "healthy": healthy,
-        "degraded": tried & Q(consecutive_failures=0) & ~Q(successes__gte=F("attempts") * 0.8),
-    }[state]
-
-
 class RouteListApi(ApiView):
     class FilterSerializer(QuerySerializer):
         platform = text_param(max_length=100, help_text="A platform's namespace.")
         enabled = serializers.BooleanField(required=False)
-        health = serializers.ChoiceField(choices=HEALTH_STATES, required=False)
+        health = serializers.ChoiceField(choices=HealthState.values, required=False)
         search = search_field(help_text="A substring of the path, name or description.")
         q = search_field(help_text="Relevance search, as the agent ranks routes; best first.")
 
@@ -162,48 +121,19 @@ class RouteListApi(ApiView):
     )
     def get(self, request):
         params = query_params(self.FilterSerializer, request)
-        routes = routes_filtered(**params).select_related("platform")
+        question = params.pop("q", "")
+        ranked = _relevance_ranked(question) if question else None
+        routes = routes_filtered(**params, ranked=ranked).select_related("platform")
         return paginated(request, self, routes, RouteOut)
 
 
-def _ranked(routes: QuerySet[Route], question: str) -> QuerySet[Route]:
+def _relevance_ranked(question: str) -> list[int]:
+    """Route ids for a relevance search, best first, as the agent ranks them."""
     try:
         hits = search_catalog(question, limit=RANKED_LIMIT).routes
     except SearchQuestionInvalid as exc:
         raise serializers.ValidationError({"q": [str(exc)]}) from None
-    order = Case(
-        *(When(pk=hit.route_id, then=rank) for rank, hit in enumerate(hits)),
-        output_field=IntegerField(),
-    )
-    ids = [hit.route_id for hit in hits]
-    if not ids:
-        return routes.none()
-    return routes.filter(pk__in=ids).annotate(rank=order).order_by("rank")
-
-
-def routes_filtered(
-    *,
-    platform: str = "",
-    enabled: bool | None = None,
-    health: str = "",
-    search: str = "",
-    q: str = "",
-    **_page,
-) -> QuerySet[Route]:
-    routes = Route.objects.all()
-    if platform:
-        routes = routes.filter(platform__namespace=platform)
-    if enabled is not None:
-        routes = routes.filter(enabled=enabled)
-    if health:
-        routes = routes.filter(health_condition(health))
-    if search:
-        routes = routes.filter(
-            Q(path__icontains=search) | Q(name__icontains=search) | Q(description__icontains=search)
-        )
-    if q:
-        return _ranked(routes, q)
-    return routes.order_by("path")
+    return [hit.route_id for hit in hits]
 
 
 class RouteDetailApi(ApiView):

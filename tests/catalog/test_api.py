@@ -5,9 +5,11 @@ from django.utils import timezone
 
 from catalog.models import CircuitState, Platform, Route
 from catalog.services import PREFERRED_PRIORITY
-from tests.api.conftest import error_of
+from tests.api.conftest import api, api_for, api_settings, error_of, staff_api
 
 pytestmark = pytest.mark.django_db
+# The API's clients and settings, as every API test has them (tests/api/conftest.py).
+FIXTURES = (api, api_for, api_settings, staff_api)
 
 ROUTES = "/api/v1/catalog/routes"
 PLATFORMS = "/api/v1/catalog/platforms"

@@ -7,11 +7,13 @@ route, and so the catch-all's 404 in the API's error shape rather than a databas
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
-from briefs.api import briefs, catalog, quota, status, webhooks
-from briefs.api.base import NotFoundView
-from briefs.api.docs import ApiDocsView
-from briefs.api.schema import ApiSchemaGenerator
+from api import status
+from api.base import NotFoundView
+from api.docs import ApiDocsView
+from api.schema import ApiSchemaGenerator
+from briefs.api import briefs, quota, webhooks
 from briefs.tokens import api as tokens
+from catalog import api as catalog_api
 from sharing.api import BriefShareApi
 
 
@@ -38,26 +40,26 @@ v1_urlpatterns = [
     ),
     path("briefs/<api_id:brief_id>/rerun", briefs.BriefRerunApi.as_view(), name="api-brief-rerun"),
     path("briefs/<api_id:brief_id>/share", BriefShareApi.as_view(), name="api-brief-share"),
-    path("catalog/platforms", catalog.PlatformListApi.as_view(), name="api-catalog-platforms"),
-    path("catalog/routes", catalog.RouteListApi.as_view(), name="api-catalog-routes"),
+    path("catalog/platforms", catalog_api.PlatformListApi.as_view(), name="api-catalog-platforms"),
+    path("catalog/routes", catalog_api.RouteListApi.as_view(), name="api-catalog-routes"),
     path(
         "catalog/routes/<api_id:route_id>",
-        catalog.RouteDetailApi.as_view(),
+        catalog_api.RouteDetailApi.as_view(),
         name="api-catalog-route",
     ),
     path(
         "catalog/routes/<api_id:route_id>/enable",
-        catalog.RouteEnableApi.as_view(),
+        catalog_api.RouteEnableApi.as_view(),
         name="api-catalog-route-enable",
     ),
     path(
         "catalog/routes/<api_id:route_id>/disable",
-        catalog.RouteDisableApi.as_view(),
+        catalog_api.RouteDisableApi.as_view(),
         name="api-catalog-route-disable",
     ),
     path(
         "catalog/routes/<api_id:route_id>/prefer",
-        catalog.RoutePreferApi.as_view(),
+        catalog_api.RoutePreferApi.as_view(),
         name="api-catalog-route-prefer",
     ),
     path("webhooks", webhooks.WebhookCollectionApi.as_view(), name="api-webhooks"),

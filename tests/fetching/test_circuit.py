@@ -8,7 +8,7 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from catalog.models import CircuitChange, CircuitState, Platform, Route
-from fetching.health import (
+from fetching.circuit import (
     BACKOFF_CAP,
     PROBE_STALE,
     backoff_seconds,

@@ -8,7 +8,7 @@ served from a URL of its own (the split view) and the page's few styles from a s
 
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from briefs.api.schema import TITLE
+from api.schema import TITLE
 
 
 class ApiDocsView(SpectacularSwaggerSplitView):

@@ -2,7 +2,9 @@
 error handler and the error responses the schema documents.
 
 Everything is set on ``ApiView`` itself rather than in ``REST_FRAMEWORK``, so the API behaves
-the same whatever the project-wide DRF defaults are (the dashboard may use other ones).
+the same whatever the project-wide DRF defaults are (the dashboard may use other ones). The
+authentication classes are named in ``API_AUTHENTICATION_CLASSES`` (dotted paths, as DRF's own
+setting): the token scheme belongs to the app that issues tokens, not to this foundation.
 """
 
 import json
@@ -11,10 +13,10 @@ from typing import Any
 
 from django.conf import settings
 from django.core.validators import RegexValidator
+from django.utils.module_loading import import_string
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
@@ -24,8 +26,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from briefs.api_errors import PayloadTooLarge, api_exception_handler
-from briefs.tokens.auth import ApiTokenAuthentication
+from api.errors import PayloadTooLarge, api_exception_handler
 
 DEFAULT_MAX_BODY_BYTES = 16 * 1024
 DEFAULT_RATE = "240/minute"
@@ -147,8 +148,12 @@ class BriefCreateThrottle(ApiRateThrottle):
 # --- Views --------------------------------------------------------------------------------------
 
 
+def _authentication_classes() -> list[type]:
+    return [import_string(path) for path in settings.API_AUTHENTICATION_CLASSES]
+
+
 class ApiView(APIView):
-    authentication_classes = [ApiTokenAuthentication, SessionAuthentication]
+    authentication_classes = _authentication_classes()
     permission_classes = [IsAuthenticated]
     parser_classes = [StrictJSONParser]
     renderer_classes = [JSONRenderer]

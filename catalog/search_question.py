@@ -1,0 +1,167 @@
+"""A question read against the search index: the platforms it names, its terms, its values.
+
+A platform is named when the question holds one of its names whole (``catalog.search_index``
+phrases: namespace, name, translated name, alias, domain); the strength of the name found counts
+``NAME_WEIGHT`` in its score. A name found inside a longer name of another platform (新浪 inside
+新浪微博) counts ``CONTAINED_NAME_FACTOR`` of it, and so does a name after "of", "from" or "by"
+beside another platform named about as strongly: it says whose items, not where to read them
+("Instagram posts of natgeo"). Terms of a named platform's names say nothing about its routes,
+and count ``NAMED_TERM_FACTOR`` for other platforms'.
+"""
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from catalog.search_index import Curation, NamePhrase, SearchIndex
+from catalog.search_terms import (
+    CJK_RE,
+    entities_split,
+    question_terms,
+    text_canonical,
+    text_runs,
+)
+
+NAME_WEIGHT = 2.0
+NAME_STRENGTH_CAP = 10.0
+CONTAINED_NAME_FACTOR = 0.25
+NAMED_TERM_FACTOR = 0.3
+SUBJECT_MARKERS = frozenset(("of", "from", "by"))
+SUBJECT_NAME_RIVAL = 0.5  # how strongly another platform must be named to be the one read
+NUMBER_RE = re.compile(r"(?<![\w.])\d{3,}(?![\w.])")
+
+
+@dataclass(slots=True)
+class NameHit:
+    strength: float
+    label: str
+    span: tuple[int, int]
+    exclude_terms: frozenset[str]  # its name's terms: they say nothing about its routes
+    phrase_terms: frozenset[str]  # the terms of all its names found in the question
+
+
+@dataclass(slots=True)
+class SearchQuery:
+    """One question against one index, with the index's curation as this search began."""
+
+    curation: Curation
+    terms: list[tuple[str, float, float]]  # (term, query weight, idf), rarest first
+    hits: dict[int, NameHit] = field(default_factory=dict)
+    named_terms: frozenset[str] = frozenset()  # phrase terms of all hits
+    name_scores: dict[int, float] = field(default_factory=dict)  # NAME_WEIGHT x hit strength
+    values: int = 0  # parameter values the question gives (see ``question_values``)
+
+    def factor(self, term: str, platform: int, named: bool) -> float:
+        """How much ``term`` counts for a platform's relevance (``named``: in named_terms)."""
+        hit = self.hits.get(platform)
+        if hit is not None and term in hit.exclude_terms:
+            return 0.0
+        if named and (hit is None or term not in hit.phrase_terms):
+            return NAMED_TERM_FACTOR  # "arxiv" names arXiv; it says little about Trending Papers
+        return 1.0
+
+
+def _bounded(text: str, start: int, end: int, phrase: str) -> bool:
+    """A phrase edge that is a letter or digit must sit at a word edge; CJK edges need not."""
+    left = start == 0 or text[start - 1] == " " or CJK_RE.match(phrase[0]) is not None
+    right = end == len(text) or text[end] == " " or CJK_RE.match(phrase[-1]) is not None
+    return left and right
+
+
+def _find(text: str, phrase: str) -> tuple[int, int] | None:
+    start = text.find(phrase)
+    while start != -1:
+        if _bounded(text, start, start + len(phrase), phrase):
+            return start, start + len(phrase)
+        start = text.find(phrase, start + 1)
+    return None
+
+
+def _word_phrase_matches(index: SearchIndex, canonical: str) -> Iterable[tuple[NamePhrase, tuple]]:
+    runs = list(text_runs(canonical))
+    for i, (_, is_cjk, start) in enumerate(runs):
+        squashed = ""
+        for later, cjk, later_start in runs[i : i + index.longest_phrase_words]:
+            if is_cjk or cjk:
+                break
+            squashed += later
+            for phrase in index.word_phrases.get(squashed, ()):
+                yield phrase, (start, later_start + len(later))
+
+
+def _cjk_phrase_matches(index: SearchIndex, canonical: str) -> Iterable[tuple[NamePhrase, tuple]]:
+    seen: set[int] = set()
+    for match in CJK_RE.finditer(canonical):
+        at = match.start()
+        for key in (canonical[at], canonical[at : at + 2]):
+            for phrase in index.cjk_phrases.get(key, ()):
+                if id(phrase) in seen:
+                    continue
+                seen.add(id(phrase))
+                span = _find(canonical, phrase.text)
+                if span is not None:
+                    yield phrase, span
+
+
+def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[int, NameHit]:
+    """The searchable platforms the question names, with the strongest of their names found."""
+    found: dict[int, list[tuple[float, NamePhrase, tuple[int, int]]]] = {}
+    matches = [*_word_phrase_matches(index, canonical), *_cjk_phrase_matches(index, canonical)]
+    for phrase, span in matches:
+        if not curation.platform_ok[phrase.platform]:
+            continue
+        strength = min(phrase.strength, NAME_STRENGTH_CAP)
+        found.setdefault(phrase.platform, []).append((strength, phrase, span))
+    hits = {}
+    for position, candidates in found.items():
+        strength, best, span = max(candidates, key=lambda c: c[0])
+        shortest = min(candidates, key=lambda c: len(c[1].text))[1]
+        exclude = index.platforms[position].name_terms | set(shortest.terms)
+        phrase_terms = frozenset(t for c in candidates for t in c[1].terms)
+        hits[position] = NameHit(strength, best.label, span, frozenset(exclude), phrase_terms)
+    for position, hit in hits.items():
+        if any(_inside(hit.span, o.span) for p, o in hits.items() if p != position):
+            hit.strength *= CONTAINED_NAME_FACTOR
+    # "Instagram posts of natgeo": natgeo says whose posts, Instagram where to read them. Not
+    # when the other name is a weak one, a common word ("News of BBC").
+    subjects = [p for p, hit in hits.items() if _after_subject_marker(canonical, hit.span)]
+    others = [hit.strength for p, hit in hits.items() if p not in subjects]
+    for position in subjects:
+        if max(others, default=0.0) >= SUBJECT_NAME_RIVAL * hits[position].strength:
+            hits[position].strength *= CONTAINED_NAME_FACTOR
+    return hits
+
+
+def _after_subject_marker(canonical: str, span: tuple[int, int]) -> bool:
+    """The name follows "of", "from" or "by": it says whose items, not where to read them."""
+    before = canonical[: span[0]].split()
+    return bool(before) and before[-1] in SUBJECT_MARKERS
+
+
+def _inside(span: tuple[int, int], outer: tuple[int, int]) -> bool:
+    return outer[0] <= span[0] and span[1] <= outer[1] and span != outer
+
+
+def query_parse(index: SearchIndex, question: str) -> SearchQuery:
+    """The question read against ``index``: its terms, rarest first, the searchable platforms it
+    names and how many path parameters its own values can fill."""
+    terms = [
+        (term, weight, index.idf[term])
+        for term, weight in question_terms(question).items()
+        if term in index.idf
+    ]
+    terms.sort(key=lambda t: -t[2])
+    curation = index.curation
+    plain, entities = entities_split(question)  # a subject value names no platform
+    hits = _name_hits(index, text_canonical(plain), curation)
+    named = frozenset(t for hit in hits.values() for t in hit.phrase_terms)
+    scores = {p: NAME_WEIGHT * hit.strength for p, hit in hits.items()}
+    values = question_values(plain, entities)
+    return SearchQuery(curation, terms, hits, named_terms=named, name_scores=scores, values=values)
+
+
+def question_values(plain: str, entities: list[str]) -> int:
+    """How many path parameters the question's own values can fill: two for an owner/name
+    pair, one for another subject value or a number of three digits or more."""
+    numbers = NUMBER_RE.findall(plain)
+    return sum(2 if "/" in e else 1 for e in entities) + len(numbers)
