@@ -11,6 +11,7 @@ from briefs.api import account, briefs, catalog, status, webhooks
 from briefs.api.base import NotFoundView
 from briefs.api.docs import ApiDocsView
 from briefs.api.schema import ApiSchemaGenerator
+from watches.api_urls import watch_paths
 
 
 class IdConverter:
@@ -72,6 +73,7 @@ v1_urlpatterns = [
     path("tokens/<api_id:token_id>", account.TokenRevokeApi.as_view(), name="api-token-revoke"),
     path("quota", account.QuotaApi.as_view(), name="api-quota"),
     path("status", status.StatusApi.as_view(), name="api-status"),
+    *watch_paths(),
 ]
 
 # What the schema documents: the v1 paths, at their full path.

@@ -54,8 +54,10 @@ def brief_create(
     offline: bool = False,
     refresh: bool = False,
     enqueue: bool = True,
+    watch_id: int | None = None,
 ) -> Brief:
-    """A queued brief, handed to a worker on commit (``enqueue=False``: the caller runs it)."""
+    """A queued brief, handed to a worker on commit (``enqueue=False``: the caller runs it);
+    ``watch_id``: a run of that watch (``watches``)."""
     text = question_clean(question)
     parent = None
     if follow_up_of is not None:
@@ -64,7 +66,12 @@ def brief_create(
             raise BriefInvalid("follow_up_of", "No such brief to follow up.")
     with transaction.atomic():
         brief = Brief.objects.create(
-            owner=owner, question=text, follow_up_of=parent, offline=offline, refresh=refresh
+            owner=owner,
+            question=text,
+            follow_up_of=parent,
+            offline=offline,
+            refresh=refresh,
+            watch_id=watch_id,
         )
         if enqueue:
             brief_enqueue(brief)

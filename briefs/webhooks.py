@@ -242,6 +242,8 @@ def brief_finished_body(brief: Brief, event_id: uuid.UUID) -> str:
             "status": brief.status,
             **brief.outcome_payload(),
             "question": brief.question,
+            "watch": brief.watch_id,
+            "delta": brief.delta_payload(),
             "mode": brief.mode,
             "error": brief.error,
             "citations": len(brief.citations or []),

@@ -9,5 +9,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("briefs.api_urls")),
+    path("watches/", include("watches.urls")),
     path("", include("briefs.urls")),
 ]

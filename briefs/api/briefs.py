@@ -35,7 +35,7 @@ from briefs.steps import steps_after
 STEPS_LIMIT = 500
 LIST_COLUMNS = (
     "id", "status", "outcome", "outcome_reason", "question", "mode", "offline", "follow_up_of_id",
-    "error", "created_at", "started_at", "finished_at",
+    "error", "created_at", "started_at", "finished_at", "watch_id", "delta",
 )  # fmt: skip
 
 
@@ -69,6 +69,18 @@ def brief_created_response(request, brief: Brief) -> Response:
     return Response(BriefCreatedOut(data).data, status=status.HTTP_202_ACCEPTED)
 
 
+class DeltaOut(serializers.Serializer):
+    since = serializers.DateTimeField(
+        allow_null=True, help_text="The previous run's time; null for a watch's first run."
+    )
+    new_items = serializers.IntegerField(help_text="Stories not reported by earlier runs.")
+    repeated_items = serializers.IntegerField(help_text="Stories reported before, left out.")
+
+
+WATCH_HELP = "The watch this brief is a run of (null for other briefs)."
+DELTA_HELP = "A watch's run: what was new since its previous run; null otherwise."
+
+
 class BriefListOut(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=BriefStatus.choices)
@@ -78,6 +90,8 @@ class BriefListOut(serializers.Serializer):
     mode = serializers.CharField()
     offline = serializers.BooleanField()
     follow_up_of = serializers.IntegerField(source="follow_up_of_id", allow_null=True)
+    watch = serializers.IntegerField(source="watch_id", allow_null=True, help_text=WATCH_HELP)
+    delta = DeltaOut(source="delta_payload", allow_null=True, help_text=DELTA_HELP)
     error = serializers.CharField()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
@@ -281,6 +295,8 @@ class BriefDetailOut(serializers.Serializer):
     keywords = serializers.ListField(child=serializers.CharField())
     window = WindowOut()
     follow_up_of = serializers.IntegerField(allow_null=True)
+    watch = serializers.IntegerField(allow_null=True, help_text=WATCH_HELP)
+    delta = DeltaOut(allow_null=True, help_text=DELTA_HELP)
     body = serializers.CharField(help_text="Markdown with [n] citations.")
     citations = CitationOut(many=True)
     coverage = CoverageOut()
@@ -379,6 +395,8 @@ def brief_detail_data(request, brief: Brief) -> dict:
             "end": brief.window_end,
         },
         "follow_up_of": brief.follow_up_of_id,
+        "watch": brief.watch_id,
+        "delta": brief.delta_payload(),
         "body": brief.body,
         "citations": [_citation(c) for c in brief.citations or [] if isinstance(c, dict)],
         "coverage": {
