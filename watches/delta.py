@@ -124,9 +124,11 @@ def newest_time(marks: list[Mark]) -> datetime | None:
 
 
 def moment_text(moment: datetime, *, now: datetime, zone: ZoneInfo) -> str:
-    """ "08:00 today", "08:00 yesterday", or "2026-11-02 08:00", in ``zone``."""
+    """ "08:00 CST today", "08:00 CST yesterday", or "2026-11-02 08:00 CST", in ``zone`` (the
+    rest of a brief says its times in UTC: the zone's abbreviation tells them apart)."""
     local, today = moment.astimezone(zone), now.astimezone(zone).date()
-    values = {"time": local.strftime("%H:%M"), "date": local.strftime("%Y-%m-%d")}
+    clock = " ".join(part for part in (local.strftime("%H:%M"), local.tzname()) if part)
+    values = {"time": clock, "date": local.strftime("%Y-%m-%d")}
     if local.date() == today:
         return _("%(time)s today") % values
     if local.date() == today - timedelta(days=1):
