@@ -3,6 +3,7 @@ filtered by owner, so another user's watch is a 404 on every verb. ``watches.ser
 the input and names the offending field (a 400)."""
 
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
@@ -31,6 +32,31 @@ from watches.services import watch_create, watch_delete, watch_run_now, watch_up
 TIME_HELP = 'Local time "HH:MM" (24-hour) of a daily or weekly run; hourly runs use its minute.'
 WEEKDAY_HELP = "ISO weekday of a weekly run: 1 (Monday) to 7 (Sunday); null otherwise."
 ZONE_HELP = "IANA time zone of the schedule, such as Asia/Shanghai (default UTC)."
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "pattern": r"^([01][0-9]|2[0-3]):[0-5][0-9]$",
+        "example": "08:00",
+        "description": TIME_HELP,
+    }
+)
+class TimeTextField(StrictCharField):
+    """Checked by ``watches.services.time_clean``."""
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": ZONE_NAME_MAX_LENGTH,
+        "example": "Asia/Shanghai",
+        "description": ZONE_HELP + " One of the names of the IANA time zone database.",
+    }
+)
+class ZoneNameField(StrictCharField):
+    """Checked by ``watches.services.timezone_clean`` against the zone database."""
 
 
 def watch_data(request, watch: Watch) -> dict:
@@ -100,11 +126,11 @@ class WatchInputSerializer(InputSerializer):
         max_length=QUESTION_MAX_LENGTH, trim_whitespace=False, allow_blank=True
     )
     schedule = serializers.ChoiceField(choices=Schedule.choices, required=False)
-    time = StrictCharField(required=False, max_length=5, help_text=TIME_HELP)
+    time = TimeTextField(required=False, max_length=5)
     weekday = StrictIntegerField(
         required=False, allow_null=True, min_value=1, max_value=7, help_text=WEEKDAY_HELP
     )
-    timezone = StrictCharField(required=False, max_length=ZONE_NAME_MAX_LENGTH, help_text=ZONE_HELP)
+    timezone = ZoneNameField(required=False, max_length=ZONE_NAME_MAX_LENGTH)
     offline = StrictBooleanField(required=False)
     notify_email = StrictBooleanField(required=False)
     notify_only_new = StrictBooleanField(required=False)
