@@ -59,7 +59,7 @@ def test_only_due_active_watches_of_active_users_run(owner, other_user):
     later = watch_make(owner, question="not yet")
     paused = due(watch_make(owner, question="paused"))
     Watch.objects.filter(pk=paused.pk).update(active=False)
-    gone = due(watch_make(other_user, question="owner deactivated"))
+    due(watch_make(other_user, question="owner deactivated"))
     other_user.is_active = False
     other_user.save()
     assert watches_dispatch()["claimed"] == 0
