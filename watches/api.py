@@ -27,7 +27,13 @@ from briefs.models import QUESTION_MAX_LENGTH
 from watches.models import Schedule, Watch
 from watches.schedules import ZONE_NAME_MAX_LENGTH
 from watches.selectors import watch_of, watches_of
-from watches.services import watch_create, watch_delete, watch_run_now, watch_update
+from watches.services import (
+    watch_create,
+    watch_delete,
+    watch_feed_rotate,
+    watch_run_now,
+    watch_update,
+)
 
 TIME_HELP = 'Local time "HH:MM" (24-hour) of a daily or weekly run; hourly runs use its minute.'
 WEEKDAY_HELP = "ISO weekday of a weekly run: 1 (Monday) to 7 (Sunday); null otherwise."
@@ -77,9 +83,13 @@ def watch_data(request, watch: Watch) -> dict:
         "next_run_at": watch.next_run_at if watch.active else None,
         "created_at": watch.created_at,
         "updated_at": watch.updated_at,
+        "feed_url": request.build_absolute_uri(reverse("watch-feed", args=[watch.feed_secret])),
         "urls": {
             "self": request.build_absolute_uri(reverse("api-watch-detail", args=[watch.pk])),
             "run": request.build_absolute_uri(reverse("api-watch-run", args=[watch.pk])),
+            "rotate_feed": request.build_absolute_uri(
+                reverse("api-watch-rotate-feed", args=[watch.pk])
+            ),
             "page": request.build_absolute_uri(reverse("watch-detail", args=[watch.pk])),
         },
     }
@@ -88,6 +98,7 @@ def watch_data(request, watch: Watch) -> dict:
 class WatchUrlsOut(serializers.Serializer):
     self = serializers.URLField()
     run = serializers.URLField(help_text="POST to run the watch now.")
+    rotate_feed = serializers.URLField(help_text="POST to give the feed a new secret URL.")
     page = serializers.URLField(help_text="The watch's dashboard page and history.")
 
 
@@ -110,6 +121,10 @@ class WatchOut(serializers.Serializer):
     next_run_at = serializers.DateTimeField(allow_null=True, help_text="null while paused.")
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
+    feed_url = serializers.URLField(
+        help_text="The watch's private Atom feed (no sign-in: keep it secret, rotate it with "
+        "POST .../rotate-feed)."
+    )
     urls = WatchUrlsOut()
 
 
@@ -223,3 +238,15 @@ class WatchRunApi(ApiView):
             "brief_url": request.build_absolute_uri(reverse("api-brief-detail", args=[brief.pk])),
         }
         return Response(WatchRunOut(data).data, status=status.HTTP_202_ACCEPTED)
+
+
+class WatchFeedRotateApi(ApiView):
+    @api_schema(
+        operation_id="watches_rotate_feed",
+        request=None,
+        responses={200: WatchOut, **errors(404)},
+        summary="Give the watch's feed a new secret URL; the old one stops working",
+    )
+    def post(self, request, watch_id: int):
+        watch = watch_feed_rotate(owner=request.user, watch_id=watch_id)
+        return Response(WatchOut(watch_data(request, watch)).data)

@@ -11,4 +11,9 @@ def watch_paths() -> list[URLPattern]:
         path("watches", api.WatchCollectionApi.as_view(), name="api-watches"),
         path("watches/<api_id:watch_id>", api.WatchDetailApi.as_view(), name="api-watch-detail"),
         path("watches/<api_id:watch_id>/run", api.WatchRunApi.as_view(), name="api-watch-run"),
+        path(
+            "watches/<api_id:watch_id>/rotate-feed",
+            api.WatchFeedRotateApi.as_view(),
+            name="api-watch-rotate-feed",
+        ),
     ]

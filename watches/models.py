@@ -5,6 +5,7 @@ was new); ``WatchRun`` keeps what only a watch needs: which slot the run was for
 end has been handled (notifications) and seen (the unread count).
 """
 
+import secrets
 from datetime import time
 
 from django.conf import settings
@@ -20,6 +21,11 @@ DEFAULT_TIME = time(8, 0)
 DEFAULT_ZONE = "UTC"
 # Runs in a row ending no_data after which a watch is failing (its owner told once).
 NO_DATA_FAILING = 3
+
+
+def feed_secret_new() -> str:
+    """The secret in a watch's feed URL: 256 random bits, URL-safe."""
+    return secrets.token_urlsafe(32)
 
 
 class Schedule(models.TextChoices):
@@ -64,6 +70,8 @@ class Watch(models.Model):
     # told, once) until a run brings data again (told again).
     no_data_streak = models.PositiveSmallIntegerField(default=0)
     failing = models.BooleanField(default=False)
+    # Whoever has the feed's URL reads the watch's briefs: rotating it cuts them off.
+    feed_secret = models.CharField(max_length=64, unique=True, default=feed_secret_new)
     created_at = models.DateTimeField(default=time_now)
     updated_at = models.DateTimeField(default=time_now)
 

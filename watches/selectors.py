@@ -2,6 +2,7 @@
 
 from django.db.models import Count, Q, QuerySet
 
+from briefs.models import Brief, BriefStatus
 from watches.models import Watch, WatchRun
 
 HISTORY_RUNS = 50
@@ -42,3 +43,16 @@ def unread_count(owner) -> int:
     return WatchRun.objects.filter(
         watch__owner=owner, settled_at__isnull=False, read_at__isnull=True
     ).count()
+
+
+def watch_by_feed_secret(secret: str) -> Watch | None:
+    return Watch.objects.filter(feed_secret=secret).first()
+
+
+def watch_feed_briefs(watch: Watch) -> QuerySet[Brief]:
+    """What the watch's feed lists, newest first: its runs that said something new (every run
+    with data, for a watch that notifies on every run), as its notifications do."""
+    briefs = Brief.objects.filter(watch=watch, status=BriefStatus.SUCCEEDED)
+    if watch.notify_only_new:
+        briefs = briefs.filter(delta__new_items__gt=0)
+    return briefs.order_by("-created_at", "-id")

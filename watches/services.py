@@ -19,7 +19,7 @@ from briefs.errors import FieldInvalid
 from briefs.models import Brief
 from briefs.quotas import quota_take
 from briefs.services import brief_create, question_clean
-from watches.models import DEFAULT_TIME, DEFAULT_ZONE, Watch, WatchRun
+from watches.models import DEFAULT_TIME, DEFAULT_ZONE, Watch, WatchRun, feed_secret_new
 from watches.schedules import DAILY, HOURLY, SCHEDULES, WEEKLY, next_slot_after, zone_of
 
 DEFAULT_PER_USER = 20
@@ -152,6 +152,14 @@ def watch_update(*, owner, watch_id: int, **changes) -> Watch:
 def watch_delete(*, owner, watch_id: int) -> None:
     """Delete a watch; its briefs stay (no longer linked to it)."""
     Watch.objects.get(owner=owner, pk=watch_id).delete()
+
+
+def watch_feed_rotate(*, owner, watch_id: int) -> Watch:
+    """A new secret for the watch's feed URL: the old URL stops working at once."""
+    watch = Watch.objects.get(owner=owner, pk=watch_id)
+    watch.feed_secret, watch.updated_at = feed_secret_new(), timezone.now()
+    watch.save(update_fields=["feed_secret", "updated_at"])
+    return watch
 
 
 def watch_pause(*, watch_id: int) -> bool:

@@ -6,13 +6,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from briefs.middleware import TIMEZONE_COOKIE, zone_named
 from briefs.models import QUESTION_MAX_LENGTH
 from briefs.quotas import QuotaExceeded
+from sharing.atom import atom_response, feed_tag_uri
 from watches import selectors, services
 from watches.emails import unsubscribe_watch
 from watches.forms import WatchForm
@@ -86,7 +88,13 @@ def watch_detail(request: HttpRequest, pk: int) -> HttpResponse:
         form = WatchForm(initial=WatchForm.initial_of(watch))
     history = selectors.watch_history(watch)
     services.watch_runs_read(watch=watch)
-    context = {"watch": watch, "form": form, "runs": history, "zone_names": sorted(zone_names())}
+    context = {
+        "watch": watch,
+        "form": form,
+        "runs": history,
+        "zone_names": sorted(zone_names()),
+        "feed_url": request.build_absolute_uri(reverse("watch-feed", args=[watch.feed_secret])),
+    }
     return render(request, "watches/detail.html", context, status=400 if form.errors else 200)
 
 
@@ -147,3 +155,28 @@ def watch_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         services.watch_pause(watch_id=watch.pk)
         paused = True
     return render(request, "watches/unsubscribe.html", {"watch": watch, "paused": paused})
+
+
+@login_required
+@require_POST
+def watch_feed_rotate(request: HttpRequest, pk: int) -> HttpResponse:
+    watch = _own_watch(request, pk)
+    services.watch_feed_rotate(owner=request.user, watch_id=watch.pk)
+    messages.success(request, _("The feed has a new address; the old one no longer works."))
+    return redirect("watch-detail", pk=watch.pk)
+
+
+@require_GET
+def watch_feed(request: HttpRequest, secret: str) -> HttpResponse:
+    """The watch's private Atom feed: no sign-in, the secret in the URL is the credential."""
+    watch = selectors.watch_by_feed_secret(secret)
+    if watch is None:
+        raise Http404("No such feed.")
+    return atom_response(
+        request,
+        selectors.watch_feed_briefs(watch),
+        title=_("Watch: %(question)s") % {"question": watch.question},
+        feed_id=feed_tag_uri(request, since=watch.created_at, name=f"watch/{watch.pk}"),
+        self_url=request.path,
+        updated_floor=watch.created_at,
+    )

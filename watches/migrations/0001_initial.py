@@ -7,6 +7,8 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
+import watches.models
+
 
 class Migration(migrations.Migration):
     initial = True
@@ -70,6 +72,12 @@ class Migration(migrations.Migration):
                 ("next_run_at", models.DateTimeField()),
                 ("no_data_streak", models.PositiveSmallIntegerField(default=0)),
                 ("failing", models.BooleanField(default=False)),
+                (
+                    "feed_secret",
+                    models.CharField(
+                        default=watches.models.feed_secret_new, max_length=64, unique=True
+                    ),
+                ),
                 ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
                 ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
                 (
