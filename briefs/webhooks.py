@@ -3,7 +3,8 @@
 Event. When a brief finishes (succeeded, failed or cancelled), ``webhooks_brief_finished``
 queues one ``brief.finished`` delivery per active webhook of its owner (idempotent: one
 delivery per webhook, brief and event, kept unique by a constraint), and hands each to a
-worker once the transaction commits. The JSON body is built once and stored, so every attempt
+worker once the transaction commits. A watch's run carries its ``watch`` id and ``delta``
+(what was new), null for other briefs. The JSON body is built once and stored, so every attempt
 sends the same bytes.
 
 Signature. Each request carries::

@@ -225,3 +225,18 @@ def test_the_token_of_a_deleted_watch_is_a_404(watch):
     url = unsubscribe_url(watch)
     watch.delete()
     assert Client().get(url).status_code == 404
+
+
+# --- Webhooks ------------------------------------------------------------------------------------
+
+
+def test_the_webhook_event_of_a_watch_run_names_the_watch_and_its_delta(watch):
+    import json
+    import uuid
+
+    from briefs.webhooks import brief_finished_body
+
+    run = run_finished(watch, new=2, repeated=1)
+    body = json.loads(brief_finished_body(run.brief, uuid.uuid4()))
+    assert body["brief"]["watch"] == watch.pk
+    assert body["brief"]["delta"] == {"since": None, "new_items": 2, "repeated_items": 1}
