@@ -54,10 +54,8 @@ def brief_create(
     offline: bool = False,
     refresh: bool = False,
     enqueue: bool = True,
-    watch_id: int | None = None,
 ) -> Brief:
-    """A queued brief, handed to a worker on commit (``enqueue=False``: the caller runs it);
-    ``watch_id``: a run of that watch (``watches``)."""
+    """A queued brief, handed to a worker on commit (``enqueue=False``: the caller runs it)."""
     text = question_clean(question)
     parent = None
     if follow_up_of is not None:
@@ -66,12 +64,7 @@ def brief_create(
             raise BriefInvalid("follow_up_of", "No such brief to follow up.")
     with transaction.atomic():
         brief = Brief.objects.create(
-            owner=owner,
-            question=text,
-            follow_up_of=parent,
-            offline=offline,
-            refresh=refresh,
-            watch_id=watch_id,
+            owner=owner, question=text, follow_up_of=parent, offline=offline, refresh=refresh
         )
         if enqueue:
             brief_enqueue(brief)

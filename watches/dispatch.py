@@ -13,6 +13,11 @@ fails: the watch runs once. The next slot is the next one after *now*, not after
 so a watch that missed slots while the service was down runs once when it comes back. The run
 record is unique per (watch, slot) as well, so even a claim that somehow passed twice could not
 start a second run for one slot.
+
+Claims go in batches of ``CLAIM_BATCH`` watches, one transaction each: the claims, the briefs and
+run records in bulk, and their tasks queued after the commit in one more. The batch is read with
+``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so a second dispatcher takes other watches instead of
+waiting for a batch it would lose anyway (SQLite, one writer at a time, has no need of it).
 """
 
 import logging
@@ -20,16 +25,16 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from watches.models import Watch
-from watches.services import slot_next, watch_brief_start
+from watches.services import slot_next, watch_briefs_start
 
 log = logging.getLogger(__name__)
 
-CLAIM_BATCH = 200  # due watches read per query
-DISPATCH_SECONDS = 50  # a dispatch stops claiming after this; the next one goes on
+CLAIM_BATCH = 200  # due watches claimed per transaction
 SETTLE_BATCH = 200
 
 
@@ -47,41 +52,71 @@ def watches_due(now: datetime, *, after_id: int = 0):
     return (
         Watch.objects.filter(active=True, next_run_at__lte=now, owner__is_active=True)
         .filter(pk__gt=after_id)
-        .select_related("owner")
         .order_by("pk")
     )
 
 
-def watch_claim(watch: Watch, now: datetime) -> bool:
-    """Claim ``watch``'s due slot and start its run; False when another dispatcher had it."""
-    seen = watch.next_run_at
-    with transaction.atomic():
+def watches_claim(watches: list[Watch], now: datetime) -> list[tuple[Watch, datetime]]:
+    """Claim the due slot of each of ``watches`` by compare-and-set; the (watch, slot) pairs
+    this dispatcher won. Call inside the transaction that starts their runs."""
+    won = []
+    for watch in watches:
+        seen = watch.next_run_at
         claimed = Watch.objects.filter(
             pk=watch.pk, active=True, next_run_at=seen, next_run_at__lte=now
         ).update(next_run_at=slot_next(watch, now), last_run_at=now)
-        if not claimed:
-            return False
-        watch_brief_start(watch, due_at=seen)
-    return True
+        if claimed:
+            won.append((watch, seen))
+    return won
 
 
-def watches_dispatch(*, now: datetime | None = None, seconds: float = DISPATCH_SECONDS) -> dict:
-    """Claim every watch due at ``now`` (within ``seconds``), then settle finished runs."""
+def watch_claim(watch: Watch, now: datetime) -> bool:
+    """Claim one watch's due slot and start its run; False when another dispatcher had it."""
+    with transaction.atomic():
+        won = watches_claim([watch], now)
+        if won:
+            watch_briefs_start(won)
+    return bool(won)
+
+
+def _batch_claim(now: datetime, after_id: int) -> tuple[int, int, int | None]:
+    """Claim one batch of due watches and start their runs, in one transaction; how many were
+    claimed and lost, and the last id read (None when no watch was due)."""
+    with transaction.atomic():
+        # SKIP LOCKED (PostgreSQL): a batch another dispatcher is claiming is left to it, not
+        # waited for; the claim itself is still the compare-and-set.
+        batch = list(
+            watches_due(now, after_id=after_id).select_for_update(skip_locked=True, of=("self",))[
+                :CLAIM_BATCH
+            ]
+        )
+        won = watches_claim(batch, now)
+        if won:
+            watch_briefs_start(won)
+    return len(won), len(batch) - len(won), (batch[-1].pk if batch else None)
+
+
+def watches_dispatch(*, now: datetime | None = None, seconds: float | None = None) -> dict:
+    """Claim every watch due at ``now`` (for at most ``seconds``), then settle finished runs."""
     from watches.notify import watch_runs_settle_pending
 
     now = now or timezone.now()
-    report, deadline, after = DispatchReport(), time.monotonic() + seconds, 0
+    limit = dispatch_seconds() if seconds is None else seconds
+    report, deadline, after = DispatchReport(), time.monotonic() + limit, 0
     while time.monotonic() < deadline:
-        batch = list(watches_due(now, after_id=after)[:CLAIM_BATCH])
-        for watch in batch:
-            if watch_claim(watch, now):
-                report.claimed += 1
-            else:
-                report.lost += 1
-        if len(batch) < CLAIM_BATCH:
+        claimed, lost, last = _batch_claim(now, after)
+        report.claimed += claimed
+        report.lost += lost
+        if last is None:
             break
-        after = batch[-1].pk
+        after = last
     report.settled = watch_runs_settle_pending(limit=SETTLE_BATCH)
     if report.claimed or report.lost:
         log.info("watches dispatched: %s", report.as_dict())
     return report.as_dict()
+
+
+def dispatch_seconds() -> float:
+    """A dispatch claims until a minute before django-q's task timeout would stop it: what is
+    due is claimed in one go, not left to a next dispatch that may wait behind the runs."""
+    return max(settings.Q_CLUSTER["timeout"] - 60, 30)

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from briefs.errors import FieldInvalid
 from briefs.models import Brief
 from briefs.quotas import quota_take
-from briefs.services import brief_create, question_clean
+from briefs.services import question_clean
 from watches.models import DEFAULT_TIME, DEFAULT_ZONE, Watch, WatchRun, feed_secret_new
 from watches.schedules import DAILY, HOURLY, SCHEDULES, WEEKLY, next_slot_after, zone_of
 
@@ -185,22 +185,37 @@ def watch_run_now(*, owner, watch_id: int) -> Brief:
 
 
 def watch_brief_start(watch: Watch, *, due_at: datetime | None) -> Brief:
-    """The brief of one run of ``watch`` (for slot ``due_at``; None: on demand) and its record,
-    handed to a worker when the transaction commits."""
+    """The brief of one run of ``watch`` (for slot ``due_at``; None: on demand)."""
+    return watch_briefs_start([(watch, due_at)])[0]
+
+
+def watch_briefs_start(slots: list[tuple[Watch, datetime | None]]) -> list[Brief]:
+    """Queued briefs for runs of watches, each with its run record (for its slot; None: on
+    demand), handed to workers when the transaction commits. In bulk: a dispatch starts
+    hundreds at once. Each is an ordinary brief of the watch's question, which
+    ``question_clean`` checked when the watch was saved."""
     with transaction.atomic():
-        brief = brief_create(
-            owner=watch.owner,
-            question=watch.question,
-            offline=watch.offline,
-            enqueue=False,
-            watch_id=watch.pk,
+        briefs = Brief.objects.bulk_create(
+            [
+                Brief(owner_id=w.owner_id, question=w.question, offline=w.offline, watch=w)
+                for w, _ in slots
+            ]
         )
-        WatchRun.objects.create(watch=watch, brief=brief, due_at=due_at)
-        transaction.on_commit(lambda: watch_brief_enqueue(brief.pk))
-    return brief
+        WatchRun.objects.bulk_create(
+            [
+                WatchRun(watch=w, brief=b, due_at=due)
+                for (w, due), b in zip(slots, briefs, strict=True)
+            ]
+        )
+        ids = [brief.pk for brief in briefs]
+        transaction.on_commit(lambda: watch_briefs_enqueue(ids))
+    return briefs
 
 
-def watch_brief_enqueue(brief_id: int) -> None:
+def watch_briefs_enqueue(brief_ids: list[int]) -> None:
+    """Hand the briefs to workers: one task each, queued in one transaction (one commit)."""
     from django_q.tasks import async_task
 
-    async_task("watches.tasks.watch_brief_run", brief_id, task_name=f"brief-{brief_id}")
+    with transaction.atomic():
+        for brief_id in brief_ids:
+            async_task("watches.tasks.watch_brief_run", brief_id, task_name=f"brief-{brief_id}")

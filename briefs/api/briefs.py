@@ -26,7 +26,14 @@ from briefs.api.base import (
     query_params,
     search_field,
 )
-from briefs.api.outcome import NeedOut, outcome_field, reason_field
+from briefs.api.outcome import (
+    DELTA_HELP,
+    WATCH_HELP,
+    DeltaOut,
+    NeedOut,
+    outcome_field,
+    reason_field,
+)
 from briefs.models import QUESTION_MAX_LENGTH, Brief, BriefOutcome, BriefStatus
 from briefs.quotas import brief_create_limited, brief_rerun_limited
 from briefs.services import brief_cancel, brief_delete
@@ -67,18 +74,6 @@ class BriefCreatedOut(serializers.Serializer):
 def brief_created_response(request, brief: Brief) -> Response:
     data = {"id": brief.pk, "status": brief.status, "urls": brief_urls(request, brief.pk)}
     return Response(BriefCreatedOut(data).data, status=status.HTTP_202_ACCEPTED)
-
-
-class DeltaOut(serializers.Serializer):
-    since = serializers.DateTimeField(
-        allow_null=True, help_text="The previous run's time; null for a watch's first run."
-    )
-    new_items = serializers.IntegerField(help_text="Stories not reported by earlier runs.")
-    repeated_items = serializers.IntegerField(help_text="Stories reported before, left out.")
-
-
-WATCH_HELP = "The watch this brief is a run of (null for other briefs)."
-DELTA_HELP = "A watch's run: what was new since its previous run; null otherwise."
 
 
 class BriefListOut(serializers.Serializer):

@@ -131,3 +131,28 @@ def test_concurrent_claims_of_one_slot_start_one_run(owner):
     assert sorted(results) == [False] * 7 + [True]
     assert WatchRun.objects.filter(watch=watch).count() == 1
     assert Brief.objects.filter(watch=watch).count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_dispatchers_racing_over_many_watches_start_each_once(owner, settings, monkeypatch):
+    monkeypatch.setattr("watches.dispatch.CLAIM_BATCH", 5)
+    settings.WATCHES_PER_USER = 100
+    ids = [due(watch_make(owner, question=f"q{n}")).pk for n in range(40)]
+    start, reports = threading.Barrier(4), []
+
+    def dispatch() -> None:
+        try:
+            start.wait()
+            reports.append(watches_dispatch())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=dispatch) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(r["claimed"] for r in reports) == 40
+    runs = list(WatchRun.objects.values_list("watch_id", flat=True))
+    assert sorted(runs) == sorted(ids)
