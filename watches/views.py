@@ -12,8 +12,9 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from briefs.middleware import TIMEZONE_COOKIE, zone_named
-from briefs.models import QUESTION_MAX_LENGTH
+from briefs.models import Brief
 from briefs.quotas import QuotaExceeded
+from briefs.selectors import brief_of
 from sharing.atom import atom_response, feed_tag_uri
 from watches import selectors, services
 from watches.emails import unsubscribe_watch
@@ -49,11 +50,23 @@ def _saved(request: HttpRequest, form: WatchForm, *, watch: Watch | None = None)
         return None
 
 
+def _question_of(request: HttpRequest) -> str:
+    """The question of the brief ``?brief=`` names, when it is the user's ("Watch this
+    question" on a brief's page); "" otherwise."""
+    brief_id = request.GET.get("brief", "")
+    if not (brief_id.isdigit() and len(brief_id) <= 18):
+        return ""
+    try:
+        return brief_of(owner=request.user, brief_id=int(brief_id)).question
+    except Brief.DoesNotExist:
+        return ""
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def watch_list(request: HttpRequest) -> HttpResponse:
-    """The user's watches and the form for a new one (``?question=`` fills it in: "Watch this
-    question" on a brief's page)."""
+    """The user's watches and the form for a new one (``?brief=`` fills in that brief's
+    question)."""
     if request.method == "POST":
         form = WatchForm(request.POST)
         watch = _saved(request, form)
@@ -61,8 +74,11 @@ def watch_list(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("The watch is set: it runs at its next time."))
             return redirect("watch-detail", pk=watch.pk)
     else:
-        question = request.GET.get("question", "")[:QUESTION_MAX_LENGTH]
-        initial = {"question": question, "schedule": DAILY, "time_of_day": DEFAULT_TIME}
+        initial = {
+            "question": _question_of(request),
+            "schedule": DAILY,
+            "time_of_day": DEFAULT_TIME,
+        }
         form = WatchForm(initial={**initial, "timezone": _zone_default(request)})
     context = {
         "form": form,

@@ -152,3 +152,20 @@ def test_an_ordinary_brief_is_left_alone(world, run_owner, stub_rsshub, settings
         brief = brief_run(run_owner, "Alpha Wire flash news", offline=True)
         assert brief.delta is None and brief.watch_id is None
         assert cited_titles(brief) == [STORIES["port"][0]]
+
+
+def test_a_chinese_question_is_told_what_changed_in_chinese(
+    world, run_owner, stub_rsshub, settings
+):
+    settings.FETCH_FRESH_SECONDS = 0
+    watch = watch_make(run_owner, question="阿尔法快讯 最新消息", timezone="Asia/Shanghai")
+    serve(stub_rsshub, *stories("port"))
+    run(watch)
+    serve(stub_rsshub, item(*STORIES["kirin"], hours_ago=0.5), *stories("port"))
+    second = run(watch)
+    assert second.language == "zh"
+    assert second.body.startswith("自今天 ")
+    lead = "以来：1 条新内容。1 条此前已报告的内容不再重复。"  # noqa: RUF001
+    assert lead in second.body.splitlines()[0]
+    third = run(watch)
+    assert third.body.startswith("自今天 ") and "以来没有新内容" in third.body

@@ -90,6 +90,16 @@ def test_the_form_is_filled_from_a_brief_and_the_browsers_zone(owner_client, own
     assert form.initial["timezone"] == "Asia/Shanghai"
 
 
+@pytest.mark.parametrize("value", ["", "abc", "-1", "9" * 30])
+def test_a_brief_that_is_not_the_users_fills_in_nothing(owner_client, other_user, value):
+    theirs = finished_brief(other_user, question="their private question")
+    for brief in (value, str(theirs.pk)):
+        response = owner_client.get(reverse("watch-list"), {"brief": brief})
+        assert response.status_code == 200
+        assert response.context["form"].initial["question"] == ""
+        assert "their private question" not in response.content.decode()
+
+
 def test_the_schedule_is_edited_and_moves_the_next_run(owner_client, owner):
     watch = watch_make(owner)
     before = watch.next_run_at
@@ -205,3 +215,27 @@ def test_the_watches_page_speaks_chinese(owner_client, owner):
     page = owner_client.get(reverse("watch-list"), headers={"Accept-Language": "zh-hans"})
     text = page.content.decode()
     assert "新建关注" in text and "每星期一 08:00（Asia/Shanghai）" in text  # noqa: RUF001
+
+
+# --- Admin ---------------------------------------------------------------------------------------
+
+
+def test_staff_filter_watches_by_schedule_active_and_failing(staff, owner):
+    daily = watch_make(owner, question="daily one")
+    hourly = watch_make(owner, question="hourly one", schedule="hourly")
+    Watch.objects.filter(pk=hourly.pk).update(failing=True, active=False)
+    run_finished(daily)
+    client = Client()
+    client.force_login(staff)
+    url = reverse("admin:watches_watch_changelist")
+    page = client.get(
+        url, {"schedule__exact": "hourly", "active__exact": "0", "failing__exact": "1"}
+    )
+    assert page.status_code == 200
+    assert list(page.context["cl"].result_list) == [hourly]
+    page = client.get(url, {"schedule__exact": "daily", "failing__exact": "0"})
+    assert list(page.context["cl"].result_list) == [daily]
+    detail = client.get(reverse("admin:watches_watch_change", args=[daily.pk]))
+    assert detail.status_code == 200
+    (runs,) = detail.context["inline_admin_formsets"]
+    assert [form.instance.brief_id for form in runs.formset.forms] == [daily.runs.get().brief_id]
