@@ -143,9 +143,13 @@ def watch_update(*, owner, watch_id: int, **changes) -> Watch:
         setattr(watch, name, value)
     now = timezone.now()
     watch.updated_at = now
+    changed = [*fields, "updated_at"]
     if resumed or rescheduled:
         watch.next_run_at = slot_next(watch, now)
-    watch.save()
+        changed.append("next_run_at")
+    # Only what changed: a dispatcher may claim the watch meanwhile, and its next_run_at and
+    # last_run_at must not be written back with what was read before the claim.
+    watch.save(update_fields=changed)
     return watch
 
 

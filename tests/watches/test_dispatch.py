@@ -156,3 +156,23 @@ def test_dispatchers_racing_over_many_watches_start_each_once(owner, settings, m
     assert sum(r["claimed"] for r in reports) == 40
     runs = list(WatchRun.objects.values_list("watch_id", flat=True))
     assert sorted(runs) == sorted(ids)
+
+
+@pytest.mark.django_db
+def test_a_claim_between_a_changes_read_and_its_save_stands(owner, monkeypatch):
+    from watches import services
+
+    watch = due(watch_make(owner))
+    clean = services.changes_clean
+
+    def claimed_meanwhile(*args, **kwargs):  # the dispatcher claims after the change read
+        assert watch_claim(watch, timezone.now())
+        return clean(*args, **kwargs)
+
+    monkeypatch.setattr("watches.services.changes_clean", claimed_meanwhile)
+    services.watch_update(owner=owner, watch_id=watch.pk, notify_only_new=False)
+    after = Watch.objects.get(pk=watch.pk)
+    assert after.notify_only_new is False
+    assert after.next_run_at > timezone.now()  # the claim's next slot, not the spent one
+    assert watches_dispatch()["claimed"] == 0
+    assert WatchRun.objects.filter(watch=watch).count() == 1
