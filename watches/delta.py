@@ -140,11 +140,13 @@ def new_since_text(since: str, new: int, repeated: int) -> str:
     count = ngettext("%(n)d new item", "%(n)d new items", new) % {"n": new}
     line = _("New since %(since)s: %(count)s.") % {"since": since, "count": count}
     if repeated:
-        line += " " + ngettext(
+        left_out = ngettext(
             "%(n)d item reported before is left out.",
             "%(n)d items reported before are left out.",
             repeated,
         ) % {"n": repeated}
+        # Translators: two sentences in a row (Chinese puts no space between them).
+        line = _("%(first)s %(second)s") % {"first": line, "second": left_out}
     return line
 
 
