@@ -23,7 +23,7 @@ from briefs.api.base import (
     query_params,
 )
 from briefs.api.briefs import QuestionField
-from briefs.models import QUESTION_MAX_LENGTH
+from catalog.search import MAX_QUESTION_CHARS
 from watches.models import Schedule, Watch
 from watches.schedules import ZONE_NAME_MAX_LENGTH
 from watches.selectors import watch_of, watches_of
@@ -137,9 +137,7 @@ class WatchInputSerializer(InputSerializer):
     """The fields of a watch as a request gives them; types only (``watches.services`` checks
     the values against each other)."""
 
-    question = QuestionField(
-        max_length=QUESTION_MAX_LENGTH, trim_whitespace=False, allow_blank=True
-    )
+    question = QuestionField(max_length=MAX_QUESTION_CHARS, trim_whitespace=False, allow_blank=True)
     schedule = serializers.ChoiceField(choices=Schedule.choices, required=False)
     time = TimeTextField(required=False, max_length=5)
     weekday = StrictIntegerField(
@@ -153,7 +151,7 @@ class WatchInputSerializer(InputSerializer):
 
 class WatchUpdateInputSerializer(WatchInputSerializer):
     question = QuestionField(
-        required=False, max_length=QUESTION_MAX_LENGTH, trim_whitespace=False, allow_blank=True
+        required=False, max_length=MAX_QUESTION_CHARS, trim_whitespace=False, allow_blank=True
     )
     active = StrictBooleanField(required=False, help_text="false pauses the watch.")
 

@@ -7,7 +7,7 @@ class WatchesConfig(AppConfig):
 
     def ready(self) -> None:
         # The agent knows nothing of watches: it asks the delta seam, which this fills.
-        from briefs.agent.delta import delta_hook_set
+        from agent.summary.delta import delta_hook_set
         from watches.delta import watch_delta
 
         delta_hook_set(watch_delta)

@@ -1,5 +1,5 @@
 """What changed since a watch's previous run: the hook the summarize node calls
-(``briefs.agent.delta``), and the lines a watch's brief leads with.
+(``agent.summary.delta``), and the lines a watch's brief leads with.
 
 The items a run knows are the marks (``watches.items``) its watch's earlier runs recorded: every
 item their briefs listed. The split is made under a lock on the watch's row, and the run records
@@ -18,10 +18,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from briefs.agent.answer import AnswerPlan
-from briefs.agent.context import RunContext
-from briefs.agent.delta import Delta
-from briefs.agent.summarize import Draft, SourceItem, renumbered
+from agent.context import RunContext
+from agent.summary.answer import AnswerPlan
+from agent.summary.delta import Delta
+from agent.summary.draft import Draft, SourceItem, renumbered
 from briefs.models import Brief, BriefStatus
 from fetching.models import Item
 from watches.items import Mark, mark_of, split_known

@@ -4,7 +4,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from briefs.models import QUESTION_MAX_LENGTH
+from catalog.search import MAX_QUESTION_CHARS
 from watches.models import Schedule, Watch, Weekday
 from watches.schedules import WEEKLY, ZONE_NAME_MAX_LENGTH
 
@@ -14,7 +14,7 @@ SERVICE_FIELDS = {"time": "time_of_day"}  # a service's field name -> the form's
 class WatchForm(forms.Form):
     question = forms.CharField(
         label=_("Question"),
-        max_length=QUESTION_MAX_LENGTH,
+        max_length=MAX_QUESTION_CHARS,
         widget=forms.Textarea(attrs={"rows": 2, "placeholder": _("e.g. new nginx tags")}),
     )
     schedule = forms.ChoiceField(label=_("Runs"), choices=Schedule.choices)

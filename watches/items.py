@@ -1,5 +1,5 @@
 """Which items of a run a watch has reported before: the same GUID, the same link once
-normalised, or the same story told by another source (``briefs.agent.folding``).
+normalised, or the same story told by another source (``agent.summary.folding``).
 
 Items are compared as ``Mark``s, the little of an item a watch keeps per run: its GUID, its
 normalised link, its title and the opening of its text (what folding reads), and its time.
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from briefs.agent.folding import OPENING_CHARS, stories_fold
+from agent.summary.folding import OPENING_CHARS, stories_fold
 
 # Query parameters that say who shared a link or how it was reached, never what it is.
 TRACKING_PREFIXES = ("utm_", "_hs", "mtm_", "pk_")

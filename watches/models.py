@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.utils.timezone import now as time_now
 from django.utils.translation import gettext_lazy as _
 
-from briefs.models import QUESTION_MAX_LENGTH
+from catalog.search import MAX_QUESTION_CHARS
 from watches.schedules import DAILY, HOURLY, WEEKLY, ZONE_NAME_MAX_LENGTH, Slot, zone_of
 
 DEFAULT_TIME = time(8, 0)
@@ -50,7 +50,7 @@ class Watch(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="watches"
     )
-    question = models.TextField(max_length=QUESTION_MAX_LENGTH)
+    question = models.TextField(max_length=MAX_QUESTION_CHARS)
     schedule = models.CharField(max_length=10, choices=Schedule.choices, default=Schedule.DAILY)
     # Daily and weekly: the local time of the run; hourly: only its minute counts.
     time_of_day = models.TimeField(default=DEFAULT_TIME)

@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from briefs.models import Brief, BriefOutcome, BriefStatus
+from tests.agent.conftest import offline, run_owner, stub_rsshub, world  # noqa: F401 (fixtures)
 from tests.api.conftest import anon, api, api_for, api_settings, other_api  # noqa: F401 (fixtures)
-from tests.briefs.conftest import offline, run_owner, stub_rsshub, world  # noqa: F401 (fixtures)
 from watches.models import Watch, WatchRun
 from watches.services import watch_create
 

@@ -144,7 +144,7 @@ def test_each_run_records_what_it_listed(watch, stub_rsshub):
 
 
 def test_an_ordinary_brief_is_left_alone(world, run_owner, stub_rsshub, settings):
-    from tests.briefs.conftest import brief_run
+    from tests.agent.conftest import brief_run
 
     settings.FETCH_FRESH_SECONDS = 0
     serve(stub_rsshub, *stories("port"))

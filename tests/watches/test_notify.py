@@ -234,7 +234,7 @@ def test_the_webhook_event_of_a_watch_run_names_the_watch_and_its_delta(watch):
     import json
     import uuid
 
-    from briefs.webhooks import brief_finished_body
+    from briefs.webhooks.events import brief_finished_body
 
     run = run_finished(watch, new=2, repeated=1)
     body = json.loads(brief_finished_body(run.brief, uuid.uuid4()))
