@@ -15,6 +15,7 @@ from briefs.api import briefs, quota, webhooks
 from briefs.tokens import api as tokens
 from catalog import api as catalog_api
 from sharing.api import BriefShareApi
+from watches.api_urls import watch_paths
 
 
 class IdConverter:
@@ -77,6 +78,7 @@ v1_urlpatterns = [
     path("tokens/<api_id:token_id>", tokens.TokenRevokeApi.as_view(), name="api-token-revoke"),
     path("quota", quota.QuotaApi.as_view(), name="api-quota"),
     path("status", status.StatusApi.as_view(), name="api-status"),
+    *watch_paths(),
 ]
 
 # What the schema documents: the v1 paths, at their full path.

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "briefs",
     "housekeeping",
     "sharing",
+    "watches",
     "axes",
 ]
 
@@ -104,6 +105,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "watches.context.watches_unread",
             ],
         },
     },
@@ -329,6 +331,24 @@ WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)
 WEBHOOK_TIMEOUT = env_float("WEBHOOK_TIMEOUT", 10.0, minimum=1.0)
 WEBHOOKS_PER_USER = env_int("WEBHOOKS_PER_USER", 10, minimum=0)
 WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6, minimum=1, maximum=20)
+
+# --- Watches (watches/) and email ----------------------------------------------------------------
+WATCHES_PER_USER = env_int("WATCHES_PER_USER", 20, minimum=0)
+# Where people reach the dashboard: links in emails (no request to take the host from).
+SITE_URL = env_url("SITE_URL", "http://localhost:8000", schemes=("http", "https"))
+# Email goes to the console (the worker's output) unless EMAIL_HOST names an SMTP server.
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1, maximum=65535)
+EMAIL_HOST_USER = env_str("EMAIL_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = 20
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "RSSHub Agent <noreply@localhost>")
 
 # --- Route search ------------------------------------------------------------------------------
 # How often (seconds) each process checks whether the catalog changed under its search index.

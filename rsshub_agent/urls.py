@@ -11,5 +11,6 @@ urlpatterns = [
     path("api/", include("api.urls")),
     path("", include("catalog.urls")),
     path("", include("sharing.urls")),
+    path("watches/", include("watches.urls")),
     path("", include("briefs.urls")),
 ]

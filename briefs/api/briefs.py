@@ -25,7 +25,7 @@ from api.base import (
     search_field,
 )
 from briefs.api.brief_detail import BriefDetailOut, BriefUrlsOut, brief_detail_data, brief_urls
-from briefs.api.outcome import outcome_field, reason_field
+from briefs.api.outcome import DELTA_HELP, WATCH_HELP, DeltaOut, outcome_field, reason_field
 from briefs.models import Brief, BriefOutcome, BriefStatus
 from briefs.quotas import brief_create_limited, brief_rerun_limited
 from briefs.selectors import briefs_of, briefs_search
@@ -36,7 +36,7 @@ from catalog.search import MAX_QUESTION_CHARS
 STEPS_LIMIT = 500
 LIST_COLUMNS = (
     "id", "status", "outcome", "outcome_reason", "question", "mode", "offline", "follow_up_of_id",
-    "error", "created_at", "started_at", "finished_at",
+    "error", "created_at", "started_at", "finished_at", "watch_id", "delta",
 )  # fmt: skip
 
 
@@ -60,6 +60,8 @@ class BriefListOut(serializers.Serializer):
     mode = serializers.CharField()
     offline = serializers.BooleanField()
     follow_up_of = serializers.IntegerField(source="follow_up_of_id", allow_null=True)
+    watch = serializers.IntegerField(source="watch_id", allow_null=True, help_text=WATCH_HELP)
+    delta = DeltaOut(source="delta_payload", allow_null=True, help_text=DELTA_HELP)
     error = serializers.CharField()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
