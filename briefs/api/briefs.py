@@ -13,7 +13,6 @@ from briefs.api.base import (
     BODY_ERRORS,
     MAX_ID,
     ApiView,
-    BriefCreateThrottle,
     InputSerializer,
     QuerySerializer,
     StrictBooleanField,
@@ -24,6 +23,7 @@ from briefs.api.base import (
     page_of,
     paginated,
     query_params,
+    request_throttles,
     search_field,
 )
 from briefs.api.outcome import NeedOut, outcome_field, reason_field
@@ -141,10 +141,7 @@ class BriefCollectionApi(ApiView):
         search = search_field()
 
     def get_throttles(self):
-        throttles = super().get_throttles()
-        if self.request.method == "POST":
-            throttles.append(BriefCreateThrottle())
-        return throttles
+        return request_throttles(creates=self.request.method == "POST")
 
     @api_schema(
         operation_id="briefs_create",
@@ -481,7 +478,8 @@ class BriefCancelApi(ApiView):
 
 
 class BriefRerunApi(ApiView):
-    throttle_classes = [*ApiView.throttle_classes, BriefCreateThrottle]
+    def get_throttles(self):
+        return request_throttles(creates=True)
 
     @api_schema(
         operation_id="briefs_rerun",
