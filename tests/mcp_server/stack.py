@@ -188,15 +188,15 @@ def spawn(logs: Path, name: str, command: list[str], env: dict) -> subprocess.Po
 
 
 def stop(process: subprocess.Popen) -> None:
+    """The process's own shutdown (a cluster stops its sentinel and workers), then whatever is
+    left of its process group."""
     if process.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
+        process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=5)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=5)
 
 
 def _answers(url: str, process: subprocess.Popen) -> bool:
@@ -227,7 +227,8 @@ def mcp_stack(folder: Path):
             port = free_port()
             web = spawn(folder, "daphne", daphne_command(port), env)
             processes.append(web)
-            processes.append(spawn(folder, "qcluster", [sys.executable, "manage.py", "qcluster"], env))
+            worker = [sys.executable, "manage.py", "qcluster"]
+            processes.append(spawn(folder, "qcluster", worker, env))
             site = f"http://127.0.0.1:{port}"
             wait_until(
                 lambda: _answers(f"{site}/accounts/login/", web),
