@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError
 
 from tests.mcp_server.stack import ROOT, Stack
 
@@ -56,3 +57,14 @@ class ProgressLog:
     @property
     def messages(self) -> list[str | None]:
         return [m for _, _, m in self.seen]
+
+
+def mcp_error_in(exc: BaseException) -> MCPError | None:
+    """The ``MCPError`` a client raised, inside the exception groups of its task groups."""
+    if isinstance(exc, MCPError):
+        return exc
+    for inner in getattr(exc, "exceptions", ()):
+        found = mcp_error_in(inner)
+        if found is not None:
+            return found
+    return None
