@@ -10,8 +10,10 @@ that fails answers with an MCP tool error in the API's words (``mcp_server.error
 tool or resource is a JSON-RPC error, as the protocol has it.
 """
 
+import contextlib
 from typing import Any
 
+import anyio
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
@@ -50,7 +52,9 @@ def _caller(ctx: ServerRequestContext[Any, Any], fixed: Caller | None) -> Caller
 
 def _progress_reporter(ctx: ServerRequestContext[Any, Any]):
     async def report(progress: float, message: str) -> None:
-        await ctx.session.report_progress(progress, None, message)
+        # A client that went away hears nothing more; its call is cancelled soon after.
+        with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
+            await ctx.session.report_progress(progress, None, message)
 
     return report
 
