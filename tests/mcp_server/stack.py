@@ -1,8 +1,9 @@
 """The real thing for the MCP tests: a PostgreSQL database of their own, a stand-in RSSHub on
 127.0.0.1, Daphne serving ``rsshub_agent.asgi:application`` and a ``qcluster`` worker.
 
-The catalog is one platform, ``test`` ("RSSHub Test"), whose route ``/test/:keyword`` the
-offline agent fills from the question: "news news on RSSHub Test" fetches ``/test/news``. The
+The catalog: ``test`` ("RSSHub Test"), whose route ``/test/:keyword`` the offline agent fills
+from the question ("news news on RSSHub Test" fetches ``/test/news``), and ``delta`` ("Delta
+Code"), whose one route needs a user and a repository the question must name. The
 stand-in answers every path with a five-item feed at once, except ``/test/hold<name>``: that one
 is held until the test releases ``<name>`` (a brief that is still running when a client waits,
 gives up or goes away).
@@ -51,6 +52,10 @@ alice, mallory, spent = (users.create_user(n) for n in ("alice", "mallory", "spe
 platform = Platform.objects.create(namespace="test", name="RSSHub Test", lang="en")
 Route.objects.create(platform=platform, key="/:keyword", path="/test/:keyword",
                      name="Test news", example="/test/news")
+delta = Platform.objects.create(namespace="delta", name="Delta Code", lang="en")
+Route.objects.create(platform=delta, key="/issues/:user/:repo", path="/delta/issues/:user/:repo",
+                     name="Repo issues", example="/delta/issues/octo/cat",
+                     parameters={"user": "User name", "repo": "Repo name"})
 revoked = token_issue(user=alice, name="revoked")
 token_revoke(user=alice, token_id=revoked.token.pk)
 BriefQuotaDay.objects.create(user=spent, day=quota_day(), count=briefs_per_day())

@@ -195,10 +195,11 @@ def test_resources_give_briefs_as_markdown_and_the_namespaces(stack, asked):
     assert content.text.startswith("# asked news on RSSHub Test\n")
     assert "## Sources" in content.text
     [rows] = namespaces.contents
-    assert json.loads(rows.text) == [
-        {"namespace": "test", "name": "RSSHub Test", "lang": "en", "enabled": True,
-         "routes": 1, "routes_enabled": 1}
-    ]  # fmt: skip
+    assert [row["namespace"] for row in json.loads(rows.text)] == ["delta", "test"]
+    assert json.loads(rows.text)[1] == {
+        "namespace": "test", "name": "RSSHub Test", "lang": "en", "enabled": True,
+        "routes": 1, "routes_enabled": 1,
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize("uri", ["brief://{mallory}", "brief://999999999", "feed://x"])
@@ -213,3 +214,19 @@ def test_reading_a_resource_that_is_not_yours_or_not_there_fails(stack, uri):
 
     expected = "No such resource: 'feed://x'." if uri == "feed://x" else "No such brief."
     assert anyio.run(go).message == expected
+
+
+def test_a_question_lacking_a_value_says_what_to_give_and_follow_up_gives_it(stack):
+    asked = call(stack, "ask", {"question": "Delta Code repo issues", "offline": True})
+    assert not asked.is_error, asked.content
+    data = asked.structured_content
+    assert (data["status"], data["outcome"]) == ("succeeded", "needs_input")
+    assert [n["parameter"] for n in data["needs"]] == ["user", "repo"]
+    text = asked.content[0].text
+    assert "The question lacks a value a source needs:" in text
+    assert f"Ask again with follow_up (id {data['id']})" in text
+    given = call(
+        stack, "follow_up", {"id": data["id"], "question": "Delta Code repo issues of octo/cat"}
+    )
+    assert given.structured_content["follow_up_of"] == data["id"]
+    assert given.structured_content["coverage"]["tried"] == ["/delta/issues/octo/cat"]
