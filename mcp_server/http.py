@@ -96,6 +96,10 @@ class McpHttpApp:
         send = _with_nosniff(send)
         try:
             caller = await in_thread(caller_authenticate)(scope)
+            if scope["method"] != "POST":
+                # Stateless: no stream to open (GET) and no session to end (DELETE); the
+                # protocol's answer for a server without them is 405.
+                raise Refused(405, "Method not allowed: send POST.", ((b"allow", b"POST"),))
         except Refused as refused:
             await _refuse(send, refused)
             return

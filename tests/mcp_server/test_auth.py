@@ -54,6 +54,15 @@ def test_every_method_needs_the_token(stack, method):
     assert response.status_code == 401
 
 
+@pytest.mark.parametrize("method", ["GET", "DELETE", "PUT", "OPTIONS"])
+def test_with_a_token_only_post_is_served_no_stream_is_held_open(stack, method):
+    headers = {**ACCEPT, "Authorization": f"Bearer {stack.secrets['alice']}"}
+    response = httpx.request(method, stack.url, headers=headers, timeout=10)
+    assert response.status_code == 405
+    assert response.headers["allow"] == "POST"
+    assert response.json()["error"]["message"] == "Method not allowed: send POST."
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize(
     ("token", "message"),
