@@ -11,6 +11,7 @@ from briefs.management.commands.ask import step_line
 from briefs.models import Brief, RunStep
 from briefs.quotas import brief_create_limited
 from briefs.selectors import brief_of, briefs_search
+from mcp_server.caller import Caller
 from mcp_server.follow import brief_follow, in_thread
 from mcp_server.inputs import (
     ASK_SCHEMA,
@@ -23,7 +24,7 @@ from mcp_server.inputs import (
     ListBriefsInput,
     arguments_clean,
 )
-from mcp_server.present import Caller, brief_data, brief_markdown, brief_row
+from mcp_server.present import brief_data, brief_markdown, brief_row
 from mcp_server.tool import ToolAnswer, ToolCall, ToolSpec
 
 OUTCOMES_TEXT = (

@@ -13,6 +13,7 @@ brief.
 """
 
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import anyio
 from channels.db import database_sync_to_async
@@ -26,9 +27,10 @@ FINAL_STEP_GRACE = 1.0
 FINAL_STEP_EVERY = 0.05
 
 StepHandler = Callable[[RunStep], Awaitable[None]]
+T = TypeVar("T")
 
 
-def in_thread(function):
+def in_thread(function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     """``function`` run in a worker thread with fresh database connections, as consumers do
     (not the one thread ``thread_sensitive`` calls share: a slow call must not hold the rest)."""
     return database_sync_to_async(function, thread_sensitive=False)

@@ -18,6 +18,7 @@ measures the whole of ``ask`` against the REST API).
 
 import io
 import json
+from collections.abc import Awaitable, Callable
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
@@ -29,16 +30,21 @@ from mcp_types import INVALID_REQUEST
 from briefs.api.auth import token_from_header
 from briefs.api.base import max_body_bytes
 from briefs.tokens import TokenRejected
+from mcp_server.caller import Caller
 from mcp_server.follow import in_thread
-from mcp_server.present import Caller
 from mcp_server.server import CALLER_KEY, build_server
 
+Receive = Callable[[], Awaitable[dict]]
+Send = Callable[[dict], Awaitable[None]]
+ASGIApp = Callable[[dict, Receive, Send], Awaitable[None]]
 MCP_PATHS = frozenset({"/mcp", "/mcp/"})
 WWW_AUTHENTICATE = (b"www-authenticate", b'Bearer realm="mcp"')
 NOT_PROVIDED = "Authentication credentials were not provided."  # DRF's NotAuthenticated
 
 
 class Refused(Exception):
+    """The request may not be served: answered with ``status`` and a JSON-RPC error."""
+
     def __init__(self, status: int, message: str, headers: tuple = ()):
         super().__init__(message)
         self.status, self.message, self.headers = status, message, headers
@@ -62,7 +68,7 @@ def caller_authenticate(scope: dict) -> Caller:
     return Caller(user=token.user, site_url=f"{request.scheme}://{host}")
 
 
-async def _refuse(send, refused: Refused) -> None:
+async def _refuse(send: Send, refused: Refused) -> None:
     error = {"code": INVALID_REQUEST, "message": refused.message}
     body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode()
     headers = [
@@ -74,7 +80,7 @@ async def _refuse(send, refused: Refused) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def _with_nosniff(send):
+def _with_nosniff(send: Send) -> Send:
     async def sending(message: dict) -> None:
         if message["type"] == "http.response.start":
             headers = list(message.get("headers") or [])
@@ -92,7 +98,7 @@ class McpHttpApp:
     def __init__(self, server: Server):
         self.server = server
 
-    async def __call__(self, scope: dict, receive, send) -> None:
+    async def __call__(self, scope: dict, receive: Receive, send: Send) -> None:
         send = _with_nosniff(send)
         try:
             caller = await in_thread(caller_authenticate)(scope)
@@ -110,11 +116,11 @@ class McpHttpApp:
             await manager.handle_request({**scope, CALLER_KEY: caller}, receive, send)
 
 
-def mcp_mounted(django_app):
+def mcp_mounted(django_app: ASGIApp) -> ASGIApp:
     """``django_app`` with ``/mcp/`` served by the MCP server."""
     mcp_app = McpHttpApp(build_server())
 
-    async def application(scope: dict, receive, send) -> None:
+    async def application(scope: dict, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["path"] in MCP_PATHS:
             await mcp_app(scope, receive, send)
         else:

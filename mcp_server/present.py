@@ -5,23 +5,12 @@ link but the cited items' own), each claim cited ``[n]``; each citation says whe
 item was published. A brief that is not finished yet is given as its id and status only.
 """
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from briefs.markdown import Citation, brief_markdown_export, citations_read, markdown_sanitise
 from briefs.models import Brief, BriefOutcome
-
-
-@dataclass(frozen=True)
-class Caller:
-    """Who calls a tool, and the address of their dashboard (scheme and host, no slash)."""
-
-    user: Any
-    site_url: str
-
-    def url(self, path: str) -> str:
-        return self.site_url + path
+from mcp_server.caller import Caller
 
 
 def _iso(moment: datetime | None) -> str | None:

@@ -11,7 +11,7 @@ from briefs.markdown import brief_markdown_export, citations_read
 from briefs.models import Brief
 from briefs.selectors import brief_of, briefs_recent
 from catalog.models import Platform
-from mcp_server.present import Caller
+from mcp_server.caller import Caller
 
 BRIEF_URI_TEMPLATE = "brief://{id}"
 BRIEF_URI_RE = re.compile(r"brief://([1-9][0-9]{0,18})\Z")

@@ -20,12 +20,12 @@ from mcp.shared.exceptions import MCPError
 
 from briefs.api.base import throttle_check
 from mcp_server.briefs_tools import BRIEF_TOOLS
+from mcp_server.caller import Caller
 from mcp_server.catalog_tools import CATALOG_TOOLS
 from mcp_server.errors import failure_body, tool_error
 from mcp_server.follow import in_thread
-from mcp_server.present import Caller
 from mcp_server.resources import BRIEF_TEMPLATE, ResourceUnknown, resource_read, resources_listed
-from mcp_server.tool import ToolCall
+from mcp_server.tool import ProgressReport, ToolCall
 
 SERVER_NAME = "rsshub-agent"
 CALLER_KEY = "rsshub_agent.mcp_caller"
@@ -50,7 +50,7 @@ def _caller(ctx: ServerRequestContext[Any, Any], fixed: Caller | None) -> Caller
     return caller
 
 
-def _progress_reporter(ctx: ServerRequestContext[Any, Any]):
+def _progress_reporter(ctx: ServerRequestContext[Any, Any]) -> ProgressReport:
     async def report(progress: float, message: str) -> None:
         # A client that went away hears nothing more; its call is cancelled soon after.
         with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):

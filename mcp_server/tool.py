@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import mcp_types as types
 
-from mcp_server.present import Caller
+from mcp_server.caller import Caller
 
 ProgressReport = Callable[[float, str], Awaitable[None]]
 

@@ -9,7 +9,7 @@ from mcp import Client
 from briefs.models import Brief, TokenUsage
 from briefs.quotas import quota_day
 from briefs.tokens import token_issue
-from mcp_server.present import Caller
+from mcp_server.caller import Caller
 from mcp_server.server import build_server
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 from mcp.server.stdio import stdio_server
 
-from mcp_server.present import Caller
+from mcp_server.caller import Caller
 from mcp_server.server import build_server
 
 
