@@ -100,8 +100,10 @@ def _coverage_line(coverage: dict) -> str:
 def _needs_lines(data: dict) -> list[str]:
     lines = ["", "The question lacks a value a source needs:"]
     for need in data.get("needs") or []:
-        lines.append(f"- {need['parameter']}: {need['description']} (format: {need['format']})")
-    lines.append(f"Ask again with follow_up (id {data['id']}), giving the value in the question.")
+        what = f": {need['description']}" if need.get("description") else ""
+        how = f" (written as {need['format']})" if need.get("format") else ""
+        lines.append(f"- {need['parameter']}{what}{how}")
+    lines.append(f"Ask again with follow_up (id {data['id']}), giving it in the question.")
     return lines
 
 

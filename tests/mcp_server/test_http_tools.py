@@ -224,7 +224,8 @@ def test_a_question_lacking_a_value_says_what_to_give_and_follow_up_gives_it(sta
     assert [n["parameter"] for n in data["needs"]] == ["user", "repo"]
     text = asked.content[0].text
     assert "The question lacks a value a source needs:" in text
-    assert f"Ask again with follow_up (id {data['id']})" in text
+    assert "- user: User name (written as a name as it appears in the site's address)" in text
+    assert f"Ask again with follow_up (id {data['id']}), giving it in the question." in text
     given = call(
         stack, "follow_up", {"id": data["id"], "question": "Delta Code repo issues of octo/cat"}
     )
