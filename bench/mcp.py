@@ -50,7 +50,7 @@ READS = 50
 SETUP = """
 import json
 from django.contrib.auth import get_user_model
-from briefs.tokens import token_issue
+from briefs.tokens.service import token_issue
 from catalog.models import Platform, Route
 
 owner = get_user_model().objects.create_user("bench")

@@ -7,10 +7,10 @@ and the token budget hold exactly as there; the creation throttle is counted by 
 before the call (``ToolSpec.creates``).
 """
 
-from briefs.management.commands.ask import step_line
 from briefs.models import Brief, RunStep
 from briefs.quotas import brief_create_limited
 from briefs.selectors import brief_of, briefs_search
+from briefs.step_lines import step_terminal_line
 from mcp_server.caller import Caller
 from mcp_server.follow import brief_follow, in_thread
 from mcp_server.inputs import (
@@ -39,7 +39,7 @@ OUTCOMES_TEXT = (
 def _step_text(step: RunStep) -> str:
     """The step as the terminal's ``ask`` prints it; a payload of an older shape still reads."""
     try:
-        return step_line(step.kind, step.payload).strip()
+        return step_terminal_line(step.kind, step.payload).strip()
     except (KeyError, TypeError, ValueError):
         return step.kind.replace("_", " ")
 

@@ -3,7 +3,7 @@
 Before the SDK sees a request, Django's own rules decide whether it may: the ``Host`` header
 against ``ALLOWED_HOSTS`` (400), plain http when ``HTTPS`` is on (a redirect to https, as the
 site's), and the API token of ``Authorization: Bearer ...`` through the API's own parsing and
-checks (``briefs.api.auth.token_from_header``). No token, a malformed, wrong, expired or revoked
+checks (``briefs.tokens.auth.token_from_header``). No token, a malformed, wrong, expired or revoked
 one: 401 with a JSON-RPC error saying which, the message the REST API gives.
 
 Why a fresh, stateless session manager per request: Daphne speaks no ASGI lifespan, so nothing
@@ -27,9 +27,9 @@ from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp_types import INVALID_REQUEST
 
-from briefs.api.auth import token_from_header
 from briefs.api.base import max_body_bytes
-from briefs.tokens import TokenRejected
+from briefs.tokens.auth import token_from_header
+from briefs.tokens.service import TokenRejected
 from mcp_server.caller import Caller
 from mcp_server.follow import in_thread
 from mcp_server.server import CALLER_KEY, build_server

@@ -23,7 +23,8 @@ from briefs.api.base import (
     text_param_validate,
 )
 from briefs.api.briefs import QuestionField
-from briefs.models import QUESTION_MAX_LENGTH, BriefOutcome
+from briefs.models import BriefOutcome
+from catalog.search import MAX_QUESTION_CHARS
 
 WAIT_DEFAULT = 60
 WAIT_MAX = 120
@@ -42,7 +43,7 @@ def arguments_clean(serializer_class: type[serializers.Serializer], arguments: A
 
 
 def _question() -> QuestionField:
-    return QuestionField(max_length=QUESTION_MAX_LENGTH, trim_whitespace=False, allow_blank=True)
+    return QuestionField(max_length=MAX_QUESTION_CHARS, trim_whitespace=False, allow_blank=True)
 
 
 def _wait() -> StrictIntegerField:
@@ -103,7 +104,7 @@ class RouteHealthInput(InputSerializer):
 QUESTION_SCHEMA = {
     "type": "string",
     "minLength": 1,
-    "maxLength": QUESTION_MAX_LENGTH,
+    "maxLength": MAX_QUESTION_CHARS,
     "description": "The question in plain words, in any language, e.g. 'What is new on 36kr "
     "today?' or 'latest news on the Kirin 9050'. Name the site or subject and, if it matters, "
     "the time window ('today', 'this week').",

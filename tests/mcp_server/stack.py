@@ -44,7 +44,7 @@ import json
 from django.contrib.auth import get_user_model
 from briefs.models import Brief, BriefQuotaDay
 from briefs.quotas import briefs_per_day, quota_day
-from briefs.tokens import token_issue, token_revoke
+from briefs.tokens.service import token_issue, token_revoke
 from catalog.models import Platform, Route
 
 users = get_user_model().objects

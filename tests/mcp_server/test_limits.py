@@ -8,7 +8,7 @@ from mcp import Client
 
 from briefs.models import Brief, TokenUsage
 from briefs.quotas import quota_day
-from briefs.tokens import token_issue
+from briefs.tokens.service import token_issue
 from mcp_server.caller import Caller
 from mcp_server.server import build_server
 
