@@ -11,6 +11,7 @@ import pytest
 
 from tests.mcp_server.clients import MODES, ProgressLog, over_stdio
 from tests.mcp_server.stack import ROOT
+from tests.waiting import eventually
 
 pytestmark = pytest.mark.postgres
 
@@ -135,3 +136,55 @@ def test_an_unknown_user_stops_it_with_a_message_on_stderr(stdio_stack):
     assert done.returncode == 1
     assert done.stdout == ""
     assert "no active user named 'nobody'" in done.stderr
+
+
+def test_every_tool_answers_over_stdio(stdio_stack):
+    theirs = stdio_stack.secrets["mallory_brief"]
+
+    async def go():
+        async with over_stdio(stdio_stack, "mallory") as client:
+            return {
+                "get_brief": await client.call_tool("get_brief", {"id": theirs}),
+                "list_briefs": await client.call_tool("list_briefs", {"query": "mallory"}),
+                "follow_up": await client.call_tool(
+                    "follow_up", {"id": theirs, "question": "again", "wait_seconds": 0}
+                ),
+                "search_routes": await client.call_tool("search_routes", {"query": "RSSHub Test"}),
+                "route_health": await client.call_tool(
+                    "route_health", {"path_or_namespace": "/test/:keyword"}
+                ),
+            }
+
+    results = anyio.run(go)
+    assert all(not r.is_error for r in results.values()), {
+        name: r.content for name, r in results.items() if r.is_error
+    }
+    assert results["get_brief"].structured_content["answer"] == "Theirs [1]."
+    assert [b["id"] for b in results["list_briefs"].structured_content["briefs"]] == [theirs]
+    follow_up = results["follow_up"].structured_content
+    assert follow_up["finished"] is False
+    assert stdio_stack.brief(follow_up["id"])["follow_up_of_id"] == theirs
+    assert results["search_routes"].structured_content["routes"][0]["path"] == "/test/:keyword"
+    assert results["route_health"].structured_content["route"]["namespace"] == "test"
+    stdio_stack.wait_finished(follow_up["id"])
+
+
+def test_a_stdio_client_that_quits_mid_ask_leaves_the_brief_running(stdio_stack):
+    question = "holdquit news on RSSHub Test"
+
+    async def go():
+        async with anyio.create_task_group() as tasks:
+
+            async def asking() -> None:
+                async with over_stdio(stdio_stack, "alice") as client:
+                    await client.call_tool("ask", {"question": question, "offline": True})
+
+            tasks.start_soon(asking)
+            await eventually(lambda: stdio_stack.rsshub.is_held("quit"), what="the fetch")
+            tasks.cancel_scope.cancel()  # the client ends its server process
+
+    anyio.run(go)
+    [row] = stdio_stack.rows("SELECT id, status FROM briefs_brief WHERE question = %s", question)
+    assert row["status"] == "running"
+    stdio_stack.rsshub.release("quit")
+    assert stdio_stack.wait_finished(row["id"])["status"] == "succeeded"
