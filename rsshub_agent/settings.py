@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "housekeeping",
     "sharing",
     "watches",
+    "mcp_server",
     "axes",
 ]
 
@@ -350,6 +351,15 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = 20
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "RSSHub Agent <noreply@localhost>")
 
+# --- MCP server (mcp_server/) -----------------------------------------------------------------
+# Where the dashboard is, for the links in answers given outside a web request (the stdio server
+# of `manage.py mcp`); over HTTP the links use the address the client called.
+MCP_SITE_URL = env_url(
+    "MCP_SITE_URL",
+    f"http://{env_str('HOST', '127.0.0.1')}:{env_str('PORT', '8000')}",
+    schemes=("http", "https"),
+)
+
 # --- Route search ------------------------------------------------------------------------------
 # How often (seconds) each process checks whether the catalog changed under its search index.
 CATALOG_SEARCH_RECHECK_SECONDS = env_float("CATALOG_SEARCH_RECHECK_SECONDS", 2.0, minimum=0.0)
@@ -439,7 +449,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", LOG_LEVELS)},
     # httpx logs every request URL at INFO, query string included: that would put the RSSHub
     # access key into the logs.
-    "loggers": {
-        name: {"level": "WARNING"} for name in ("httpx", "httpcore", "httpx2", "httpcore2")
-    },
+    "loggers": {name: {"level": "WARNING"} for name in ("httpx", "httpcore", "httpx2", "httpcore2")}
+    # The MCP SDK logs every request it serves at INFO (each HTTP request starts a manager).
+    | {"mcp": {"level": "WARNING"}},
 }

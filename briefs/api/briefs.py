@@ -11,7 +11,6 @@ from api.base import (
     BODY_ERRORS,
     MAX_ID,
     ApiView,
-    BriefCreateThrottle,
     InputSerializer,
     QuerySerializer,
     StrictBooleanField,
@@ -22,6 +21,7 @@ from api.base import (
     page_of,
     paginated,
     query_params,
+    request_throttles,
     search_field,
 )
 from briefs.api.brief_detail import BriefDetailOut, BriefUrlsOut, brief_detail_data, brief_urls
@@ -125,10 +125,7 @@ class BriefCollectionApi(ApiView):
         search = search_field()
 
     def get_throttles(self):
-        throttles = super().get_throttles()
-        if self.request.method == "POST":
-            throttles.append(BriefCreateThrottle())
-        return throttles
+        return request_throttles(creates=self.request.method == "POST")
 
     @api_schema(
         operation_id="briefs_create",
@@ -245,7 +242,8 @@ class BriefCancelApi(ApiView):
 
 
 class BriefRerunApi(ApiView):
-    throttle_classes = [*ApiView.throttle_classes, BriefCreateThrottle]
+    def get_throttles(self):
+        return request_throttles(creates=True)
 
     @api_schema(
         operation_id="briefs_rerun",
