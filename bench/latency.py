@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import multiprocessing
 import os
 import signal
@@ -72,8 +73,6 @@ TARGETS = {"first": (150, 300), "brief": (500, 1000)}  # ms: p50, p95 (issue 18)
 # form's page is gone by the time the brief's page shows anything.
 PAGE_CLOCK_JS = r"""
 (() => {
-  const store = (key) => { if (sessionStorage.getItem(key) === null)
-    requestAnimationFrame(() => sessionStorage.setItem(key, String(Date.now()))); };
   if (location.pathname === '/') {
     document.addEventListener('submit', (event) => {
       if (event.target.id !== 'ask-form') return;
@@ -83,15 +82,35 @@ PAGE_CLOCK_JS = r"""
   }
   const match = location.pathname.match(/^\/briefs\/(\d+)\/$/);
   if (!match) return;
-  const seen = {};
-  const once = (name) => {
-    if (!seen[name]) { seen[name] = true; store('latency-' + name + '-' + match[1]); }
+  const key = 'latency-' + match[1];
+  const mark = (name, at) => {  // the first time only: a reload keeps what came before it
+    const marks = JSON.parse(sessionStorage.getItem(key) || '{}');
+    if (!(name in marks)) { marks[name] = at; sessionStorage.setItem(key, JSON.stringify(marks)); }
   };
-  const look = () => {
-    if (document.querySelector('[data-seq][data-kind="run_started"]')) once('first');
-    if (document.querySelector('#sources a.source-link')) once('brief');
+  const onScreen = (name) => requestAnimationFrame(() => mark(name, Date.now()));
+  const Native = window.WebSocket;
+  window.WebSocket = function (url, protocols) {
+    mark('socket', Date.now());
+    const socket = new Native(url, protocols);
+    socket.addEventListener('open', () => mark('open', Date.now()));
+    socket.addEventListener('message', () => mark('message', Date.now()));
+    return socket;
   };
-  new MutationObserver(look).observe(document, {childList: true, subtree: true});
+  Object.assign(window.WebSocket, {prototype: Native.prototype, OPEN: 1, CLOSED: 3});
+  document.addEventListener('DOMContentLoaded', () => {
+    const navigation = performance.getEntriesByType('navigation')[0];
+    mark('response', Math.round(performance.timeOrigin + navigation.responseStart));
+    mark('parsed', Date.now());
+  });
+  const shown = {};
+  const looks = {first: '[data-seq][data-kind="run_started"]',
+                 ready_step: '[data-seq][data-kind="brief_ready"]',
+                 brief: '#sources a.source-link'};
+  new MutationObserver(() => {
+    for (const [name, selector] of Object.entries(looks)) {
+      if (!shown[name] && document.querySelector(selector)) { shown[name] = true; onScreen(name); }
+    }
+  }).observe(document, {childList: true, subtree: true});
 })();
 """
 
@@ -283,8 +302,21 @@ def sign_in(driver, url: str, username: str) -> None:
     _until(lambda: driver.find_elements(By.ID, "logout-button"), 15, "the sign-in")
 
 
-def ask_in_browser(driver, url: str, question: str) -> tuple[float, float]:
-    """(ms to the first step, ms to the brief) for one question asked on the home page."""
+PAGE_MARKS = {  # in the order they happen
+    "response": "first byte of the brief's page (POST, redirect, GET)",
+    "parsed": "page parsed (DOMContentLoaded)",
+    "socket": "websocket opened by the page",
+    "open": "websocket connected",
+    "message": "first websocket message",
+    "first": "run_started on screen",
+    "ready_step": "brief_ready on screen",
+    "brief": "finished brief on screen",
+}
+
+
+def ask_in_browser(driver, url: str, question: str) -> tuple[int, dict[str, float]]:
+    """The brief's id and, for one question asked on the home page, the ms from submitting it
+    to each of ``PAGE_MARKS`` (those that happened)."""
     from selenium.webdriver.common.by import By
 
     driver.get(f"{url}/")
@@ -295,21 +327,21 @@ def ask_in_browser(driver, url: str, question: str) -> tuple[float, float]:
     def read():
         return driver.execute_script(
             "const m = location.pathname.match(/^\\/briefs\\/(\\d+)\\/$/); if (!m) return null;"
-            "const get = (k) => sessionStorage.getItem(k);"
-            "const t = [get('latency-submit'), get('latency-first-' + m[1]),"
-            "           get('latency-brief-' + m[1])];"
-            "return t.every((v) => v !== null) ? t.map(Number) : null;"
+            "const marks = JSON.parse(sessionStorage.getItem('latency-' + m[1]) || '{}');"
+            "if (!('first' in marks && 'brief' in marks)) return null;"
+            "return [+m[1], +sessionStorage.getItem('latency-submit'), marks];"
         )
 
-    submitted, first, brief = _until(read, ANSWER_SECONDS, f"the brief of {question!r}")
-    return first - submitted, brief - submitted
+    brief_id, submitted, marks = _until(read, ANSWER_SECONDS, f"the brief of {question!r}")
+    return brief_id, {name: at - submitted for name, at in marks.items()}
 
 
 # --- the API baseline ----------------------------------------------------------------------------
 
 
-def ask_through_api(client, question: str) -> tuple[float, float]:
-    """(ms until ``run_started`` exists, ms until the brief is finished), polling every 20 ms."""
+def ask_through_api(client, question: str) -> tuple[int, float, float]:
+    """The brief's id, ms until ``run_started`` exists, ms until the brief is finished; the
+    steps are read every 20 ms."""
     started = time.perf_counter()
     created = client.post("/api/v1/briefs", json={"question": question, "offline": True})
     created.raise_for_status()
@@ -321,9 +353,37 @@ def ask_through_api(client, question: str) -> tuple[float, float]:
         if first is None and any(s["kind"] == "run_started" for s in body["steps"]):
             first = now
         if body["finished"]:
-            return first if first is not None else now, now
+            return brief_id, first if first is not None else now, now
         time.sleep(API_POLL_SECONDS)
     raise SystemExit(f"brief {brief_id} did not finish through the API")
+
+
+# --- where the server's time goes -------------------------------------------------------------
+
+SERVER_SPANS = {
+    "queued": "created -> claimed by the worker",
+    "start": "claimed -> run_started written",
+    "run": "run_started -> brief_ready written",
+}
+
+
+def server_spans(brief_ids: list[int]) -> dict[str, list[float]]:
+    """Per brief, from the rows' own timestamps (ms): the spans of ``SERVER_SPANS``."""
+    from briefs.models import Brief, RunStep
+
+    spans: dict[str, list[float]] = {name: [] for name in SERVER_SPANS}
+    for brief in Brief.objects.filter(pk__in=brief_ids).only("created_at", "started_at"):
+        steps = dict(
+            RunStep.objects.filter(
+                brief=brief, kind__in=("run_started", "brief_ready")
+            ).values_list("kind", "created_at")
+        )
+        if brief.started_at is None or len(steps) < 2:
+            continue
+        moments = [brief.created_at, brief.started_at, steps["run_started"], steps["brief_ready"]]
+        for name, (a, b) in zip(SERVER_SPANS, itertools.pairwise(moments), strict=True):
+            spans[name].append((b - a).total_seconds() * 1000)
+    return spans
 
 
 # --- one set-up ----------------------------------------------------------------------------------
@@ -331,10 +391,11 @@ def ask_through_api(client, question: str) -> tuple[float, float]:
 
 @dataclass
 class Samples:
-    page_first: list[float] = field(default_factory=list)
-    page_brief: list[float] = field(default_factory=list)
+    page: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in PAGE_MARKS})
     api_first: list[float] = field(default_factory=list)
     api_brief: list[float] = field(default_factory=list)
+    page_ids: list[int] = field(default_factory=list)
+    api_ids: list[int] = field(default_factory=list)
 
 
 def question(n: int) -> str:
@@ -355,10 +416,12 @@ def measure_setup(env: dict, workdir: str, username: str, token: str, count: int
             ask_in_browser(driver, url, question(0))  # warm-up: the worker's first question
             ask_through_api(client, question(0))
             for n in range(1, count + 1):
-                first, brief = ask_in_browser(driver, url, question(n))
-                samples.page_first.append(first)
-                samples.page_brief.append(brief)
-                first, brief = ask_through_api(client, question(n))
+                brief_id, marks = ask_in_browser(driver, url, question(n))
+                samples.page_ids.append(brief_id)
+                for name, ms in marks.items():
+                    samples.page[name].append(ms)
+                brief_id, first, brief = ask_through_api(client, question(n))
+                samples.api_ids.append(brief_id)
                 samples.api_first.append(first)
                 samples.api_brief.append(brief)
         finally:
@@ -375,14 +438,26 @@ def report(results: dict[str, Samples], database: str, count: int) -> None:
     print(f"\n{count} questions per set-up after a warm-up; database {database}; one worker")
     print(f"{'set-up':<8} {'figure':<28} {'page p50/p95 ms':>16} {'API p50/p95 ms':>16}  target")
     for name, s in results.items():
-        rows = (("first", "submit -> first step", s.page_first, s.api_first),
-                ("brief", "submit -> finished brief", s.page_brief, s.api_brief))  # fmt: skip
-        for key, label, page, api in rows:
-            (p50, p95), (a50, a95) = percentiles(page), percentiles(api)
+        rows = (("first", "submit -> first step", s.api_first),
+                ("brief", "submit -> finished brief", s.api_brief))  # fmt: skip
+        for key, label, api in rows:
+            (p50, p95), (a50, a95) = percentiles(s.page[key]), percentiles(api)
             t50, t95 = TARGETS[key]
             met = "met" if p50 <= t50 and p95 <= t95 else "MISSED"
             print(f"{name:<8} {label:<28} {p50:7.0f} / {p95:6.0f} {a50:7.0f} / {a95:6.0f}  "
                   f"{t50} / {t95} {met}")  # fmt: skip
+    for name, s in results.items():
+        print(f"\n{name}: the page's timeline, ms after submit (p50 / p95; n of {count})")
+        for mark, label in PAGE_MARKS.items():
+            if s.page[mark]:
+                p50, p95 = percentiles(s.page[mark])
+                print(f"  {label:<52} {p50:6.0f} / {p95:6.0f}  n={len(s.page[mark])}")
+        spans = server_spans(s.page_ids + s.api_ids)
+        print(f"{name}: the server's spans, ms (p50 / p95), page and API briefs alike")
+        for span, label in SERVER_SPANS.items():
+            if spans[span]:
+                p50, p95 = percentiles(spans[span])
+                print(f"  {label:<52} {p50:6.0f} / {p95:6.0f}")
 
 
 def main() -> None:
