@@ -304,8 +304,10 @@ elif not RSSHUB_EGRESS_CANARY.startswith("/") or "?" in RSSHUB_EGRESS_CANARY:
     raise ImproperlyConfigured("RSSHUB_EGRESS_CANARY must be a route path like /github/repos/x")
 
 # --- Dashboard ---------------------------------------------------------------------------------
-# Without REDIS_URL, live pages read the step log at this interval (seconds).
-DASHBOARD_POLL_SECONDS = env_float("DASHBOARD_POLL_SECONDS", 0.5, minimum=0.05)
+# On SQLite without REDIS_URL, live pages read the watched briefs' step counters this often
+# (seconds; one query per process for all of them). PostgreSQL pushes with NOTIFY, Redis with the
+# channel layer: briefs/doorbell.py.
+DASHBOARD_POLL_SECONDS = env_float("DASHBOARD_POLL_SECONDS", 0.05, minimum=0.01)
 
 # --- Integration API ---------------------------------------------------------------------------
 # Tokens: hashed, named, revocable, expiring (briefs/tokens.py says why not knox).
@@ -377,6 +379,11 @@ if FETCH_CLAIM_SECONDS + 5 >= Q_TIMEOUT:
     # A run may wait out one claim on a path (fetching/flight.py), and must still finish.
     raise ImproperlyConfigured("FETCH_CLAIM_SECONDS must be well below Q_TIMEOUT")
 Q_WORKERS = env_int("Q_WORKERS", 2, minimum=1)
+# poll: the longest a queued task waits for a worker's pusher. A new brief wakes it at once
+#   through Redis or PostgreSQL's NOTIFY (briefs/broker.py), so then the poll is only a safety
+#   net; on SQLite without Redis it is the wait itself, and a poll is one query on a local file.
+_Q_WAKES = bool(REDIS_URL) or DATABASES["default"]["ENGINE"].endswith("postgresql")
+Q_POLL_SECONDS = env_float("Q_POLL_SECONDS", 1.0 if _Q_WAKES else 0.05, minimum=0.01)
 Q_CLUSTER = {
     "name": "rsshub_agent",
     "workers": Q_WORKERS,
@@ -386,6 +393,8 @@ Q_CLUSTER = {
     "ack_failures": True,
     "queue_limit": Q_WORKERS,  # tasks waiting in the local queue still age toward `retry`
     "orm": "default",
+    "broker_class": "briefs.broker.WakingORM",
+    "poll": Q_POLL_SECONDS,
     "catch_up": False,
     "save_limit": 1000,
 }

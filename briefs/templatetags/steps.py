@@ -35,6 +35,7 @@ NODE_LABELS = {
     "needs_input": gettext_lazy("ask for input"),
 }
 KIND_LABELS = {
+    "brief_queued": gettext_lazy("queued"),
     "run_started": gettext_lazy("started"),
     "run_resumed": gettext_lazy("resumed"),
     "query_rewritten": gettext_lazy("query"),
@@ -59,6 +60,12 @@ def _node(value: Any) -> str:
 
 def _int(value: Any) -> int:
     return value if isinstance(value, int) else 0
+
+
+def _brief_queued(p: dict) -> SafeString:
+    if p.get("offline") is True:
+        return format_html(_("Queued for a worker (offline: no language model)"))
+    return format_html(_("Queued for a worker"))
 
 
 def _run_started(p: dict) -> SafeString:
@@ -229,6 +236,7 @@ def _reason_only(text: str):
 
 
 RENDERERS = {
+    "brief_queued": _brief_queued,
     "run_started": _run_started,
     "run_resumed": _run_resumed,
     "query_rewritten": _query_rewritten,

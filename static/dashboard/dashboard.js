@@ -31,8 +31,8 @@
     });
   }
 
-  function copyButtons() {
-    document.querySelectorAll("button[data-copy]").forEach(function (button) {
+  function copyButtons(root) {
+    root.querySelectorAll("button[data-copy]").forEach(function (button) {
       button.addEventListener("click", function () {
         var text = JSON.parse(document.getElementById(button.dataset.copy).textContent);
         var done = function () {
@@ -81,6 +81,23 @@
     setInterval(tick, 1000);
   }
 
+  /* The finished brief, rendered by the server as on its page, in place of the live one. */
+  function swapInBrief(url) {
+    if (!url || !window.fetch) return Promise.reject(new Error("no fragment"));
+    return fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } }).then(function (response) {
+      if (!response.ok || response.redirected) throw new Error("no fragment: " + response.status);
+      return response.text();
+    }).then(function (html) {
+      var holder = document.createElement("template");
+      holder.innerHTML = html;
+      var article = holder.content.getElementById("brief");
+      var current = document.getElementById("brief");
+      if (!article || !current) throw new Error("no brief in the fragment");
+      current.replaceWith(article);
+      copyButtons(article);
+    });
+  }
+
   /* The live timeline: replay after the last seq shown, then every new step, once each. */
   function liveTimeline() {
     var live = document.getElementById("live");
@@ -99,8 +116,8 @@
       if (finished) return;
       finished = true;
       if (socket) socket.close(1000);
-      // The server renders the finished brief; reloading shows it (and works without JS too).
-      location.reload();
+      // The server renders the finished brief: swap its article in; reload if that fails.
+      swapInBrief(live.dataset.fragment).catch(function () { location.reload(); });
     }
 
     function onStep(message) {
@@ -172,10 +189,10 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     if (rememberTimeZone()) return;
+    liveTimeline();  // first: the socket's handshake overlaps the rest
     autosubmit();
     enterSubmits();
-    copyButtons();
+    copyButtons(document);
     elapsedClock();
-    liveTimeline();
   });
 })();

@@ -227,7 +227,21 @@ def test_asking_creates_a_brief_and_opens_it(
     assert response["Location"] == brief.get_absolute_url()
     assert brief.question == "what is new"
     assert brief.status == BriefStatus.QUEUED
-    assert len(callbacks) == 1, "the brief is handed to a worker on commit"
+    assert len(callbacks) == 2, "the first step's doorbell and the hand-off, both on commit"
+
+
+def test_the_page_a_question_opens_shows_it_queued_with_its_first_step(
+    owner_client, django_capture_on_commit_callbacks
+):
+    # The hand-off is captured, not run: no worker ever sees this brief.
+    with django_capture_on_commit_callbacks():
+        response = owner_client.post(reverse("home"), {"question": "what is new"}, follow=True)
+    body = page(response)
+    assert 'data-status="queued"' in body
+    timeline = re.search(r'<ol class="timeline" id="timeline">(.*?)</ol>', body, re.S).group(1)
+    assert re.findall(r'data-seq="(\d+)" data-kind="(\w+)"', timeline) == [("1", "brief_queued")]
+    assert "Queued for a worker" in timeline
+    assert 'data-after="1"' in body, "the live stream starts after the step already shown"
 
 
 def test_asking_nothing_is_an_error(owner_client):
