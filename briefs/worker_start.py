@@ -5,8 +5,6 @@ restart or a recycle) does not wait for it. The index then keeps itself current
 
 import logging
 
-from django.db import connections
-
 from catalog.search_index import search_index_current
 
 log = logging.getLogger(__name__)
@@ -14,10 +12,9 @@ log = logging.getLogger(__name__)
 
 def worker_warm(sender: object = None, **kwargs: object) -> None:
     """The ``post_spawn`` receiver. A failure is logged, never fatal: the first search builds
-    the index then, as it would without this."""
+    the index then, as it would without this. (The connection it used is closed by django-q
+    before the worker's first task.)"""
     try:
         search_index_current()
     except Exception:
         log.warning("building the search index at worker start failed", exc_info=True)
-    finally:
-        connections.close_all()  # the worker opens its own per task

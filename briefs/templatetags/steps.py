@@ -64,8 +64,8 @@ def _int(value: Any) -> int:
 
 def _brief_queued(p: dict) -> SafeString:
     if p.get("offline") is True:
-        return format_html(_("Queued for a worker (offline: no language model)"))
-    return format_html(_("Queued for a worker"))
+        return format_html("{}", _("Queued for a worker (offline: no language model)"))
+    return format_html("{}", _("Queued for a worker"))
 
 
 def _run_started(p: dict) -> SafeString:

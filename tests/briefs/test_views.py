@@ -450,6 +450,7 @@ def test_another_users_brief_is_a_404_on_every_page_and_action(other_client, own
     brief = make_brief(owner, status=BriefStatus.RUNNING)
     for method, name in [
         ("get", "brief-detail"),
+        ("get", "brief-fragment"),
         ("get", "brief-markdown"),
         ("get", "brief-delete"),
         ("post", "brief-delete"),
@@ -461,6 +462,29 @@ def test_another_users_brief_is_a_404_on_every_page_and_action(other_client, own
     brief.refresh_from_db()
     assert brief.status == BriefStatus.RUNNING and not brief.cancel_requested
     assert Brief.objects.count() == 1, "nothing was rerun or deleted"
+
+
+CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
+
+
+def test_the_fragment_is_the_briefs_article_alone_as_on_its_page(owner_client, owner):
+    brief = finished_brief(owner)
+    add_steps(brief, 3)
+
+    fragment = page(owner_client.get(reverse("brief-fragment", args=[brief.pk])))
+    full = page(owner_client.get(brief.get_absolute_url()))
+
+    article = re.search(r'<article class="brief" id="brief".*</article>', full, re.S).group(0)
+    assert CSRF_RE.sub("", fragment.strip()) == CSRF_RE.sub("", article), "nothing around it"
+    tags = Tags(fragment)
+    assert [a["data-seq"] for a in tags.find("li") if "data-seq" in a] == ["1", "2", "3"]
+    assert tags.find("a", **{"class": "source-link"}), "its citations are links to the items"
+
+
+def test_a_live_page_names_the_fragment_it_swaps_in(owner_client, owner):
+    brief = make_brief(owner, status=BriefStatus.RUNNING)
+    [live] = Tags(page(owner_client.get(brief.get_absolute_url()))).find("section", id="live")
+    assert live["data-fragment"] == reverse("brief-fragment", args=[brief.pk])
 
 
 def test_a_missing_brief_is_a_404(owner_client):
