@@ -16,5 +16,6 @@ urlpatterns = [
     path("briefs/<int:pk>/delete/", views.brief_delete, name="brief-delete"),
     path("health/routes/", views.route_health, name="route-health"),
     path("tokens/", include("briefs.token_urls")),
+    path("webhooks/", include("briefs.webhook_urls")),
     path("accounts/", include("django.contrib.auth.urls")),
 ]

@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "fetching",
     "briefs",
     "housekeeping",
+    "sharing",
     "axes",
 ]
 
