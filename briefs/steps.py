@@ -58,20 +58,34 @@ FINISH_KINDS = frozenset({"brief_ready", "run_failed", "run_cancelled"})
 
 def step_append(*, brief_id: int, kind: str, payload: dict[str, Any]) -> RunStep:
     """Append the next numbered step of a brief and ring its watchers' doorbell."""
-    if kind not in STEP_KINDS:
-        raise ValueError(f"unknown step kind {kind!r}")
+    return steps_append(brief_id=brief_id, steps=[(kind, payload)])[0]
+
+
+def steps_append(*, brief_id: int, steps: list[tuple[str, dict[str, Any]]]) -> list[RunStep]:
+    """Append steps that come together (a node's candidates and its choice) as one write: one
+    transaction, one seq taken for all, one INSERT, one doorbell. Their seqs are consecutive,
+    in the order given."""
+    if not steps:
+        return []
+    unknown = [kind for kind, _ in steps if kind not in STEP_KINDS]
+    if unknown:
+        raise ValueError(f"unknown step kind {unknown[0]!r}")
     with transaction.atomic():
         with connection.cursor() as cursor:
             _commit_without_flush_wait(cursor)
             doorbell.ring_in_transaction(cursor, brief_id)
-            seq = _seq_take(cursor, brief_id)
-        step = RunStep.objects.create(brief_id=brief_id, seq=seq, kind=kind, payload=payload)
-        transaction.on_commit(lambda: step_notify(brief_id=brief_id, seq=seq))
-        if kind in FINISH_KINDS:
+            last = _seq_take(cursor, brief_id, len(steps))
+        first = last - len(steps) + 1
+        rows = RunStep.objects.bulk_create(
+            RunStep(brief_id=brief_id, seq=first + n, kind=kind, payload=payload)
+            for n, (kind, payload) in enumerate(steps)
+        )
+        transaction.on_commit(lambda: step_notify(brief_id=brief_id, seq=last))
+        if any(kind in FINISH_KINDS for kind, _ in steps):
             # Every finish path (worker, cancel, failure) appends one of these after writing the
             # final status, so this is the one place that sees them all.
             transaction.on_commit(lambda: webhooks_brief_finished(brief_id))
-    return step
+    return rows
 
 
 def _commit_without_flush_wait(cursor) -> None:
@@ -85,13 +99,14 @@ def _commit_without_flush_wait(cursor) -> None:
 
 
 # Brief's table (``Brief._meta.db_table``), named as a literal so the statement is a constant.
-SEQ_TAKE_SQL = "UPDATE briefs_brief SET step_seq = step_seq + 1 WHERE id = %s RETURNING step_seq"
+SEQ_TAKE_SQL = "UPDATE briefs_brief SET step_seq = step_seq + %s WHERE id = %s RETURNING step_seq"
 
 
-def _seq_take(cursor, brief_id: int) -> int:
-    """The brief's next seq, in one statement (PostgreSQL and SQLite 3.35+ both return it).
-    The UPDATE locks the brief's row until commit: two writers get consecutive seqs."""
-    cursor.execute(SEQ_TAKE_SQL, [brief_id])
+def _seq_take(cursor, brief_id: int, count: int) -> int:
+    """Take the brief's next ``count`` seqs; the last of them, in one statement (PostgreSQL and
+    SQLite 3.35+ both return it). The UPDATE locks the brief's row until commit: two writers
+    get consecutive ranges."""
+    cursor.execute(SEQ_TAKE_SQL, [count, brief_id])
     row = cursor.fetchone()
     if row is None:
         raise Brief.DoesNotExist(f"brief {brief_id} is gone")
