@@ -7,10 +7,11 @@ route, and so the catch-all's 404 in the API's error shape rather than a databas
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
-from briefs.api import account, briefs, catalog, status, webhooks
+from briefs.api import briefs, catalog, quota, status, webhooks
 from briefs.api.base import NotFoundView
 from briefs.api.docs import ApiDocsView
 from briefs.api.schema import ApiSchemaGenerator
+from briefs.tokens import api as tokens
 
 
 class IdConverter:
@@ -68,9 +69,9 @@ v1_urlpatterns = [
         webhooks.WebhookDeliveriesApi.as_view(),
         name="api-webhook-deliveries",
     ),
-    path("tokens", account.TokenListApi.as_view(), name="api-tokens"),
-    path("tokens/<api_id:token_id>", account.TokenRevokeApi.as_view(), name="api-token-revoke"),
-    path("quota", account.QuotaApi.as_view(), name="api-quota"),
+    path("tokens", tokens.TokenListApi.as_view(), name="api-tokens"),
+    path("tokens/<api_id:token_id>", tokens.TokenRevokeApi.as_view(), name="api-token-revoke"),
+    path("quota", quota.QuotaApi.as_view(), name="api-quota"),
     path("status", status.StatusApi.as_view(), name="api-status"),
 ]
 

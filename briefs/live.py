@@ -37,7 +37,7 @@ from django.db import connection
 
 from briefs import doorbell
 from briefs.doorbell import poll_seconds  # noqa: F401 (the benches read the interval here)
-from briefs.models import BriefStatus, RunStep
+from briefs.models import Brief, BriefStatus, RunStep
 from briefs.selectors import LiveState, brief_live_read
 
 SAFETY_SECONDS = 2.0
@@ -117,7 +117,7 @@ class BriefFeed:
             queue.put_nowait(event)
 
     async def _run(self) -> None:
-        group, channel, listener = f"brief.{self.brief_id}", None, None
+        group, channel, listener = Brief.group_name_of(self.brief_id), None, None
         try:
             if self.pushes:
                 channel = await self.layer.new_channel()

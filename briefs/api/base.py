@@ -24,8 +24,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from briefs.api.auth import ApiTokenAuthentication
 from briefs.api_errors import PayloadTooLarge, api_exception_handler
+from briefs.tokens.auth import ApiTokenAuthentication
 
 DEFAULT_MAX_BODY_BYTES = 16 * 1024
 DEFAULT_RATE = "240/minute"

@@ -15,7 +15,7 @@ from django.utils import timezone
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from briefs import llm
+from agent import llm
 from briefs.api.base import ApiView, api_schema, errors
 from fetching.client import FetchFailed, RSSHubClient
 from fetching.egress import egress_outage

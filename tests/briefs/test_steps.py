@@ -11,11 +11,13 @@ from channels.layers import get_channel_layer
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
+import agent
 import briefs.steps
 from briefs.models import Brief, RunStep
 from briefs.steps import STEP_KINDS, STEP_MESSAGE_TYPE, step_append, steps_after, steps_append
 
 BRIEFS = Path(briefs.steps.__file__).resolve().parent
+AGENT = Path(agent.__file__).resolve().parent  # the agent writes most steps
 
 
 @pytest.fixture
@@ -153,7 +155,7 @@ def test_a_dead_channel_layer_does_not_fail_the_step(
 def test_every_kind_is_documented_and_every_kind_the_code_writes_is_known():
     documented = set(re.findall(r"^- ``(\w+)``", briefs.steps.__doc__, flags=re.M))
     written = set()
-    for source in BRIEFS.rglob("*.py"):
+    for source in [*BRIEFS.rglob("*.py"), *AGENT.rglob("*.py")]:
         text = source.read_text(encoding="utf-8")
         written |= set(re.findall(r"ctx\.step\(\s*\"(\w+)\"", text))
         written |= set(re.findall(r"kind=\"(\w+)\"", text))
