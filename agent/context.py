@@ -10,7 +10,7 @@ from django.conf import settings
 from agent.question import Rewrite
 from agent.summary.draft import Attempted
 from briefs.models import Brief
-from briefs.steps import step_append
+from briefs.steps import steps_append
 
 
 class RunCancelled(Exception):
@@ -58,6 +58,8 @@ class RunContext:
     rsshub_down: bool = False  # RSSHub itself did not answer, retries included
     # A dry run (``eval_routing``) has no saved brief: its steps are kept here, not in the log.
     memory_steps: list[tuple[str, dict]] | None = None
+    # Steps held to be written with the next one (``step_hold``).
+    held_steps: list[tuple[str, dict]] = field(default_factory=list)
 
     @property
     def brief_id(self) -> int:
@@ -68,10 +70,27 @@ class RunContext:
         return self.budget - self.steps_used
 
     async def step(self, kind: str, **payload: Any) -> None:
-        if self.memory_steps is not None:
-            self.memory_steps.append((kind, payload))
+        """Write a step (with any held before it, in one write)."""
+        self.held_steps.append((kind, payload))
+        await self.steps_flush()
+
+    def step_hold(self, kind: str, **payload: Any) -> None:
+        """Keep a step to be written together with the next one: one write instead of two.
+
+        Only for steps that come together, with nothing to wait for before the next (a node's
+        candidates and its offline choice, a batch's fetch results and the router's decision):
+        a step held over a model call or a fetch would reach the watcher late. A run that fails
+        in between loses it; a cancel does not (``spend`` writes held steps first)."""
+        self.held_steps.append((kind, payload))
+
+    async def steps_flush(self) -> None:
+        steps, self.held_steps = self.held_steps, []
+        if not steps:
             return
-        await sync_to_async(step_append)(brief_id=self.brief_id, kind=kind, payload=payload)
+        if self.memory_steps is not None:
+            self.memory_steps.extend(steps)
+            return
+        await sync_to_async(steps_append)(brief_id=self.brief_id, steps=steps)
 
     async def check_cancelled(self) -> None:
         cancelled = await Brief.objects.filter(pk=self.brief_id, cancel_requested=True).aexists()
@@ -80,6 +99,7 @@ class RunContext:
 
     async def spend(self, node: str) -> None:
         """Spend one step of the router budget on ``node`` (platform, route or fetch)."""
+        await self.steps_flush()
         await self.check_cancelled()
         self.steps_used += 1
         await self.step("step_started", step=self.steps_used, budget=self.budget, node=node)
