@@ -156,7 +156,7 @@ def world_prepare() -> tuple[str, str]:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from briefs.tokens import token_issue
+    from briefs.tokens.service import token_issue
     from catalog.importer import catalog_import, catalog_read_file
     from catalog.models import Platform, Route
     from catalog.seed import SEED_PATH

@@ -1,4 +1,5 @@
-"""A worker builds the catalog's search index as django-q starts it, not at its first question."""
+"""A worker builds the catalog's search index and starts a feed parser as django-q starts it,
+not at its first question."""
 
 import logging
 
@@ -8,6 +9,7 @@ from django_q.signals import post_spawn
 from briefs import worker_start
 from catalog.models import Platform, Route
 from catalog.search_index import search_index_current, search_index_invalidate
+from fetching.ingest import feed_parser_pids
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +31,7 @@ def test_a_starting_worker_builds_the_search_index(catalog, django_assert_num_qu
         index = search_index_current()
     assert "alpha" in index.platform_by_namespace
     assert "/alpha/flash" in index.route_by_path
+    assert feed_parser_pids(), "a feed parser waits for the first fetch"
 
 
 def test_a_failed_build_at_start_is_logged_not_raised(catalog, monkeypatch, caplog):
@@ -39,4 +42,5 @@ def test_a_failed_build_at_start_is_logged_not_raised(catalog, monkeypatch, capl
     with caplog.at_level(logging.WARNING, logger="briefs.worker_start"):
         post_spawn.send(sender="django_q", proc_name="Process-test")
 
-    assert "building the search index at worker start failed" in caplog.text
+    assert "the search index at worker start failed" in caplog.text
+    assert feed_parser_pids(), "the rest is still done"
