@@ -1,11 +1,14 @@
 """The state one run carries from node to node, and how it records steps."""
 
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connections
 
 from agent.question import Rewrite
 from agent.summary.draft import Attempted
@@ -60,6 +63,8 @@ class RunContext:
     memory_steps: list[tuple[str, dict]] | None = None
     # Steps held to be written with the next one (``step_hold``).
     held_steps: list[tuple[str, dict]] = field(default_factory=list)
+    # The thread the run's model calls run in (``in_model_thread``), made by the first.
+    model_thread: ThreadPoolExecutor | None = field(default=None, repr=False)
 
     @property
     def brief_id(self) -> int:
@@ -91,6 +96,30 @@ class RunContext:
             self.memory_steps.extend(steps)
             return
         await sync_to_async(steps_append)(brief_id=self.brief_id, steps=steps)
+
+    async def in_model_thread(self, fn: Callable[[], Any]) -> Any:
+        """``fn()`` on the run's model thread, off the event loop. One thread per run, so the
+        database connection its calls need (each call's breaker and budget) is opened by the
+        first and kept for the others: a new one per call cost ~5 ms. A call that fails closes
+        it (it may be what failed); ``model_thread_close`` closes it at the end."""
+
+        def guarded():
+            try:
+                return fn()
+            except BaseException:
+                connections.close_all()
+                raise
+
+        if self.model_thread is None:
+            self.model_thread = ThreadPoolExecutor(1, thread_name_prefix="run-model-calls")
+        return await sync_to_async(guarded, thread_sensitive=False, executor=self.model_thread)()
+
+    async def model_thread_close(self) -> None:
+        """Close the model thread's database connection and let the thread go."""
+        thread, self.model_thread = self.model_thread, None
+        if thread is not None:
+            await sync_to_async(connections.close_all, thread_sensitive=False, executor=thread)()
+            thread.shutdown(wait=False)
 
     async def check_cancelled(self) -> None:
         cancelled = await Brief.objects.filter(pk=self.brief_id, cancel_requested=True).aexists()

@@ -163,6 +163,8 @@ async def agent_run(brief_id: int) -> None:
     except RunCancelled:
         await sync_to_async(brief_mark_cancelled)(ctx)
         return
+    finally:
+        await ctx.model_thread_close()  # the last model call is behind us
     finished = await sync_to_async(_finish)(ctx, draft=draft, as_of=as_of, started=started)
     if finished:
         await ctx.step(
