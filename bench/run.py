@@ -380,7 +380,7 @@ def unit_costs(owner, rounds: int = 40) -> dict[str, float]:
                 lambda: append(brief_id=brief.pk, kind="router", payload={"decision": "x"}),
                 rounds,
             ),
-            "pool-thread hop, new connection, 1 query, close (each LLM call)": await _timed(
+            "pool-thread hop, new connection, 1 query, close (was: each LLM call)": await _timed(
                 sync_to_async(_fresh_connection_query, thread_sensitive=False), rounds
             ),
             "pool-thread hop alone": await _timed(
@@ -402,8 +402,9 @@ PROFILED = [
     ("agent.platform", "search_catalog", "catalog search (platform node)"),
     ("agent.route", "routes_for_platforms", "route candidates (route node)"),
     ("agent.llm.calls", "send", "LLM: send (HTTP + settle)"),
-    ("agent.llm.calls", "breaker_admit", "LLM: breaker_admit"),
-    ("agent.llm.transport", "budget_reserve", "LLM: budget_reserve"),
+    ("agent.llm.transport", "call_admit", "LLM: admission (breaker + budget, 1 UPDATE)"),
+    ("agent.llm.admission", "breaker_admit", "LLM: breaker_admit (not closed: the long way)"),
+    ("agent.llm.transport", "budget_reserve", "LLM: budget_reserve (a repair turn)"),
     ("agent.llm.transport", "budget_settle", "LLM: budget_settle"),
     ("agent.llm.calls", "breaker_record_success", "LLM: breaker_record_success"),
     ("fetching.services", "_plans_prepare", "fetch: plans (confine, feeds, circuits)"),

@@ -72,7 +72,7 @@ def steps_append(*, brief_id: int, steps: list[tuple[str, dict[str, Any]]]) -> l
         raise ValueError(f"unknown step kind {unknown[0]!r}")
     with transaction.atomic():
         with connection.cursor() as cursor:
-            _commit_without_flush_wait(cursor)
+            commit_without_flush_wait(cursor)
             doorbell.ring_in_transaction(cursor, brief_id)
             last = _seq_take(cursor, brief_id, len(steps))
         first = last - len(steps) + 1
@@ -88,13 +88,20 @@ def steps_append(*, brief_id: int, steps: list[tuple[str, dict[str, Any]]]) -> l
     return rows
 
 
-def _commit_without_flush_wait(cursor) -> None:
-    """Let this transaction commit without waiting for PostgreSQL's WAL flush.
+def commit_without_flush_wait(cursor=None) -> None:
+    """Let the current transaction commit without waiting for PostgreSQL's WAL flush.
 
-    A step is progress, not an outcome: losing the last few steps in a database crash is
-    harmless, and the run's final status UPDATE commits synchronously, which makes every earlier
-    step durable. The flush wait was ~5.6 ms of each ~8 ms step write (bench/run.py)."""
-    if connection.vendor == "postgresql":
+    For writes a run makes along the way: its steps, and the token accounting of its model calls
+    (``agent.llm``). A step is progress, not an outcome, and a reservation is settled within
+    the run: losing the last few of them in a database crash is harmless, and the run's final
+    status UPDATE commits synchronously, which makes every earlier write durable (the WAL is
+    flushed in order). The flush wait was ~5.6 ms of each ~8 ms step write (bench/run.py)."""
+    if connection.vendor != "postgresql":
+        return
+    if cursor is None:
+        with connection.cursor() as own:
+            own.execute("SET LOCAL synchronous_commit TO OFF")
+    else:
         cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 

@@ -4,6 +4,8 @@ and the day's budget has room; the breaker's and the budget's own rules otherwis
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from agent.llm.admission import ADMITTED, REFUSED_BREAKER, REFUSED_BUDGET, call_admit
@@ -28,13 +30,20 @@ def spent(owner) -> int:
     return TokenUsage.objects.get(user=owner).tokens
 
 
-def test_a_closed_breaker_and_room_are_one_statement(owner, budget, django_assert_num_queries):
+def checks(queries) -> list[str]:
+    """The statements that read or write data (not transaction control or SET LOCAL)."""
+    control = ("SAVEPOINT", "RELEASE", "SET ", "ROLLBACK")
+    return [q["sql"].split()[0] for q in queries if not q["sql"].startswith(control)]
+
+
+def test_a_closed_breaker_and_room_are_one_statement(owner, budget):
     assert admit(owner, 100) == ADMITTED  # the day's first call makes the day's row
     LLMBreaker.objects.create(key=KEY, consecutive_failures=2)  # failing, still closed
 
-    with django_assert_num_queries(1):
+    with CaptureQueriesContext(connection) as queries:
         assert admit(owner, 300) == ADMITTED
 
+    assert checks(queries.captured_queries) == ["UPDATE"], "one round trip decides both"
     assert spent(owner) == 400
 
 
