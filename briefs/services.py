@@ -61,7 +61,11 @@ def brief_create(
     refresh: bool = False,
     enqueue: bool = True,
 ) -> Brief:
-    """A queued brief, handed to a worker on commit (``enqueue=False``: the caller runs it)."""
+    """A queued brief, handed to a worker on commit (``enqueue=False``: the caller runs it).
+
+    A queued brief's first step, ``brief_queued``, is written with it: the page that shows the
+    new brief (and any watcher) has the queued state and a first step at once, never waiting
+    for a worker's first write."""
     text = question_clean(question)
     parent = None
     if follow_up_of is not None:
@@ -73,6 +77,8 @@ def brief_create(
             owner=owner, question=text, follow_up_of=parent, offline=offline, refresh=refresh
         )
         if enqueue:
+            payload = {"offline": offline, "follow_up_of": parent.pk if parent else None}
+            step_append(brief_id=brief.pk, kind="brief_queued", payload=payload)
             brief_enqueue(brief)
     return brief
 

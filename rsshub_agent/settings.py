@@ -317,8 +317,10 @@ elif not RSSHUB_EGRESS_CANARY.startswith("/") or "?" in RSSHUB_EGRESS_CANARY:
     raise ImproperlyConfigured("RSSHUB_EGRESS_CANARY must be a route path like /github/repos/x")
 
 # --- Dashboard ---------------------------------------------------------------------------------
-# Without REDIS_URL, live pages read the step log at this interval (seconds).
-DASHBOARD_POLL_SECONDS = env_float("DASHBOARD_POLL_SECONDS", 0.5, minimum=0.05)
+# On SQLite without REDIS_URL, live pages read the watched briefs' step counters this often
+# (seconds; one query per process for all of them). PostgreSQL pushes with NOTIFY, Redis with the
+# channel layer: briefs/doorbell.py.
+DASHBOARD_POLL_SECONDS = env_float("DASHBOARD_POLL_SECONDS", 0.05, minimum=0.01)
 
 # --- Integration API ---------------------------------------------------------------------------
 # Tokens: hashed, named, revocable, expiring (briefs/tokens/service.py says why not knox).
@@ -426,6 +428,12 @@ if Q_BROKER not in ("orm", "redis"):
     raise ImproperlyConfigured(f"Q_BROKER must be orm or redis, got {Q_BROKER!r}")
 if Q_BROKER == "redis" and not REDIS_URL:
     raise ImproperlyConfigured("Q_BROKER=redis needs REDIS_URL (the Redis server to queue on)")
+
+# poll: the longest a queued task waits for a worker's pusher. A new brief wakes it at once
+#   through Redis or PostgreSQL's NOTIFY (briefs/broker.py), so then the poll is only a safety
+#   net; on SQLite without Redis it is the wait itself, and a poll is one query on a local file.
+_Q_WAKES = bool(REDIS_URL) or DATABASES["default"]["ENGINE"].endswith("postgresql")
+Q_POLL_SECONDS = env_float("Q_POLL_SECONDS", 1.0 if _Q_WAKES else 0.05, minimum=0.01)
 Q_CLUSTER = {
     "name": "rsshub_agent",
     "workers": Q_WORKERS,
@@ -437,7 +445,13 @@ Q_CLUSTER = {
     "catch_up": False,
     "save_limit": 1000,
     # Results, schedules and failures stay in the database whichever broker queues the tasks.
-    **({"redis": REDIS_URL} if Q_BROKER == "redis" else {"orm": "default"}),
+    # On the database, a new brief wakes the pusher at once (briefs/broker.py); Redis's BLPOP
+    # needs no wake-up.
+    **(
+        {"redis": REDIS_URL}
+        if Q_BROKER == "redis"
+        else {"orm": "default", "broker_class": "briefs.broker.WakingORM", "poll": Q_POLL_SECONDS}
+    ),
 }
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")

@@ -136,8 +136,8 @@ print(type(get_broker()).__name__, Conf.ORM, Conf.REDIS)
 @pytest.mark.parametrize(
     ("env", "expected"),
     [
-        ({}, "ORM default {}"),
-        ({"Q_BROKER": "ORM", "REDIS_URL": "redis://127.0.0.1:6379/3"}, "ORM default {}"),
+        ({}, "WakingORM default {}"),
+        ({"Q_BROKER": "ORM", "REDIS_URL": "redis://127.0.0.1:6379/3"}, "WakingORM default {}"),
         (
             {"Q_BROKER": "redis", "REDIS_URL": "redis://127.0.0.1:6379/3"},
             "Redis None redis://127.0.0.1:6379/3",

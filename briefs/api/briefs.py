@@ -40,14 +40,31 @@ LIST_COLUMNS = (
 )  # fmt: skip
 
 
+class StepOut(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField(help_text="One of the kinds documented in briefs.steps.")
+    payload = serializers.DictField()
+    created_at = serializers.DateTimeField()
+
+
 class BriefCreatedOut(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=BriefStatus.choices)
     urls = BriefUrlsOut()
+    steps = StepOut(
+        many=True,
+        help_text="The steps so far: the queued brief's first, `brief_queued`, before any "
+        "worker has it. Follow the others after its seq.",
+    )
 
 
 def brief_created_response(request: Request, brief: Brief) -> Response:
-    data = {"id": brief.pk, "status": brief.status, "urls": brief_urls(request, brief.pk)}
+    data = {
+        "id": brief.pk,
+        "status": brief.status,
+        "urls": brief_urls(request, brief.pk),
+        "steps": steps_after(brief_id=brief.pk),
+    }
     return Response(BriefCreatedOut(data).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -180,13 +197,6 @@ class BriefDetailApi(ApiView):
 
 
 # --- Steps, cancel, rerun -----------------------------------------------------------------------
-
-
-class StepOut(serializers.Serializer):
-    seq = serializers.IntegerField()
-    kind = serializers.CharField(help_text="One of the kinds documented in briefs.steps.")
-    payload = serializers.DictField()
-    created_at = serializers.DateTimeField()
 
 
 class StepsOut(serializers.Serializer):

@@ -113,6 +113,7 @@ def test_it_reports_the_redis_brokers_backlog(api, rsshub, monkeypatch, reachabl
 
     url = "redis://127.0.0.1:6379/14" if reachable else "redis://127.0.0.1:9/0"  # 9: nobody
     monkeypatch.setattr(Conf, "ORM", None)
+    monkeypatch.setattr(Conf, "BROKER_CLASS", None)
     monkeypatch.setattr(Conf, "REDIS", url)
     monkeypatch.setattr(Conf, "CLUSTER_NAME", f"status-{uuid.uuid4().hex[:12]}")
     broker = get_broker()

@@ -11,6 +11,7 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 from django.utils import timezone
+from django_q.brokers.orm import ORM
 from django_q.models import OrmQ
 from django_q.signing import SignedPackage
 
@@ -304,9 +305,12 @@ def broker(request, settings, monkeypatch):
         return
     name = f"test-{uuid.uuid4().hex[:12]}"
     monkeypatch.setattr(Conf, "ORM", None)
+    monkeypatch.setattr(Conf, "BROKER_CLASS", None)
     monkeypatch.setattr(Conf, "REDIS", REDIS_BROKER_URL)
     monkeypatch.setattr(Conf, "CLUSTER_NAME", name)
-    q_cluster = {k: v for k, v in settings.Q_CLUSTER.items() if k != "orm"}
+    q_cluster = {
+        k: v for k, v in settings.Q_CLUSTER.items() if k not in ("orm", "broker_class", "poll")
+    }
     settings.Q_CLUSTER = {**q_cluster, "redis": REDIS_BROKER_URL}
     broker = get_broker()
     yield "redis"
@@ -317,7 +321,7 @@ def waiting_brief_ids() -> list[int]:
     from django_q.brokers import get_broker
 
     broker = get_broker()
-    if broker.__class__.__name__ == "ORM":
+    if isinstance(broker, ORM):
         payloads = OrmQ.objects.values_list("payload", flat=True)
     else:
         payloads = broker.connection.lrange(broker.list_key, 0, -1)
