@@ -148,6 +148,11 @@ def fuzz_operations(
             secret = token_issue(user=user, name="fuzz").secret
             # The Host too: a forged one is refused by Django (400) before any view runs.
             headers = {"Authorization": f"Bearer {secret}", "Host": host}
+            # A negative case may be negative through its Authorization header alone: sending a
+            # valid token in its place would make it a valid request, rightly accepted.
+            generated = {name.lower() for name in case.headers or {}}
+            if mode is GenerationMode.NEGATIVE and "authorization" in generated:
+                del headers["Authorization"]
             case.call_and_validate(headers=headers)
 
         try:

@@ -395,5 +395,10 @@ def test_a_websocket_on_each_web_process_saw_every_step(scenario):
 def test_every_step_rang_its_doorbell_across_processes(scenario):
     steps = scenario.steps()
     for brief_id in {w.brief_id for w in scenario.watchers.watches}:
+        # Steps written together (a queued brief's first step, candidates with their choice) ring
+        # once, for the last of them: every doorbell names a stored step, and the last step rang.
         rung = scenario.watchers.rung.get(brief_id)
-        assert rung == {s for s, _ in steps[brief_id]}, (brief_id, scenario.watchers.listener_error)
+        seqs = {s for s, _ in steps[brief_id]}
+        assert rung, (brief_id, scenario.watchers.listener_error)
+        assert rung <= seqs, (brief_id, rung - seqs)
+        assert max(rung) == max(seqs), (brief_id, sorted(rung), sorted(seqs))

@@ -9,6 +9,7 @@ import re
 import urllib.request
 
 import pytest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -20,11 +21,20 @@ from tests.browser.test_webhooks_page import copied
 pytestmark = pytest.mark.browser
 
 
+def clicked(driver, by: str, value: str) -> bool:
+    """Click the element if it is there and still attached; False to be tried again."""
+    try:
+        driver.find_element(by, value).click()
+    except (NoSuchElementException, StaleElementReferenceException):
+        return False
+    return True
+
+
 def watch_made(driver, stack) -> int:
     """A brief asked in the browser, then watched hourly from its page: the watch's id."""
     ask(driver, stack, FAST)
-    wait(driver).until(lambda d: d.find_elements(By.ID, "watch-link"))
-    driver.find_element(By.ID, "watch-link").click()
+    # The finished brief is swapped into the page: the link found may be replaced before the click.
+    wait(driver).until(lambda d: clicked(d, By.ID, "watch-link"))
     question = wait(driver, 15).until(lambda d: d.find_element(By.ID, "id_question"))
     assert question.get_attribute("value") == FAST
     Select(driver.find_element(By.ID, "id_schedule")).select_by_value("hourly")
