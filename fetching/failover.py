@@ -32,6 +32,7 @@ import asyncio
 from dataclasses import replace
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 
 from fetching.circuit import INSTANCES, circuit_probe_release
 from fetching.client import FetchFailed, RSSHubClient, RSSHubResponse
@@ -40,7 +41,7 @@ from fetching.instances import InstanceRef, instance_health_record
 from fetching.models import Outcome
 from fetching.outcomes import ACCESS_KEY_REASON, Verdict, message_clean
 from fetching.paths import RoutePathRejected
-from fetching.reachability import RSSHubReachability, instance_probe
+from fetching.reachability import PROBE_TIMEOUT, RSSHubReachability, instance_probe
 from fetching.recording import verdict_for
 from fetching.results import Done, Plan
 from fetching.status import rsshub_status_forget
@@ -114,7 +115,10 @@ class InstancePool:
         """The instance's ``/healthz``, asked once per batch whoever asks."""
         future = self._probes.get(ref.base_url)
         if future is None:
-            future = asyncio.ensure_future(instance_probe(ref.base_url, ref.access_key))
+            # Never longer than a fetch's own deadline (short in tests and small deployments).
+            timeout = min(PROBE_TIMEOUT, settings.RSSHUB_TIMEOUT)
+            probe = instance_probe(ref.base_url, ref.access_key, timeout=timeout)
+            future = asyncio.ensure_future(probe)
             self._probes[ref.base_url] = future
         return await asyncio.shield(future)
 
