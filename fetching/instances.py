@@ -131,6 +131,21 @@ def instances_read() -> list[RSSHubInstance]:
     return rows
 
 
+def instance_save_by_staff(
+    instance: RSSHubInstance, *, new_key: str = "", clear_key: bool = False
+) -> RSSHubInstance:
+    """Save a staff edit: the row is the staff's from now on (the environment no longer moves
+    it), and its key is replaced only when a new one is given (or removed when asked)."""
+    instance.base_url = instance_url_clean(instance.base_url)
+    instance.from_environment = instance.key_from_environment = False
+    if new_key:
+        instance.access_key = new_key
+    elif clear_key:
+        instance.access_key = ""
+    instance.save()
+    return instance
+
+
 # --- Choosing -----------------------------------------------------------------------------------
 
 

@@ -95,7 +95,7 @@ class Item(models.Model):
         return self.title or self.link or self.guid_hash
 
 
-def _base_url_validate(value: str) -> None:
+def instance_base_url_validate(value: str) -> None:
     try:
         instance_url_clean(value)
     except InstanceURLRefused as exc:
@@ -137,7 +137,9 @@ class RSSHubInstance(HealthFields):
         blank=True,
         help_text=_("Shown to everyone (steps, banner, status); the address only to staff."),
     )
-    base_url = models.CharField(max_length=MAX_LENGTH, unique=True, validators=[_base_url_validate])
+    base_url = models.CharField(
+        max_length=MAX_LENGTH, unique=True, validators=[instance_base_url_validate]
+    )
     access_key = models.CharField(max_length=500, blank=True)
     priority = models.IntegerField(default=0, help_text=_("Higher is tried first."))
     enabled = models.BooleanField(default=True)

@@ -26,8 +26,8 @@ from django.utils import timezone
 from fetching.circuit import HealthRecord, circuit_probe_release, routes_health_record
 from fetching.client import RSSHubResponse
 from fetching.flight import answers_record
-from fetching.instances import route_instance_health_record
 from fetching.ingest import feed_details_update, feed_recent_values, items_store, seen_refresh
+from fetching.instances import route_instance_health_record
 from fetching.models import Feed, FetchAttempt, Item, Outcome
 from fetching.outcomes import Verdict, message_clean, verdict_for_status
 from fetching.parsing import FeedRejected, ParsedFeed, feed_parse

@@ -2,95 +2,206 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import fetching.models
 from django.db import migrations, models
+
+import fetching.models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('catalog', '0002_route_fresh_seconds'),
-        ('fetching', '0005_path_fetch'),
+        ("catalog", "0002_route_fresh_seconds"),
+        ("fetching", "0005_path_fetch"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RSSHubInstance',
+            name="RSSHubInstance",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('successes', models.PositiveIntegerField(default=0)),
-                ('consecutive_failures', models.PositiveIntegerField(default=0)),
-                ('latency_ms', models.FloatField(blank=True, help_text='EWMA of latency.', null=True)),
-                ('last_attempt_at', models.DateTimeField(blank=True, null=True)),
-                ('last_success_at', models.DateTimeField(blank=True, null=True)),
-                ('last_error_class', models.CharField(blank=True, max_length=30)),
-                ('last_error', models.CharField(blank=True, max_length=500)),
-                ('name', models.CharField(blank=True, help_text='Shown to everyone (steps, banner, status); the address only to staff.', max_length=100)),
-                ('base_url', models.CharField(max_length=500, unique=True, validators=[fetching.models._base_url_validate])),
-                ('access_key', models.CharField(blank=True, max_length=500)),
-                ('priority', models.IntegerField(default=0, help_text='Higher is tried first.')),
-                ('enabled', models.BooleanField(default=True)),
-                ('notes', models.TextField(blank=True)),
-                ('from_environment', models.BooleanField(default=False)),
-                ('key_from_environment', models.BooleanField(default=False)),
-                ('reachable', models.BooleanField(blank=True, null=True)),
-                ('reachability_checked_at', models.DateTimeField(blank=True, null=True)),
-                ('circuit', models.CharField(choices=[('closed', 'closed'), ('open', 'open'), ('half_open', 'half-open')], default='closed', max_length=10)),
-                ('circuit_open_until', models.DateTimeField(blank=True, null=True)),
-                ('circuit_probe_at', models.DateTimeField(blank=True, null=True)),
-                ('catalog_read_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('platforms', models.ManyToManyField(blank=True, related_name='rsshub_instances', to='catalog.platform')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("successes", models.PositiveIntegerField(default=0)),
+                ("consecutive_failures", models.PositiveIntegerField(default=0)),
+                (
+                    "latency_ms",
+                    models.FloatField(blank=True, help_text="EWMA of latency.", null=True),
+                ),
+                ("last_attempt_at", models.DateTimeField(blank=True, null=True)),
+                ("last_success_at", models.DateTimeField(blank=True, null=True)),
+                ("last_error_class", models.CharField(blank=True, max_length=30)),
+                ("last_error", models.CharField(blank=True, max_length=500)),
+                (
+                    "name",
+                    models.CharField(
+                        blank=True,
+                        help_text="Shown to everyone (steps, banner, status); the address only to staff.",
+                        max_length=100,
+                    ),
+                ),
+                (
+                    "base_url",
+                    models.CharField(
+                        max_length=500,
+                        unique=True,
+                        validators=[fetching.models.instance_base_url_validate],
+                    ),
+                ),
+                ("access_key", models.CharField(blank=True, max_length=500)),
+                ("priority", models.IntegerField(default=0, help_text="Higher is tried first.")),
+                ("enabled", models.BooleanField(default=True)),
+                ("notes", models.TextField(blank=True)),
+                ("from_environment", models.BooleanField(default=False)),
+                ("key_from_environment", models.BooleanField(default=False)),
+                ("reachable", models.BooleanField(blank=True, null=True)),
+                ("reachability_checked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "circuit",
+                    models.CharField(
+                        choices=[
+                            ("closed", "closed"),
+                            ("open", "open"),
+                            ("half_open", "half-open"),
+                        ],
+                        default="closed",
+                        max_length=10,
+                    ),
+                ),
+                ("circuit_open_until", models.DateTimeField(blank=True, null=True)),
+                ("circuit_probe_at", models.DateTimeField(blank=True, null=True)),
+                ("catalog_read_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "platforms",
+                    models.ManyToManyField(
+                        blank=True, related_name="rsshub_instances", to="catalog.platform"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'RSSHub instance',
-                'verbose_name_plural': 'RSSHub instances',
-                'ordering': ['-priority', 'id'],
+                "verbose_name": "RSSHub instance",
+                "verbose_name_plural": "RSSHub instances",
+                "ordering": ["-priority", "id"],
             },
         ),
         migrations.CreateModel(
-            name='InstanceCircuitChange',
+            name="InstanceCircuitChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('from_state', models.CharField(choices=[('closed', 'closed'), ('open', 'open'), ('half_open', 'half-open')], max_length=10)),
-                ('to_state', models.CharField(choices=[('closed', 'closed'), ('open', 'open'), ('half_open', 'half-open')], max_length=10)),
-                ('reason', models.CharField(blank=True, max_length=300)),
-                ('open_until', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                ('instance', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='circuit_changes', to='fetching.rsshubinstance')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "from_state",
+                    models.CharField(
+                        choices=[
+                            ("closed", "closed"),
+                            ("open", "open"),
+                            ("half_open", "half-open"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "to_state",
+                    models.CharField(
+                        choices=[
+                            ("closed", "closed"),
+                            ("open", "open"),
+                            ("half_open", "half-open"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("reason", models.CharField(blank=True, max_length=300)),
+                ("open_until", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_at",
+                    models.DateTimeField(db_index=True, default=django.utils.timezone.now),
+                ),
+                (
+                    "instance",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="circuit_changes",
+                        to="fetching.rsshubinstance",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.AddField(
-            model_name='fetchattempt',
-            name='instance',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='fetch_attempts', to='fetching.rsshubinstance'),
+            model_name="fetchattempt",
+            name="instance",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="fetch_attempts",
+                to="fetching.rsshubinstance",
+            ),
         ),
         migrations.AddField(
-            model_name='pathfetch',
-            name='instance',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='fetching.rsshubinstance'),
+            model_name="pathfetch",
+            name="instance",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="fetching.rsshubinstance",
+            ),
         ),
         migrations.CreateModel(
-            name='RouteInstanceHealth',
+            name="RouteInstanceHealth",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('successes', models.PositiveIntegerField(default=0)),
-                ('consecutive_failures', models.PositiveIntegerField(default=0)),
-                ('latency_ms', models.FloatField(blank=True, help_text='EWMA of latency.', null=True)),
-                ('last_attempt_at', models.DateTimeField(blank=True, null=True)),
-                ('last_success_at', models.DateTimeField(blank=True, null=True)),
-                ('last_error_class', models.CharField(blank=True, max_length=30)),
-                ('last_error', models.CharField(blank=True, max_length=500)),
-                ('route', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='instance_health', to='catalog.route')),
-                ('instance', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='route_health', to='fetching.rsshubinstance')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("successes", models.PositiveIntegerField(default=0)),
+                ("consecutive_failures", models.PositiveIntegerField(default=0)),
+                (
+                    "latency_ms",
+                    models.FloatField(blank=True, help_text="EWMA of latency.", null=True),
+                ),
+                ("last_attempt_at", models.DateTimeField(blank=True, null=True)),
+                ("last_success_at", models.DateTimeField(blank=True, null=True)),
+                ("last_error_class", models.CharField(blank=True, max_length=30)),
+                ("last_error", models.CharField(blank=True, max_length=500)),
+                (
+                    "route",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="instance_health",
+                        to="catalog.route",
+                    ),
+                ),
+                (
+                    "instance",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="route_health",
+                        to="fetching.rsshubinstance",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('route', 'instance'), name='route_instance_health_unique')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("route", "instance"), name="route_instance_health_unique"
+                    )
+                ],
             },
         ),
     ]
