@@ -1,9 +1,12 @@
 """Forms of the dashboard. They check shape only: ``briefs.services`` decides what is valid."""
 
 from django import forms
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
+from briefs.markdown import text_cut
 from briefs.models import QUESTION_MAX_LENGTH, BriefOutcome, BriefStatus
+from briefs.selectors import FollowUpChoice
 from briefs.services import NEED_VALUE_MAX_LENGTH
 
 
@@ -27,18 +30,20 @@ class AskForm(forms.Form):
     )
     offline = forms.BooleanField(label=_("Answer without a model (offline)"), required=False)
 
-    def __init__(self, *args, follow_up_choices: list[tuple[int, str]], llm: bool, **kwargs):
+    def __init__(self, *args, follow_up_choices: list[FollowUpChoice], llm: bool, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["follow_up_of"].choices = [
             ("", _("— a new question —")),
-            *((pk, _shorten(question)) for pk, question in follow_up_choices),
+            *((c.pk, _follow_up_label(c)) for c in follow_up_choices),
         ]
         if not llm:  # without a model every brief is offline: nothing to choose
             del self.fields["offline"]
 
 
-def _shorten(text: str, limit: int = 90) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _follow_up_label(choice: FollowUpChoice) -> str:
+    """The question (shortened) and when it was asked, in the current zone."""
+    when = formats.date_format(timezone.localtime(choice.created_at), "SHORT_DATETIME_FORMAT")
+    return f"{text_cut(choice.question, 80)} · {when}"
 
 
 class BriefSearchForm(forms.Form):
@@ -61,6 +66,7 @@ class BriefSearchForm(forms.Form):
     )
 
     def clean(self):
+        """An end date before the start date is an error: the list then shows nothing."""
         data = super().clean()
         since, until = data.get("since"), data.get("until")
         if since and until and since > until:

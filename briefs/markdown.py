@@ -163,6 +163,59 @@ def _parser() -> MarkdownIt:
 PARSER = _parser()
 
 
+SNIPPET_LENGTH = 200
+SPACE_BEFORE_STOP_RE = re.compile(r"\s+([.,;:!?\u3002\uff0c\uff1b\uff1a\uff01\uff1f])")
+SNIPPET_ITEMS = 3
+
+
+def body_snippet(body: str, limit: int = SNIPPET_LENGTH) -> str:
+    """A line of plain text that says what a brief found: the text of its first list entries
+    (the stories), or of its paragraphs when it has no list; no markup, no ``[n]`` markers, and
+    cut at a word's end when too long."""
+    entries: list[str] = []
+    paragraphs: list[str] = []
+    depth = 0
+    opened = ""
+    for token in PARSER.parse(body or ""):
+        if token.type == "list_item_open":
+            depth += 1
+            if depth == 1:
+                entries.append("")
+        elif token.type == "list_item_close":
+            depth -= 1
+        elif token.type == "inline" and depth:
+            entries[-1] = f"{entries[-1]} {_plain(token)}"
+        elif token.type == "inline" and opened == "paragraph_open" and token.level == 1:
+            paragraphs.append(_plain(token))  # a top-level paragraph, not a heading
+        opened = token.type
+    parts = [" ".join(e.split()) for e in entries[:SNIPPET_ITEMS]] or paragraphs
+    return text_cut(" · ".join(p for p in parts if p), limit)
+
+
+def _plain(inline) -> str:
+    words = []
+    for child in inline.children or []:
+        if child.type in ("text", "code_inline"):
+            words.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            words.append(" ")
+    # A dropped "[n]" leaves the space before it in front of the punctuation after it.
+    return SPACE_BEFORE_STOP_RE.sub(r"\1", "".join(words))
+
+
+def text_cut(text: str, limit: int) -> str:
+    """``text`` with at most ``limit`` characters, cut after a whole word (or a CJK character)
+    and ended with "…" when it was longer."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    space = head.rfind(" ")
+    if space > limit // 2 and text[limit - 1] not in " ":
+        head = head[:space]
+    return head.rstrip(" ·,;:") + "…"
+
+
 def brief_html(body: str, citations: list[Citation]) -> SafeString:
     """The body as sanitised HTML; ``[n]`` links only to the cited items' http(s) URLs."""
     by_number = {c.n: c for c in citations}

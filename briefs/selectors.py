@@ -4,13 +4,18 @@ another user's brief is ``Brief.DoesNotExist`` here and a 404 (or a refused sock
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from django.db.models import Q, QuerySet
+from django.db.models import Func, IntegerField, Prefetch, Q, QuerySet
+from django.db.models.functions import Substr
 from django.utils import timezone
 
-from briefs.models import Brief, BriefStatus, RunStep
+from briefs.models import Brief, BriefStatus, RunStep, Webhook, WebhookDelivery
 
 RECENT_BRIEFS = 8
 FOLLOW_UP_CHOICES = 20
+# Questions looked at to find FOLLOW_UP_CHOICES different ones: a bound, not a full scan.
+FOLLOW_UP_SCAN = 200
+# Enough of the body to find its first stories (the lead line and notes come before them).
+SNIPPET_SOURCE_CHARS = 1500
 STEPS_PAGE = 500
 # The list pages never need a brief's large fields.
 HEAVY_FIELDS = ("body", "citations", "coverage", "usage", "timings", "keywords")
@@ -33,12 +38,31 @@ def briefs_recent(*, owner, limit: int = RECENT_BRIEFS) -> list[Brief]:
     return list(briefs_of(owner).defer(*HEAVY_FIELDS)[:limit])
 
 
-def follow_up_choices(*, owner, include: Brief | None = None) -> list[tuple[int, str]]:
-    """(id, question) of the owner's latest briefs to follow up, plus ``include`` if older."""
-    rows = list(briefs_of(owner).values_list("pk", "question")[:FOLLOW_UP_CHOICES])
-    if include is not None and all(pk != include.pk for pk, _ in rows):
-        rows.insert(0, (include.pk, include.question))
-    return rows
+@dataclass(frozen=True)
+class FollowUpChoice:
+    pk: int
+    question: str
+    created_at: datetime
+
+
+def follow_up_choices(*, owner, include: Brief | None = None) -> list[FollowUpChoice]:
+    """The owner's latest briefs to follow up, one per question (the newest brief that asked
+    it), plus ``include`` if it is not among them; it stands for its question then."""
+    rows = briefs_of(owner).values_list("pk", "question", "created_at")[:FOLLOW_UP_SCAN]
+    chosen: dict[str, FollowUpChoice] = {}
+    if include is not None:
+        chosen[_question_key(include.question)] = FollowUpChoice(
+            include.pk, include.question, include.created_at
+        )
+    for pk, question, created_at in rows:
+        if len(chosen) >= FOLLOW_UP_CHOICES:
+            break
+        chosen.setdefault(_question_key(question), FollowUpChoice(pk, question, created_at))
+    return sorted(chosen.values(), key=lambda c: (c.created_at, c.pk), reverse=True)
+
+
+def _question_key(question: str) -> str:
+    return " ".join(question.casefold().split())
 
 
 def briefs_search(
@@ -65,6 +89,29 @@ def briefs_search(
     if until:
         briefs = briefs.filter(created_at__lt=_day_start(until + timedelta(days=1)))
     return briefs
+
+
+class CitationCount(Func):
+    """How many entries a brief's ``citations`` JSON list has (0 when it is not a list)."""
+
+    template = (
+        "CASE WHEN jsonb_typeof(%(expressions)s) = 'array' "
+        "THEN jsonb_array_length(%(expressions)s) ELSE 0 END"
+    )
+    output_field = IntegerField()
+
+    def as_sqlite(self, compiler, connection, **extra):
+        template = "COALESCE(json_array_length(%(expressions)s), 0)"
+        return self.as_sql(compiler, connection, template=template, **extra)
+
+
+def briefs_listed(briefs: QuerySet[Brief]) -> QuerySet[Brief]:
+    """``briefs`` with what a row of the list shows besides the light fields: ``body_head``
+    (for ``markdown.body_snippet``) and ``source_count``, computed in the same query."""
+    return briefs.annotate(
+        body_head=Substr("body", 1, SNIPPET_SOURCE_CHARS),
+        source_count=CitationCount("citations"),
+    )
 
 
 def _day_start(day: date) -> datetime:
@@ -151,3 +198,19 @@ def brief_live_read(*, brief_id: int, after: int) -> tuple[LiveState | None, lis
     if state is None or state.step_seq <= after:
         return state, []
     return state, brief_steps(brief_id=brief_id, after=after)
+
+
+# --- webhooks -------------------------------------------------------------------------------
+
+WEBHOOK_LOG_ROWS = 10
+
+
+def webhooks_with_log(*, owner, log_rows: int = WEBHOOK_LOG_ROWS) -> list[Webhook]:
+    """The owner's webhooks, newest first, each with its ``log_rows`` latest deliveries in
+    ``recent_deliveries`` (two queries however many webhooks there are)."""
+    latest = WebhookDelivery.objects.defer("body").order_by("-created_at", "-id")
+    return list(
+        Webhook.objects.filter(owner=owner).prefetch_related(
+            Prefetch("deliveries", queryset=latest[:log_rows], to_attr="recent_deliveries")
+        )
+    )

@@ -14,5 +14,6 @@ urlpatterns = [
     path("briefs/<int:pk>/answer/", views.brief_needs_answer, name="brief-answer"),
     path("briefs/<int:pk>/delete/", views.brief_delete, name="brief-delete"),
     path("tokens/", include("briefs.token_urls")),
+    path("webhooks/", include("briefs.webhook_urls")),
     path("accounts/", include("django.contrib.auth.urls")),
 ]

@@ -8,13 +8,16 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from briefs import selectors, services
+from briefs.examples import EXAMPLE_QUESTIONS
 from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm
 from briefs.llm import llm_configured, llm_mode_label
-from briefs.markdown import brief_html, brief_markdown_export, citations_read
+from briefs.markdown import body_snippet, brief_html, brief_markdown_export, citations_read
 from briefs.models import Brief, BriefOutcome
 from fetching.egress import egress_outage
 from fetching.reachability import rsshub_answers
@@ -80,6 +83,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "recent": selectors.briefs_recent(owner=request.user),
+        "examples": EXAMPLE_QUESTIONS,
         "mode": llm_mode_label(),
         "rsshub_up": rsshub_answers(),
         "egress_outage": egress_outage(),
@@ -180,36 +184,62 @@ def brief_rerun(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(brief)
 
 
+def _back_to(request: HttpRequest, fallback: str) -> str:
+    """The page a list action came from (``next``, this site only), else ``fallback``."""
+    target = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if safe and target.startswith("/") else fallback
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def brief_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    """GET asks for confirmation; POST deletes."""
+    """GET asks for confirmation; POST deletes. A POST from the list carries ``ask_first``,
+    which its script drops once the person confirmed: without the script, the confirmation
+    page is the answer."""
     brief = _own_brief(request, pk)
-    if request.method == "GET":
-        return render(request, "briefs/confirm_delete.html", {"brief": brief})
+    if request.method == "GET" or request.POST.get("ask_first"):
+        context = {"brief": brief, "next": _back_to(request, "")}
+        return render(request, "briefs/confirm_delete.html", context)
     try:
         services.brief_delete(owner=request.user, brief_id=pk)
     except Brief.DoesNotExist:
         raise Http404("No such brief.") from None
     messages.success(request, _("The brief is deleted."))
-    return redirect("brief-list")
+    return redirect(_back_to(request, reverse("brief-list")))
 
 
 @login_required
 @require_GET
 def brief_list(request: HttpRequest) -> HttpResponse:
+    """The owner's briefs, filtered; filters that do not make sense list nothing."""
     form = BriefSearchForm(request.GET or None)
-    filters = form.cleaned_data if form.is_valid() else {}
-    briefs = selectors.briefs_search(
-        owner=request.user,
-        text=filters.get("q", ""),
-        status=filters.get("status", ""),
-        outcome=filters.get("outcome", ""),
-        since=filters.get("since"),
-        until=filters.get("until"),
+    if form.is_bound and not form.is_valid():
+        briefs = Brief.objects.none()
+    else:
+        filters = form.cleaned_data if form.is_bound else {}
+        briefs = selectors.briefs_search(
+            owner=request.user,
+            text=filters.get("q", ""),
+            status=filters.get("status", ""),
+            outcome=filters.get("outcome", ""),
+            since=filters.get("since"),
+            until=filters.get("until"),
+        )
+    page = Paginator(selectors.briefs_listed(briefs), BRIEFS_PER_PAGE).get_page(
+        request.GET.get("page")
     )
-    page = Paginator(briefs, BRIEFS_PER_PAGE).get_page(request.GET.get("page"))
+    for brief in page.object_list:
+        brief.snippet = body_snippet(brief.body_head)
     query = request.GET.copy()
     query.pop("page", None)
-    context = {"form": form, "page": page, "query": query.urlencode()}
+    context = {
+        "form": form,
+        "page": page,
+        "query": query.urlencode(),
+        "filtered": any(v for k, v in request.GET.items() if k != "page"),
+        "examples": EXAMPLE_QUESTIONS,
+    }
     return render(request, "briefs/list.html", context)

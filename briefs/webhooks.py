@@ -4,7 +4,8 @@ Event. When a brief finishes (succeeded, failed or cancelled), ``webhooks_brief_
 queues one ``brief.finished`` delivery per active webhook of its owner (idempotent: one
 delivery per webhook, brief and event, kept unique by a constraint), and hands each to a
 worker once the transaction commits. The JSON body is built once and stored, so every attempt
-sends the same bytes.
+sends the same bytes. A ``webhook.ping`` event (``briefs.webhook_ping``) is a test that a
+person asks for on the dashboard: the same headers and signature, one attempt, no retry.
 
 Signature. Each request carries::
 
@@ -61,6 +62,9 @@ from briefs.webhook_address import address_refused
 log = logging.getLogger(__name__)
 
 EVENT_BRIEF_FINISHED = "brief.finished"
+# A test delivery asked for on the dashboard (``briefs.webhook_ping``): signed and delivered
+# like any event, but tried once, since its point is to show what the receiver answers now.
+EVENT_PING = "webhook.ping"
 HEADER_EVENT = "X-RSSHub-Agent-Event"
 HEADER_DELIVERY = "X-RSSHub-Agent-Delivery"
 HEADER_TIMESTAMP = "X-RSSHub-Agent-Timestamp"
@@ -410,7 +414,7 @@ def webhook_delivery_record(delivery: WebhookDelivery, result: AttemptResult) ->
     }
     if result.ok:
         fields |= {"status": DeliveryStatus.SUCCEEDED, "delivered_at": now, "last_error": ""}
-    elif result.permanent or delivery.attempts >= _max_attempts():
+    elif result.permanent or delivery.attempts >= _max_attempts() or delivery.event == EVENT_PING:
         fields |= {"status": DeliveryStatus.FAILED, "last_error": result.error[:300]}
     else:
         next_at = now + webhook_backoff(delivery.attempts)

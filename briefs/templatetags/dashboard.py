@@ -27,6 +27,12 @@ OUTCOME_TONES = {
     "off_topic": "topic",
     "needs_input": "ask",
 }
+DELIVERY_TONES = {
+    "pending": "warn",
+    "delivering": "live",
+    "succeeded": "ok",
+    "failed": "bad",
+}
 HEALTH_TONES = {
     HealthState.HEALTHY: "ok",
     HealthState.DEGRADED: "warn",
@@ -57,6 +63,11 @@ def outcome_label(outcome: object) -> str:
     """The outcome's name in the current language; an unknown value as it is."""
     labels = dict(BriefOutcome.choices)
     return str(labels.get(outcome, outcome or ""))
+
+
+@register.filter
+def delivery_tone(status: str) -> str:
+    return DELIVERY_TONES.get(status, "plain")
 
 
 @register.filter

@@ -62,6 +62,18 @@
     document.body.removeChild(area);
   }
 
+  /* A form with data-confirm asks first; once confirmed, its "ask_first" field goes, so the
+     server acts at once (without this script the server shows its confirmation page). */
+  function confirmForms() {
+    document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        if (!window.confirm(form.dataset.confirm)) { event.preventDefault(); return; }
+        var askFirst = form.querySelector("input[name=ask_first]");
+        if (askFirst) askFirst.remove();
+      });
+    });
+  }
+
   function elapsedText(seconds) {
     seconds = Math.max(0, Math.floor(seconds));
     var h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
@@ -175,6 +187,7 @@
     autosubmit();
     enterSubmits();
     copyButtons();
+    confirmForms();
     elapsedClock();
     liveTimeline();
   });

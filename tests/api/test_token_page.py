@@ -63,3 +63,13 @@ def test_it_does_not_revoke_another_users_token(client, owner, other_user):
     client.force_login(owner)
     assert client.post(f"/tokens/{theirs.token.pk}/revoke").status_code == 404
     assert ApiClient(theirs.secret).get("/api/v1/briefs").status_code == 200
+
+
+def test_the_new_token_has_a_copy_button_and_no_inline_script(client, owner):
+    client.force_login(owner)
+    body = client.post("/tokens/", {"name": "copy me", "lifetime_days": "7"}).content.decode()
+    secret = SECRET_RE.search(body).group(0)
+    assert 'data-copy="token-secret-json"' in body
+    assert f'<script id="token-secret-json" type="application/json">"{secret}"</script>' in body
+    scripts = re.findall(r"<script(?![^>]*(?:src=|application/json))[^>]*>", body)
+    assert not scripts, f"an inline script the policy would block: {scripts}"

@@ -513,7 +513,7 @@ def test_the_list_searches_question_query_and_body(owner_client, owner, other_us
         ("", ["about dogs", "about cats"]),
     ]:
         body = page(owner_client.get(reverse("brief-list"), {"q": text}))
-        found = re.findall(r'<a href="/briefs/\d+/">([^<]+)</a>', body)
+        found = re.findall(r'<a href="/briefs/\d+/" id="brief-q-\d+">([^<]+)</a>', body)
         assert found == expected, text
 
 
@@ -524,7 +524,7 @@ def test_the_list_filters_by_status_and_dates(owner_client, owner):
 
     def questions(**params):
         body = page(owner_client.get(reverse("brief-list"), params))
-        return re.findall(r'<a href="/briefs/\d+/">([^<]+)</a>', body)
+        return re.findall(r'<a href="/briefs/\d+/" id="brief-q-\d+">([^<]+)</a>', body)
 
     assert questions(status="failed") == ["failed one"]
     assert questions(since="2026-01-01", until="2026-01-31") == ["old"]

@@ -92,7 +92,7 @@ def test_the_list_filters_by_outcome(owner_client, owner):
 
     def questions(**params):
         body = page(owner_client.get(reverse("brief-list"), params))
-        return re.findall(r'<a href="/briefs/\d+/">([^<]+)</a>', body)
+        return re.findall(r'<a href="/briefs/\d+/" id="brief-q-\d+">([^<]+)</a>', body)
 
     assert questions(outcome="no_data") == ["empty one"]
     assert questions(outcome="answered") == ["answered one"]

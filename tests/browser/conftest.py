@@ -10,8 +10,10 @@ a slow route is slow.
 
 Curation: the catalog's ``test`` platform (route ``/test/:id/:params?``, example ``/test/1``) gets
 the aliases "测试源" and "rsshub test feed", and its ``id`` parameter an option labelled "slow"
-for RSSHub's ``/test/slow4`` (answers after 4 s). A question naming "rsshub test feed" is routed
-there offline; with "slow", the fetch lasts long enough to watch steps arrive, reload, or cancel.
+for RSSHub's ``/test/slow4`` (answers after 4 s) and one labelled "broken" for ``/test/error``
+(RSSHub's error page). A question naming "rsshub test feed" is routed there offline; with
+"slow", the fetch lasts long enough to watch steps arrive, reload, or cancel; with "broken",
+the brief finds nothing and shows its coverage.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ PASSWORDS = {
     "alice": "alice-browser-pass-1",
     "mallory": "mallory-browser-pass-1",
     "sam": "sam-browser-pass-1",
+    "nora": "nora-browser-pass-1",  # never asks: her list stays empty
 }
 STARTUP_SECONDS = 60
 
@@ -57,13 +60,15 @@ from catalog.models import Platform, Route
 Platform.objects.filter(namespace="test").update(aliases=["测试源", "rsshub test feed"])
 Route.objects.filter(path="/test/:id/:params?").update(parameters={{
     "id": {{"description": "which test feed",
-            "options": [{{"label": "slow", "value": "slow4"}}]}}
+            "options": [{{"label": "slow", "value": "slow4"}},
+                        {{"label": "broken", "value": "error"}}]}}
 }})
 users = get_user_model().objects
 passwords = {PASSWORDS!r}
 users.create_user("alice", password=passwords["alice"])
 users.create_user("mallory", password=passwords["mallory"])
 users.create_superuser("sam", password=passwords["sam"])
+users.create_user("nora", password=passwords["nora"])
 """
 
 
@@ -116,6 +121,8 @@ def _environment(database_url: str, rsshub_url: str, data_dir: Path) -> dict:
         # Every slow question must really wait for RSSHub: no answer served from an earlier
         # test's fetch of the same path (fetch once, serve many is tested on its own).
         FETCH_FRESH_SECONDS="0",
+        # Webhook receivers in the tests listen on 127.0.0.1.
+        WEBHOOK_ALLOW_PRIVATE="1",
     )
     return env
 
