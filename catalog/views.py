@@ -29,8 +29,9 @@ def route_health(request: HttpRequest) -> HttpResponse:
     overall = (
         health_selectors.health_series(route_ids=None).get(None) or health_selectors.series_empty()
     )
+    on_instances = health_selectors.instance_health_by_route([r.pk for r in page.object_list])
     rows = [
-        (route, series.get(route.pk) or health_selectors.series_empty())
+        (route, series.get(route.pk) or health_selectors.series_empty(), on_instances.get(route.pk))
         for route in page.object_list
     ]
     query = request.GET.copy()

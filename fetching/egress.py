@@ -185,20 +185,20 @@ def egress_outage(base_url: str | None = None) -> EgressOutage | None:
     return _outage(row) if row is not None else None
 
 
-def egress_outages() -> dict[int, EgressOutage]:
-    """The enabled instances whose egress is down: instance id -> its outage."""
-    enabled = {row.base_url: row.pk for row in instances_read() if row.enabled}
-    rows = RSSHubEgress.objects.filter(base_url__in=list(enabled), down_since__isnull=False)
-    return {enabled[row.base_url]: _outage(row) for row in rows}
+def egress_outages(rows: list | None = None) -> dict[int, EgressOutage]:
+    """The enabled instances (of ``rows``, else all) whose egress is down: id -> its outage."""
+    enabled = {row.base_url: row.pk for row in rows or instances_read() if row.enabled}
+    down = RSSHubEgress.objects.filter(base_url__in=list(enabled), down_since__isnull=False)
+    return {enabled[row.base_url]: _outage(row) for row in down}
 
 
 def egress_outage_everywhere() -> EgressOutage | None:
     """The earliest outage when *every* enabled instance has lost the internet (then every source
     fails, whatever instance is asked), else None: an instance that still reaches the internet
-    serves the fetches, and the banner lists the others."""
-    enabled = [row for row in instances_read() if row.enabled]
-    outages = egress_outages()
-    if not enabled or len(outages) < len(enabled):
+    serves the fetches, and the banner names the others."""
+    rows = [row for row in instances_read() if row.enabled]
+    outages = egress_outages(rows)
+    if not rows or len(outages) < len(rows):
         return None
     return min(outages.values(), key=lambda outage: outage.down_since)
 

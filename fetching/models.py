@@ -5,7 +5,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from catalog.health import CircuitState
+from catalog.health import CircuitState, HealthState, health_state
 from fetching.instance_url import MAX_LENGTH, InstanceURLRefused, instance_host, instance_url_clean
 
 
@@ -220,6 +220,15 @@ class RouteInstanceHealth(HealthFields):
 
     def __str__(self) -> str:
         return f"{self.route_id} on {self.instance_id}"
+
+    @property
+    def health_state(self) -> HealthState:
+        """The route's state on this instance (no circuit of its own: ``catalog.health``)."""
+        return health_state(
+            attempts=self.attempts,
+            successes=self.successes,
+            consecutive_failures=self.consecutive_failures,
+        )
 
 
 class FetchAttempt(models.Model):

@@ -37,7 +37,10 @@ def step_line(kind: str, p: dict) -> str:
                 if p["outcome"] in ("ok", "not_modified")
                 else f"{p['outcome']} {p['message'][:80]}"
             )
-            return f"  {p['path']}: {result} ({p['latency_ms']} ms)"
+            via = f" via {p['instance']}" if p.get("instance") else ""
+            if p.get("failed_over"):
+                via += f" after {', '.join(p['failed_over'])} failed"
+            return f"  {p['path']}: {result} ({p['latency_ms']} ms{via})"
         case "router":
             return f"  router -> {p['decision']}: {p['reason']}"
         case "brief_ready":
