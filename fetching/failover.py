@@ -22,8 +22,9 @@ batch while another may serve. When every instance failed, the path's result is 
 instance's failure (one instance: exactly what a fetch ended with before instances existed).
 
 A half-open instance (its circuit open, and the backoff over) is probed with ``/healthz`` by the
-one batch that claimed the probe, before any path is sent to it: a user's step never waits on a
-request to an instance that is still down, beyond the probe's two seconds.
+one batch that claimed the probe, as the batch starts and before any path is sent to it: a
+user's step never waits on a request to an instance that is still down, beyond the probe's two
+seconds (and only a step that would go there first, or the end of the batch, waits for it).
 """
 
 from __future__ import annotations
@@ -126,6 +127,14 @@ class InstancePool:
         """This batch holds ``ref``'s half-open probe: ``ready`` asks ``/healthz`` first."""
         if ref.id is not None and ref.probe_at is not None:
             self._claims.setdefault(ref.base_url, ref)
+
+    def probes_start(self) -> None:
+        """Ask ``/healthz`` of every instance whose half-open probe this batch holds, at once and
+        beside the requests: its circuit closes (or opens again) whether or not a path of the
+        batch goes there, instead of the claim being taken and given back batch after batch."""
+        for url, ref in self._claims.items():
+            if url not in self._ready:
+                self._ready[url] = asyncio.ensure_future(self._probe_claimed(ref))
 
     async def ready(self, ref: InstanceRef) -> bool:
         """Whether a path may be sent to ``ref`` now: not failed in this batch, and its

@@ -24,7 +24,6 @@ its namespace (every namespace while the catalog import has not read the instanc
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -182,6 +181,9 @@ class InstanceChoice:
 
 
 def _admitted(row: RSSHubInstance, now: datetime) -> Admission:
+    resting = row.circuit == CircuitState.OPEN and row.circuit_open_until is not None
+    if resting and row.circuit_open_until > now:
+        return Admission(allowed=False)  # not due: no claim to try (no write per batch)
     fields = {name: getattr(row, name) for name in ADMIT_FIELDS}
     return admission_of(INSTANCES, {"id": row.pk, **fields}, now)
 
@@ -282,15 +284,3 @@ def instance_reachability_record(
     RSSHubInstance.objects.filter(pk=instance_id).update(
         reachable=reachable, reachability_checked_at=now or timezone.now()
     )
-
-
-def instances_by_id(ids: Iterable[int]) -> dict[int, RSSHubInstance]:
-    return RSSHubInstance.objects.in_bulk(list(ids))
-
-
-def instance_circuit_open(row: RSSHubInstance, now: datetime | None = None) -> bool:
-    """Whether the instance is resting (its circuit open and not yet due for a probe)."""
-    now = now or timezone.now()
-    if row.circuit == CircuitState.CLOSED:
-        return False
-    return row.circuit_open_until is None or row.circuit_open_until > now

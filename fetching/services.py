@@ -271,6 +271,7 @@ async def fetch_paths(
         list(paths), brief_id=brief_id, force=force, route_id=route_id,
         allow_disabled=allow_disabled, since=since, refresh=refresh, pool=pool,
     )  # fmt: skip
+    pool.probes_start()
     if all(p.result is not None for p in plans):
         await pool.close()
         return [p.result for p in plans]

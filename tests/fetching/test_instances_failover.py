@@ -218,3 +218,20 @@ def test_a_disabled_instance_is_never_asked(pair, route):
 
     assert result.instance == pair.b.label
     assert pair.a_server.requests == []
+
+
+def test_a_due_instance_is_probed_even_when_no_path_goes_there_first(pair, route):
+    """The batch holding the half-open probe asks ``/healthz`` as it starts: the circuit closes
+    (or opens again) without the claim being taken and given back batch after batch."""
+    RSSHubInstance = type(pair.a)
+    RSSHubInstance.objects.filter(pk=pair.a.pk).update(
+        priority=-5, from_environment=False, circuit=CircuitState.OPEN, consecutive_failures=3,
+        circuit_open_until=timezone.now() - timedelta(seconds=1),
+    )  # fmt: skip
+
+    result = fetch()
+
+    assert result.instance == pair.b.label
+    assert pair.a_server.requests_to("/healthz"), "probed"
+    assert pair.a_server.requests_to(PATH) == []
+    assert (pair.a.circuit, pair.a.consecutive_failures) == (CircuitState.CLOSED, 0)
