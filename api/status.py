@@ -15,8 +15,8 @@ from django.utils import timezone
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from agent import llm
 from api.base import ApiView, api_schema, errors
-from briefs import llm
 from fetching.egress import egress_outage
 from fetching.reachability import rsshub_reachability
 from housekeeping.selectors import housekeeping_status
