@@ -16,8 +16,8 @@ from django.utils import timezone
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from agent import llm
 from api.base import ApiView, api_schema, errors
-from briefs import llm
 from fetching.egress import egress_outage_everywhere, egress_outages
 from fetching.reachability import instances_reachability
 from housekeeping.selectors import housekeeping_status

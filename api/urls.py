@@ -11,7 +11,8 @@ from api import status
 from api.base import NotFoundView
 from api.docs import ApiDocsView
 from api.schema import ApiSchemaGenerator
-from briefs.api import account, briefs, webhooks
+from briefs.api import briefs, quota, webhooks
+from briefs.tokens import api as tokens
 from catalog import api as catalog_api
 
 
@@ -70,9 +71,9 @@ v1_urlpatterns = [
         webhooks.WebhookDeliveriesApi.as_view(),
         name="api-webhook-deliveries",
     ),
-    path("tokens", account.TokenListApi.as_view(), name="api-tokens"),
-    path("tokens/<api_id:token_id>", account.TokenRevokeApi.as_view(), name="api-token-revoke"),
-    path("quota", account.QuotaApi.as_view(), name="api-quota"),
+    path("tokens", tokens.TokenListApi.as_view(), name="api-tokens"),
+    path("tokens/<api_id:token_id>", tokens.TokenRevokeApi.as_view(), name="api-token-revoke"),
+    path("quota", quota.QuotaApi.as_view(), name="api-quota"),
     path("status", status.StatusApi.as_view(), name="api-status"),
 ]
 

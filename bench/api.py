@@ -144,7 +144,7 @@ def run(count: int, seconds: float, label: str) -> None:
     from django_q.models import OrmQ
 
     from briefs.quotas import brief_create_limited
-    from briefs.tokens import token_issue
+    from briefs.tokens.service import token_issue
     from catalog.importer import catalog_import, catalog_read_file
     from catalog.seed import SEED_PATH
 

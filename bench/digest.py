@@ -28,10 +28,10 @@ django.setup()
 
 from django.utils import translation  # noqa: E402
 
-from briefs.agent.digest import Background, brief_extractive  # noqa: E402
-from briefs.agent.rewrite import TimeWindow  # noqa: E402
-from briefs.agent.summarize import SourceItem, items_select, renumbered  # noqa: E402
-from briefs.agent.terms import background_counts  # noqa: E402
+from agent.question import TimeWindow  # noqa: E402
+from agent.summary.digest import Background, brief_extractive  # noqa: E402
+from agent.summary.draft import SourceItem, items_select, renumbered  # noqa: E402
+from agent.summary.terms import background_counts  # noqa: E402
 
 AS_OF = datetime(2026, 12, 1, 14, 30, tzinfo=UTC)
 ZH = str.split("小米 汽车 发布 芯片 价格 关税 出口 模型 数据 市场 用户 增长 融资 机器人 电池 手机")

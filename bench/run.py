@@ -397,21 +397,21 @@ def unit_costs(owner, rounds: int = 40) -> dict[str, float]:
 PROFILED = [
     # module, attribute, label; a piece the agent no longer has is reported missing
     ("briefs.tasks", "brief_claim", "claim"),
-    ("briefs.agent.runner", "context_load", "context_load"),
-    ("briefs.agent.context", "step_append", "step_append (every step)"),
-    ("briefs.agent.nodes", "search_catalog", "catalog search (platform node)"),
-    ("briefs.agent.nodes", "routes_for_platforms", "route candidates (route node)"),
-    ("briefs.llm.calls", "send", "LLM: send (HTTP + settle)"),
-    ("briefs.llm.calls", "breaker_admit", "LLM: breaker_admit"),
-    ("briefs.llm.transport", "budget_reserve", "LLM: budget_reserve"),
-    ("briefs.llm.transport", "budget_settle", "LLM: budget_settle"),
-    ("briefs.llm.calls", "breaker_record_success", "LLM: breaker_record_success"),
+    ("agent.runner", "context_load", "context_load"),
+    ("agent.context", "step_append", "step_append (every step)"),
+    ("agent.platform", "search_catalog", "catalog search (platform node)"),
+    ("agent.route", "routes_for_platforms", "route candidates (route node)"),
+    ("agent.llm.calls", "send", "LLM: send (HTTP + settle)"),
+    ("agent.llm.calls", "breaker_admit", "LLM: breaker_admit"),
+    ("agent.llm.transport", "budget_reserve", "LLM: budget_reserve"),
+    ("agent.llm.transport", "budget_settle", "LLM: budget_settle"),
+    ("agent.llm.calls", "breaker_record_success", "LLM: breaker_record_success"),
     ("fetching.services", "_plans_prepare", "fetch: plans (confine, feeds, circuits)"),
     ("fetching.client", "RSSHubClient.get", "fetch: HTTP (RSSHubClient.get)"),
     ("fetching.recording", "feed_parse", "fetch: parse (worker process)"),
     ("fetching.services", "_attempts_record", "fetch: record (items, attempts, health)"),
-    ("briefs.agent.writer", "items_load", "summarize: items_load"),
-    ("briefs.agent.runner", "_finish", "finish (one UPDATE)"),
+    ("agent.summarize", "items_load", "summarize: items_load"),
+    ("agent.runner", "_finish", "finish (one UPDATE)"),
 ]
 
 

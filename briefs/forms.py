@@ -5,15 +5,16 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from briefs.markdown import text_cut
-from briefs.models import QUESTION_MAX_LENGTH, BriefOutcome, BriefStatus
+from briefs.models import BriefOutcome, BriefStatus
 from briefs.selectors import FollowUpChoice
 from briefs.services import NEED_VALUE_MAX_LENGTH
+from catalog.search import MAX_QUESTION_CHARS
 
 
 class AskForm(forms.Form):
     question = forms.CharField(
         label=_("Question"),
-        max_length=QUESTION_MAX_LENGTH,
+        max_length=MAX_QUESTION_CHARS,
         widget=forms.Textarea(
             attrs={
                 "rows": 3,

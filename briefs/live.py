@@ -33,7 +33,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import connection
 
-from briefs.models import RunStep
+from briefs.models import Brief, RunStep
 from briefs.selectors import LiveState, brief_live_read
 
 POLL_SECONDS = 0.5
@@ -104,7 +104,7 @@ class BriefFeed:
             queue.put_nowait(event)
 
     async def _run(self) -> None:
-        group, channel, listener = f"brief.{self.brief_id}", None, None
+        group, channel, listener = Brief.group_name_of(self.brief_id), None, None
         try:
             if self.pushes:
                 channel = await self.layer.new_channel()

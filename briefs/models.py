@@ -6,7 +6,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-QUESTION_MAX_LENGTH = 2000
+from catalog.search import MAX_QUESTION_CHARS  # one limit on questions, the search's own
+
 NEED_KEYS = ("parameter", "description", "format")  # what a needs_input brief asks, per value
 
 
@@ -22,7 +23,7 @@ FINISHED_STATUSES = (BriefStatus.SUCCEEDED, BriefStatus.FAILED, BriefStatus.CANC
 
 
 class BriefOutcome(models.TextChoices):
-    """What the reader got, apart from how the run ended (``briefs.agent.outcome`` decides it)."""
+    """What the reader got, apart from how the run ended (``agent.summary.outcome`` decides it)."""
 
     ANSWERED = "answered", _("answered")
     PARTIAL = "partial", _("partial")
@@ -45,7 +46,7 @@ class Brief(models.Model):
     follow_up_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="follow_ups"
     )
-    question = models.TextField(max_length=QUESTION_MAX_LENGTH)
+    question = models.TextField(max_length=MAX_QUESTION_CHARS)
     offline = models.BooleanField(default=False, help_text=_("Asked to run without a model."))
     refresh = models.BooleanField(
         default=False, help_text=_("Asked to fetch anew, even a source fetched a moment ago.")
@@ -127,10 +128,15 @@ class Brief(models.Model):
             ],
         }
 
+    @staticmethod
+    def group_name_of(brief_id: int) -> str:
+        """The channel layer group of a brief's steps (``[A-Za-z0-9._-]`` only): the step log
+        rings it, live watchers listen to it."""
+        return f"brief.{brief_id}"
+
     @property
     def group_name(self) -> str:
-        """The channel layer group of this brief's steps (``[A-Za-z0-9._-]`` only)."""
-        return f"brief.{self.pk}"
+        return Brief.group_name_of(self.pk)
 
 
 class RunStep(models.Model):
@@ -184,7 +190,8 @@ class LLMBreaker(models.Model):
 
 class ApiToken(models.Model):
     """A named API token of one user. Only the SHA-256 digest of the secret is stored;
-    ``briefs.tokens`` documents the format and why a fast hash suffices for a random secret."""
+    ``briefs.tokens.service`` documents the format and why a fast hash suffices for a random
+    secret."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"

@@ -7,22 +7,28 @@ re-checks ``count < limit`` against the committed value, so exactly ``limit`` ar
 brief that then fails validation rolls its slot back with it.
 
 LLM tokens: the daily budget is ``LLM_DAILY_TOKEN_BUDGET``, reserved atomically before each
-model call by ``briefs.llm.budget`` (a conditional UPDATE on ``TokenUsage``), which is where it
+model call by ``agent.llm.budget`` (a conditional UPDATE on ``TokenUsage``), which is where it
 is enforced. Creation adds an early refusal: a brief that would use the model is refused once
 the day's tokens are spent, instead of being silently answered offline; ``offline=True`` briefs
 are still accepted.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
-from briefs.llm import llm_configured
+from agent.llm import llm_configured
 from briefs.models import Brief, BriefQuotaDay, TokenUsage
 from briefs.services import brief_create, brief_rerun
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
 
 DEFAULT_BRIEFS_PER_DAY = 200
 QUOTA_BRIEFS = "briefs_per_day"
@@ -105,7 +111,7 @@ def quota_state(*, user_id: int) -> QuotaState:
     )
 
 
-def _quota_take(*, owner, offline: bool) -> None:
+def _quota_take(*, owner: AbstractBaseUser, offline: bool) -> None:
     day = quota_day()
     if not offline and llm_configured():
         spent, budget = llm_tokens_used(user_id=owner.pk, day=day), llm_tokens_per_day()
@@ -130,7 +136,7 @@ def _quota_take(*, owner, offline: bool) -> None:
 
 def brief_create_limited(
     *,
-    owner,
+    owner: AbstractBaseUser,
     question: object,
     follow_up_of: int | None = None,
     offline: bool = False,
@@ -145,7 +151,7 @@ def brief_create_limited(
         )  # fmt: skip
 
 
-def brief_rerun_limited(*, owner, brief_id: int) -> Brief:
+def brief_rerun_limited(*, owner: AbstractBaseUser, brief_id: int) -> Brief:
     """``brief_rerun`` within the owner's daily quotas (``Brief.DoesNotExist`` for others')."""
     with transaction.atomic():
         offline = Brief.objects.values_list("offline", flat=True).get(owner=owner, pk=brief_id)

@@ -1,14 +1,20 @@
 """Reads for the dashboard's pages and its live stream. Every brief read is filtered by owner:
 another user's brief is ``Brief.DoesNotExist`` here and a 404 (or a refused socket) above."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.db.models import Func, IntegerField, Prefetch, Q, QuerySet
 from django.db.models.functions import Substr
 from django.utils import timezone
 
 from briefs.models import Brief, BriefStatus, RunStep, Webhook, WebhookDelivery
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
 
 RECENT_BRIEFS = 8
 FOLLOW_UP_CHOICES = 20
@@ -24,17 +30,17 @@ HEAVY_FIELDS = ("body", "citations", "coverage", "usage", "timings", "keywords")
 # --- briefs ---------------------------------------------------------------------------------
 
 
-def briefs_of(owner) -> QuerySet[Brief]:
-    """The only way to reach briefs from a page: the owner's, newest first."""
+def briefs_of(owner: AbstractBaseUser) -> QuerySet[Brief]:
+    """The only way to reach briefs from a page or the API: the owner's, newest first."""
     return Brief.objects.filter(owner=owner)
 
 
-def brief_of(*, owner, brief_id: int) -> Brief:
+def brief_of(*, owner: AbstractBaseUser, brief_id: int) -> Brief:
     """The owner's brief ``brief_id``, or ``Brief.DoesNotExist`` (also for another's brief)."""
     return briefs_of(owner).select_related("follow_up_of").get(pk=brief_id)
 
 
-def briefs_recent(*, owner, limit: int = RECENT_BRIEFS) -> list[Brief]:
+def briefs_recent(*, owner: AbstractBaseUser, limit: int = RECENT_BRIEFS) -> list[Brief]:
     return list(briefs_of(owner).defer(*HEAVY_FIELDS)[:limit])
 
 
@@ -45,7 +51,9 @@ class FollowUpChoice:
     created_at: datetime
 
 
-def follow_up_choices(*, owner, include: Brief | None = None) -> list[FollowUpChoice]:
+def follow_up_choices(
+    *, owner: AbstractBaseUser, include: Brief | None = None
+) -> list[FollowUpChoice]:
     """The owner's latest briefs to follow up, one per question (the newest brief that asked
     it), plus ``include`` if it is not among them; it stands for its question then."""
     rows = briefs_of(owner).values_list("pk", "question", "created_at")[:FOLLOW_UP_SCAN]
@@ -67,14 +75,16 @@ def _question_key(question: str) -> str:
 
 def briefs_search(
     *,
-    owner,
+    owner: AbstractBaseUser,
     text: str = "",
     status: str = "",
     outcome: str = "",
-    since: date | None = None,
-    until: date | None = None,
+    created_after: datetime | None = None,
+    created_before: datetime | None = None,
 ) -> QuerySet[Brief]:
-    """The owner's briefs matching every given filter; dates are days in the current zone."""
+    """The owner's briefs matching every given filter, newest first, without their large fields:
+    the dashboard's list and the API's. ``text`` is searched in the question, the rewritten
+    query and the body; ``created_before`` is exclusive."""
     briefs = briefs_of(owner).defer(*HEAVY_FIELDS)
     if text:
         briefs = briefs.filter(
@@ -84,11 +94,20 @@ def briefs_search(
         briefs = briefs.filter(status=status)
     if outcome:
         briefs = briefs.filter(outcome=outcome)
-    if since:
-        briefs = briefs.filter(created_at__gte=_day_start(since))
-    if until:
-        briefs = briefs.filter(created_at__lt=_day_start(until + timedelta(days=1)))
+    if created_after:
+        briefs = briefs.filter(created_at__gte=created_after)
+    if created_before:
+        briefs = briefs.filter(created_at__lt=created_before)
     return briefs
+
+
+def days_bounds(since: date | None, until: date | None) -> dict[str, datetime | None]:
+    """``briefs_search``'s bounds for the days ``since`` to ``until`` (both included), as days
+    in the current zone."""
+    return {
+        "created_after": _day_start(since) if since else None,
+        "created_before": _day_start(until + timedelta(days=1)) if until else None,
+    }
 
 
 class CitationCount(Func):
@@ -175,7 +194,7 @@ class LiveState:
 LIVE_FIELDS = ("pk", "status", "step_seq", "created_at", "started_at", "finished_at", "error")
 
 
-def brief_live_state(*, brief_id: int, owner=None) -> LiveState | None:
+def brief_live_state(*, brief_id: int, owner: AbstractBaseUser | None = None) -> LiveState | None:
     """The brief's live state (None when gone, or not ``owner``'s when an owner is given)."""
     briefs = Brief.objects.all() if owner is None else briefs_of(owner)
     brief = briefs.only(*LIVE_FIELDS).filter(pk=brief_id).first()

@@ -1,7 +1,10 @@
 """Writes on briefs: create, cancel, rerun, delete. Every function takes the acting user and
 only ever touches that user's briefs (another user's brief is ``Brief.DoesNotExist``)."""
 
+from __future__ import annotations
+
 import unicodedata
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -9,12 +12,15 @@ from django.utils import timezone
 from briefs.errors import FieldInvalid
 from briefs.models import (
     FINISHED_STATUSES,
-    QUESTION_MAX_LENGTH,
     Brief,
     BriefOutcome,
     BriefStatus,
 )
 from briefs.steps import step_append
+from catalog.search import MAX_QUESTION_CHARS
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
 
 
 class BriefInvalid(FieldInvalid):
@@ -28,9 +34,9 @@ def question_clean(question: object) -> str:
     text = unicodedata.normalize("NFC", question).strip()
     if not text:
         raise BriefInvalid("question", "The question is empty.")
-    if len(text) > QUESTION_MAX_LENGTH:
+    if len(text) > MAX_QUESTION_CHARS:
         raise BriefInvalid(
-            "question", f"The question is longer than {QUESTION_MAX_LENGTH} characters."
+            "question", f"The question is longer than {MAX_QUESTION_CHARS} characters."
         )
     if any(unicodedata.category(c) in ("Cc", "Cs", "Co") and c not in "\n\t" for c in text):
         raise BriefInvalid("question", "The question contains control characters.")
@@ -48,7 +54,7 @@ def brief_enqueue(brief: Brief) -> None:
 
 def brief_create(
     *,
-    owner,
+    owner: AbstractBaseUser,
     question: object,
     follow_up_of: int | None = None,
     offline: bool = False,
@@ -71,7 +77,7 @@ def brief_create(
     return brief
 
 
-def brief_cancel(*, owner, brief_id: int) -> Brief:
+def brief_cancel(*, owner: AbstractBaseUser, brief_id: int) -> Brief:
     """Ask a run to stop. A queued brief is cancelled at once; a running one at its next step."""
     brief = Brief.objects.get(owner=owner, pk=brief_id)
     if brief.is_finished:
@@ -90,7 +96,7 @@ def brief_cancel(*, owner, brief_id: int) -> Brief:
     return brief
 
 
-def brief_rerun(*, owner, brief_id: int) -> Brief:
+def brief_rerun(*, owner: AbstractBaseUser, brief_id: int) -> Brief:
     """A new brief with the same question (and thread) as a finished one."""
     original = Brief.objects.get(owner=owner, pk=brief_id)
     return brief_create(
@@ -121,11 +127,11 @@ def question_with_values(question: str, values: list[str]) -> str:
     """The question with the given values quoted after it, where the route filler looks for a
     subject: the question keeps what it asked, the quotes say what it is about."""
     quoted = " ".join(f'"{v}"' for v in values)
-    room = QUESTION_MAX_LENGTH - len(quoted) - 1
+    room = MAX_QUESTION_CHARS - len(quoted) - 1
     return f"{question[:room]} {quoted}"
 
 
-def brief_needs_answer(*, owner, brief_id: int, values: list[object]) -> Brief:
+def brief_needs_answer(*, owner: AbstractBaseUser, brief_id: int, values: list[object]) -> Brief:
     """A follow-up of a ``needs_input`` brief whose question carries the values it asked for,
     one per need, in order; run like any new brief."""
     original = Brief.objects.get(owner=owner, pk=brief_id)
@@ -142,7 +148,7 @@ def brief_needs_answer(*, owner, brief_id: int, values: list[object]) -> Brief:
     )
 
 
-def brief_delete(*, owner, brief_id: int) -> None:
+def brief_delete(*, owner: AbstractBaseUser, brief_id: int) -> None:
     """Delete a brief; a running one is cancelled first so its worker stops writing."""
     brief = Brief.objects.get(owner=owner, pk=brief_id)
     if brief.status not in FINISHED_STATUSES:

@@ -25,7 +25,7 @@ Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
 - ``claims_dropped``   {produced, kept, <reason>: count...}: what the writer contract removed
                         (uncited, invalid_citation, date, heading, markup)
 - ``brief_ready``      {status, outcome, reason, citations, items, as_of}: ``outcome`` and
-                        ``reason`` as stored on the brief (``briefs.agent.outcome``)
+                        ``reason`` as stored on the brief (``agent.summary.outcome``)
 - ``run_failed``       {reason}
 - ``run_cancelled``    {reason, step}: ``step`` (the budget steps used) when a run was stopped
 """
@@ -92,7 +92,8 @@ def step_notify(*, brief_id: int, seq: int) -> None:
         return
     try:
         async_to_sync(layer.group_send)(
-            f"brief.{brief_id}", {"type": STEP_MESSAGE_TYPE, "brief_id": brief_id, "seq": seq}
+            Brief.group_name_of(brief_id),
+            {"type": STEP_MESSAGE_TYPE, "brief_id": brief_id, "seq": seq},
         )
     except Exception:  # a dead Redis must not fail a run: clients fall back to replay
         log.warning("could not notify brief.%s of step %s", brief_id, seq, exc_info=True)

@@ -39,7 +39,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django_q.exceptions import TimeoutException
 
-from briefs.agent.runner import agent_run
+from agent.runner import agent_run
 from briefs.models import Brief, BriefStatus
 from briefs.services import brief_enqueue
 from briefs.steps import step_append

@@ -13,7 +13,7 @@ urlpatterns = [
     path("briefs/<int:pk>/rerun/", views.brief_rerun, name="brief-rerun"),
     path("briefs/<int:pk>/answer/", views.brief_needs_answer, name="brief-answer"),
     path("briefs/<int:pk>/delete/", views.brief_delete, name="brief-delete"),
-    path("tokens/", include("briefs.token_urls")),
-    path("webhooks/", include("briefs.webhook_urls")),
+    path("tokens/", include("briefs.tokens.urls")),
+    path("webhooks/", include("briefs.webhooks.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
 ]

@@ -13,10 +13,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from agent.llm import llm_configured, llm_mode_label
 from briefs import selectors, services
 from briefs.examples import EXAMPLE_QUESTIONS
 from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm
-from briefs.llm import llm_configured, llm_mode_label
 from briefs.markdown import body_snippet, brief_html, brief_markdown_export, citations_read
 from briefs.models import Brief, BriefOutcome
 from fetching.egress import egress_outage_everywhere, egress_outages
@@ -236,8 +236,7 @@ def brief_list(request: HttpRequest) -> HttpResponse:
             text=filters.get("q", ""),
             status=filters.get("status", ""),
             outcome=filters.get("outcome", ""),
-            since=filters.get("since"),
-            until=filters.get("until"),
+            **selectors.days_bounds(filters.get("since"), filters.get("until")),
         )
     page = Paginator(selectors.briefs_listed(briefs), BRIEFS_PER_PAGE).get_page(
         request.GET.get("page")

@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "rsshub_agent",
     "catalog",
     "fetching",
+    "agent",
     "briefs",
     "housekeeping",
     "sharing",
@@ -276,7 +277,7 @@ REST_FRAMEWORK = {
 # The API's authentication, in order (api.base.ApiView): a bearer token, else the dashboard's
 # session (with its CSRF check on writes).
 API_AUTHENTICATION_CLASSES = [
-    "briefs.api.auth.ApiTokenAuthentication",
+    "briefs.tokens.auth.ApiTokenAuthentication",
     "rest_framework.authentication.SessionAuthentication",
 ]
 # The schema `check --deploy` builds is the one the API publishes (api/schema.py).
@@ -320,7 +321,7 @@ elif not RSSHUB_EGRESS_CANARY.startswith("/") or "?" in RSSHUB_EGRESS_CANARY:
 DASHBOARD_POLL_SECONDS = env_float("DASHBOARD_POLL_SECONDS", 0.5, minimum=0.05)
 
 # --- Integration API ---------------------------------------------------------------------------
-# Tokens: hashed, named, revocable, expiring (briefs/tokens.py says why not knox).
+# Tokens: hashed, named, revocable, expiring (briefs/tokens/service.py says why not knox).
 API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 90, minimum=1, maximum=3650)
 API_BRIEFS_PER_DAY = env_int("API_BRIEFS_PER_DAY", 200, minimum=0)
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 16 * 1024, minimum=1024)

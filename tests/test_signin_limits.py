@@ -17,7 +17,7 @@ from django.db import connections
 from django.test import RequestFactory
 from django.utils import translation
 
-from briefs.tokens import token_issue
+from briefs.tokens.service import token_issue
 from rsshub_agent.lockout import client_address
 
 DASHBOARD = "/accounts/login/"

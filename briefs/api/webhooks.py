@@ -1,6 +1,10 @@
 """The caller's webhooks: register (the secret is shown once), list, read, delete, and each
 one's delivery log. ``briefs.webhooks`` documents events, signatures and delivery."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
@@ -27,8 +31,11 @@ from briefs.webhooks import (
     webhook_delete,
 )
 
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
 
-def own_webhooks(user) -> QuerySet[Webhook]:
+
+def own_webhooks(user: AbstractBaseUser) -> QuerySet[Webhook]:
     return Webhook.objects.filter(owner=user)
 
 

@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from briefs.models import Brief
-from briefs.tokens import token_issue
+from briefs.tokens.service import token_issue
 from tests import brief_examples
 from tests.httpserver import ScriptedServer
 

@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from briefs.models import ApiToken
-from briefs.tokens import TOKEN_RE, token_digest, token_issue
+from briefs.tokens.service import TOKEN_RE, token_digest, token_issue
 from tests.api.conftest import ApiClient, error_of
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.test import Client
 
 from briefs.models import Brief, BriefQuotaDay, TokenUsage
 from briefs.quotas import quota_day
-from briefs.tokens import token_issue
+from briefs.tokens.service import token_issue
 from tests.api.conftest import ApiClient, error_of
 
 BRIEFS = "/api/v1/briefs"

@@ -20,11 +20,12 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 
-from briefs.models import QUESTION_MAX_LENGTH, BriefStatus
+from briefs.models import BriefStatus
 from briefs.steps import step_append
-from briefs.tokens import token_issue
+from briefs.tokens.service import token_issue
 from briefs.webhooks import webhook_create
 from catalog.models import Route
+from catalog.search import MAX_QUESTION_CHARS
 from tests.conftest import catalog_seed_import
 
 MAX_EXAMPLES = 25
@@ -42,8 +43,8 @@ def questions() -> st.SearchStrategy[str]:
     """The ``question`` format: text without control, surrogate or private-use characters,
     with something besides spaces, at most 2000 characters once normalised."""
     characters = st.characters(exclude_categories=("Cc", "Cs", "Co"))
-    return st.text(characters, min_size=1, max_size=QUESTION_MAX_LENGTH).filter(
-        lambda text: 0 < len(unicodedata.normalize("NFC", text).strip()) <= QUESTION_MAX_LENGTH
+    return st.text(characters, min_size=1, max_size=MAX_QUESTION_CHARS).filter(
+        lambda text: 0 < len(unicodedata.normalize("NFC", text).strip()) <= MAX_QUESTION_CHARS
     )
 
 
@@ -77,7 +78,7 @@ def world(staff, other_user, make_brief, settings, monkeypatch) -> dict[str, int
     catalog, a finished brief with steps, a running one, another user's brief, a webhook;
     returns real path ids for the pass that aims at existing objects."""
     catalog_seed_import()  # transactional tests start from empty tables
-    monkeypatch.setattr("briefs.webhooks.host_resolve", public_dns)
+    monkeypatch.setattr("briefs.webhooks.address.host_resolve", public_dns)
     settings.API_BRIEFS_PER_DAY = 100_000
     settings.RSSHUB_URL = "http://127.0.0.1:9"  # the status probe: refused at once
     brief = make_brief(staff, status=BriefStatus.SUCCEEDED, body="An answer [1].")

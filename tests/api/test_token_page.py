@@ -5,7 +5,7 @@ import re
 import pytest
 
 from briefs.models import ApiToken
-from briefs.tokens import token_issue
+from briefs.tokens.service import token_issue
 from tests.api.conftest import ApiClient
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ from ipaddress import IPv4Address, IPv6Address
 import pytest
 
 from briefs.models import BriefStatus, DeliveryStatus, Webhook, WebhookDelivery
-from briefs.webhook_address import address_refused
 from briefs.webhooks import webhook_create, webhook_deliver, webhooks_brief_finished
+from briefs.webhooks.address import address_refused
 from tests.api.conftest import error_of
 from tests.httpserver import Reply
 

@@ -116,7 +116,7 @@ def test_it_refuses_unsafe_urls(api, url, fragment):
 
 def test_it_checks_every_address_a_name_resolves_to(api, monkeypatch):
     monkeypatch.setattr(
-        "briefs.webhooks.host_resolve", lambda host, port: ["93.184.215.14", "10.0.0.7"]
+        "briefs.webhooks.address.host_resolve", lambda host, port: ["93.184.215.14", "10.0.0.7"]
     )
     response = api.post(HOOKS, {"url": "https://hooks.example.com/in"})
     assert response.status_code == 400
@@ -124,7 +124,9 @@ def test_it_checks_every_address_a_name_resolves_to(api, monkeypatch):
 
 
 def test_it_accepts_a_public_name(api, monkeypatch):
-    monkeypatch.setattr("briefs.webhooks.host_resolve", lambda host, port: ["93.184.215.14"])
+    monkeypatch.setattr(
+        "briefs.webhooks.address.host_resolve", lambda host, port: ["93.184.215.14"]
+    )
     assert api.post(HOOKS, {"url": "https://hooks.example.com/in"}).status_code == 201
 
 
@@ -280,7 +282,7 @@ def test_it_sends_to_the_address_it_checked(owner, receiver, allow_private, monk
     # hooks.example.com resolves only through the seam: that the request arrives proves it went
     # to the checked address (no second lookup a rebinding DNS could answer differently), and
     # the name is kept in the Host header.
-    monkeypatch.setattr("briefs.webhooks.host_resolve", lambda host, port: ["127.0.0.1"])
+    monkeypatch.setattr("briefs.webhooks.address.host_resolve", lambda host, port: ["127.0.0.1"])
     port = receiver.url.rsplit(":", 1)[1]
     hook = webhook_create(owner=owner, url=f"http://hooks.example.com:{port}/hook")
     receiver.route("/hook", Reply(204))
@@ -340,7 +342,7 @@ def test_queueing_never_fails_the_caller(hook, finished_brief, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("database gone")
 
-    monkeypatch.setattr("briefs.webhooks.brief_finished_body", broken)
+    monkeypatch.setattr("briefs.webhooks.events.brief_finished_body", broken)
     assert webhooks_brief_finished(finished_brief.pk) == 0
 
 

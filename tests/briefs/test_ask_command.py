@@ -15,7 +15,7 @@ from django.db import connections
 
 from briefs.models import Brief
 from briefs.services import brief_cancel
-from tests.briefs.conftest import NOT_FOUND, feed
+from tests.agent.conftest import NOT_FOUND, feed
 from tests.databases import database_url
 
 ROOT = Path(__file__).resolve().parents[2]

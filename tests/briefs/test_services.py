@@ -4,7 +4,7 @@ acting user's own briefs."""
 import pytest
 from django_q.models import OrmQ
 
-from briefs.models import QUESTION_MAX_LENGTH, Brief, BriefStatus, RunStep
+from briefs.models import Brief, BriefStatus, RunStep
 from briefs.services import (
     BriefInvalid,
     brief_cancel,
@@ -13,6 +13,7 @@ from briefs.services import (
     brief_rerun,
     question_clean,
 )
+from catalog.search import MAX_QUESTION_CHARS
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,7 @@ def test_a_question_is_normalised():
     [
         (None, "must be text"),
         ("   ", "is empty"),
-        ("x" * (QUESTION_MAX_LENGTH + 1), f"longer than {QUESTION_MAX_LENGTH}"),
+        ("x" * (MAX_QUESTION_CHARS + 1), f"longer than {MAX_QUESTION_CHARS}"),
         ("news\x00", "control characters"),
         ("news\u202e", None),  # a format character is text, not a control character
     ],

@@ -13,8 +13,8 @@ from briefs import selectors
 from briefs.examples import EXAMPLE_QUESTIONS
 from briefs.markdown import body_snippet, text_cut
 from briefs.models import Brief, BriefOutcome, BriefStatus
+from tests.agent.test_agent_route_offline import route
 from tests.brief_examples import finished_brief, make_brief
-from tests.briefs.test_agent_route_offline import route
 from tests.briefs.test_views import Tags, chinese, page  # noqa: F401 -- a fixture
 
 pytestmark = pytest.mark.django_db

@@ -63,7 +63,7 @@ FETCH_CLAIM_SECONDS = {CLAIM_SECONDS}
 
 SETUP = """
 from django.contrib.auth import get_user_model
-from briefs.tokens import token_issue
+from briefs.tokens.service import token_issue
 from catalog.models import Platform, Route
 
 owner = get_user_model().objects.create_user("flight-test")

@@ -57,7 +57,7 @@ def test_the_task_runs_housekeeping():
 
 
 def test_staff_see_table_sizes_and_the_last_run_on_the_status_api(staff, owner, settings):
-    from briefs.tokens import token_issue
+    from briefs.tokens.service import token_issue
 
     settings.RSSHUB_URL = "http://127.0.0.1:9"  # closed port: RSSHub is just reported down
     attempt_at(days=40)

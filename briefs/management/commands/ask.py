@@ -7,57 +7,12 @@ from django.db import connections
 
 from briefs.models import Brief, BriefStatus
 from briefs.services import BriefInvalid, brief_create
+from briefs.step_lines import step_terminal_line
 from briefs.steps import steps_after
 from briefs.tasks import run_brief
 
 POLL_SECONDS = 0.1
 CLI_USER = "cli"
-
-
-def step_line(kind: str, p: dict) -> str:
-    """One readable line per step for the terminal."""
-    match kind:
-        case "run_started":
-            return f"run started (mode {p['mode']}, budget {p['budget']})"
-        case "query_rewritten":
-            window = p["window"]["label"]
-            return f"query: {p['query']!r}  keywords {p['keywords']}  window {window}"
-        case "step_started":
-            return f"step {p['step']} of {p['budget']}: {p['node']}"
-        case "candidates":
-            names = [i.get("namespace") or i.get("path") for i in p["items"][:5]]
-            return f"  candidates ({p['node']}): {', '.join(names) or 'none'}"
-        case "choice":
-            return f"  chose {', '.join(p['chosen'])} ({p['method']}): {p['reason']}"
-        case "choice_rejected":
-            return f"  refused {p['value']}: {p['reason']}"
-        case "fetch_result":
-            result = (
-                f"{p['items_new'] + p['items_seen']} items"
-                if p["outcome"] in ("ok", "not_modified")
-                else f"{p['outcome']} {p['message'][:80]}"
-            )
-            via = f" via {p['instance']}" if p.get("instance") else ""
-            if p.get("failed_over"):
-                via += f" after {', '.join(p['failed_over'])} failed"
-            return f"  {p['path']}: {result} ({p['latency_ms']} ms{via})"
-        case "router":
-            return f"  router -> {p['decision']}: {p['reason']}"
-        case "brief_ready":
-            reason = f" ({p['reason']})" if p.get("reason") else ""
-            return f"brief ready: {p.get('outcome', '')}{reason}, {p['citations']} citations"
-        case "llm_usage":
-            return (
-                f"  llm {p['node']} {p['model']}: {p['prompt_tokens']} in, "
-                f"{p['completion_tokens']} out, {p['cached_tokens']} cached"
-            )
-        case "llm_fallback":
-            return f"  {p['node']}: offline method ({p['reason']})"
-        case "claims_dropped":
-            dropped = {k: v for k, v in p.items() if k not in ("produced", "kept")}
-            return f"  writer: kept {p['kept']} of {p['produced']} sentences, dropped {dropped}"
-        case _:
-            return f"{kind.replace('_', ' ')}: {json.dumps(p, ensure_ascii=False)[:200]}"
 
 
 def _run_in_thread(brief_id: int) -> None:
@@ -119,7 +74,7 @@ class Command(BaseCommand):
                 seen.append(step)
                 last = step.seq
                 if echo:
-                    self.stdout.write(step_line(step.kind, step.payload))
+                    self.stdout.write(step_terminal_line(step.kind, step.payload))
             if not alive:
                 return seen
             worker.join(POLL_SECONDS)

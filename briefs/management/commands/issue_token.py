@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from briefs.tokens import TokenInvalid, token_issue
+from briefs.tokens.service import TokenInvalid, token_issue
 
 
 class Command(BaseCommand):

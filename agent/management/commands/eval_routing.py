@@ -1,0 +1,351 @@
+"""Measure the agent's routing on a file of questions: rewrite, platform and route, no fetch.
+
+Each non-blank line of FILE is a JSON object, as in ``../shared/eval/routing-dev.jsonl``::
+
+    {"question": "...", "namespaces": ["36kr"], "routes": ["/36kr/hot-list/:category?"]}
+
+``routes`` is optional, and so are ``paths`` (the acceptable full paths) and
+``"no_example_entity": true`` (the question names no subject). Every question goes through the
+agent's own nodes (``node_rewrite``, ``node_platform``, ``node_route``: the model method when
+an API key is configured, else the offline one), with its steps kept in memory; nothing is
+fetched and no brief is saved.
+
+- platform hit@1: the platform step's first choice is one of the line's namespaces;
+- platform hit@3: one of its first three is. The ranking is the step's choices in their order,
+  then the other candidates of the catalog search in search order;
+- route hit, over the lines that name routes: the route template (not the filled path) of the
+  route step's first path is one of them;
+- path hit, over the lines that name paths: the first path is one of them, compared
+  percent-decoded and without a trailing slash;
+- example leak, over the lines that name no subject: the run did not end asking for input
+  (``needs_input``) and a chosen path carries a subject value taken from its route's example;
+- needs input: the route node found no route it could fill and asked for what was missing.
+"""
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote
+
+from asgiref.sync import async_to_sync, sync_to_async
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from agent import llm
+from agent.context import RunContext
+from agent.platform import node_platform
+from agent.rewrite import node_rewrite
+from agent.route import node_route
+from agent.routes.params import example_leaks
+from briefs.management.commands.ask import CLI_USER, cli_owner
+from briefs.models import Brief
+from briefs.services import BriefInvalid, question_clean
+from catalog.models import Route
+
+
+@dataclass(frozen=True)
+class EvalCase:
+    line: int
+    question: str
+    namespaces: tuple[str, ...]
+    routes: tuple[str, ...] | None  # None: the line names no routes
+    paths: tuple[str, ...] | None = None  # None: the line names no paths
+    no_example_entity: bool = False  # the question names no subject
+
+
+@dataclass
+class EvalOutcome:
+    case: EvalCase
+    query: str = ""
+    keywords: list[str] = field(default_factory=list)
+    ranking: list[str] = field(default_factory=list)  # platforms: choices first, then candidates
+    chosen: list[str] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    templates: list[str] = field(default_factory=list)  # the route template of each path
+    methods: dict[str, str] = field(default_factory=dict)  # node -> model | offline
+    fallbacks: list[str] = field(default_factory=list)
+    needs: list[dict[str, str]] = field(default_factory=list)  # what the route node asked for
+    leaks: list[str] = field(default_factory=list)  # "path :parameter" taken from the example
+
+    @property
+    def platform_hit_1(self) -> bool:
+        return bool(self.ranking) and self.ranking[0] in self.case.namespaces
+
+    @property
+    def platform_hit_3(self) -> bool:
+        return any(ns in self.case.namespaces for ns in self.ranking[:3])
+
+    @property
+    def route_hit(self) -> bool | None:
+        if self.case.routes is None:
+            return None
+        return bool(self.templates) and self.templates[0] in self.case.routes
+
+    @property
+    def path_hit(self) -> bool | None:
+        if self.case.paths is None:
+            return None
+        return bool(self.paths) and path_key(self.paths[0]) in {
+            path_key(p) for p in self.case.paths
+        }
+
+    @property
+    def needs_input(self) -> bool:
+        return bool(self.needs) and not self.paths
+
+    @property
+    def example_leak(self) -> bool | None:
+        if not self.case.no_example_entity:
+            return None
+        return not self.needs_input and bool(self.leaks)
+
+    def as_dict(self) -> dict:
+        return {
+            "line": self.case.line,
+            "question": self.case.question,
+            "query": self.query,
+            "keywords": self.keywords,
+            "platforms": self.ranking[:3],
+            "chosen_platforms": self.chosen,
+            "paths": self.paths,
+            "route_templates": self.templates,
+            "methods": self.methods,
+            "llm_fallbacks": self.fallbacks,
+            "expected_namespaces": list(self.case.namespaces),
+            "expected_routes": list(self.case.routes) if self.case.routes is not None else None,
+            "platform_hit_at_1": self.platform_hit_1,
+            "platform_hit_at_3": self.platform_hit_3,
+            "route_hit": self.route_hit,
+            "expected_paths": list(self.case.paths) if self.case.paths is not None else None,
+            "path_hit": self.path_hit,
+            "no_example_entity": self.case.no_example_entity,
+            "needs_input": self.needs_input,
+            "needs": self.needs,
+            "example_leaks": self.leaks,
+            "example_leak": self.example_leak,
+        }
+
+
+def path_key(path: str) -> str:
+    """A path as compared: percent-decoded, without a trailing slash."""
+    return unquote(path).rstrip("/") or "/"
+
+
+def _strings(value: object, name: str, *, required: bool) -> tuple[str, ...] | None:
+    if value is None and not required:
+        return None
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+        raise ValueError(f'"{name}" must be a non-empty list of strings')
+    return tuple(value)
+
+
+def case_parse(text: str, line: int) -> EvalCase:
+    """One line of the file; ``ValueError`` saying what is wrong with it."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    try:
+        question = question_clean(data.get("question"))
+    except BriefInvalid as exc:
+        raise ValueError(f'"question": {exc.message}') from None
+    no_example_entity = data.get("no_example_entity", False)
+    if not isinstance(no_example_entity, bool):
+        raise ValueError('"no_example_entity" must be true or false')
+    return EvalCase(
+        line=line,
+        question=question,
+        namespaces=_strings(data.get("namespaces"), "namespaces", required=True),
+        routes=_strings(data.get("routes"), "routes", required=False),
+        paths=_strings(data.get("paths"), "paths", required=False),
+        no_example_entity=no_example_entity,
+    )
+
+
+def cases_read(path: str) -> list[EvalCase]:
+    """Every question of the file; ``CommandError`` naming the first bad line."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandError(f"cannot read {path}: {exc}") from None
+    cases = []
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            cases.append(case_parse(text, number))
+        except ValueError as exc:
+            raise CommandError(f"{path}, line {number}: {exc}") from None
+    if not cases:
+        raise CommandError(f"{path} holds no questions")
+    return cases
+
+
+def _templates(route_ids: list[int | None]) -> list[str]:
+    known = dict(Route.objects.filter(pk__in=[r for r in route_ids if r]).values_list("id", "path"))
+    return [known.get(route_id, "") for route_id in route_ids]
+
+
+def _leaks(chosen: list[tuple[str, int | None]]) -> list[str]:
+    """Each chosen path's subject parameters that carry their route example's value."""
+    routes = Route.objects.in_bulk([route_id for _path, route_id in chosen if route_id])
+    found = []
+    for path, route_id in chosen:
+        route = routes.get(route_id)
+        if route is None:
+            continue
+        names = example_leaks(
+            template=route.path,
+            parameters=route.parameters,
+            description=route.description,
+            example=route.example,
+            path=path,
+        )
+        found.extend(f"{path} :{name}" for name in names)
+    return found
+
+
+async def case_route(case: EvalCase, *, owner, use_llm: bool) -> EvalOutcome:
+    """Run the agent's rewrite, platform and route nodes for one question, steps in memory."""
+    ctx = RunContext(
+        brief=Brief(question=case.question),
+        owner=owner,
+        use_llm=use_llm,
+        budget=settings.AGENT_ROUTER_BUDGET,
+        fetch_retry=settings.AGENT_FETCH_RETRY,
+        memory_steps=[],
+    )
+    ctx.rewrite = await node_rewrite(ctx)
+    outcome = EvalOutcome(case, query=ctx.rewrite.query, keywords=list(ctx.rewrite.keywords))
+    if await node_platform(ctx):
+        await node_route(ctx)
+    offered: list[str] = []
+    for kind, payload in ctx.memory_steps:
+        if kind == "candidates" and payload["node"] == "platform":
+            offered = [item["namespace"] for item in payload["items"]]
+        elif kind == "choice":
+            outcome.methods[payload["node"]] = payload["method"]
+        elif kind == "llm_fallback":
+            outcome.fallbacks.append(payload["node"])
+    outcome.chosen = list(ctx.platforms)
+    if ctx.platforms:
+        outcome.ranking = ctx.platforms + [ns for ns in offered if ns not in ctx.platforms]
+    outcome.paths = [path for path, _ in ctx.paths]
+    outcome.templates = await sync_to_async(_templates)([route_id for _, route_id in ctx.paths])
+    outcome.needs = list(ctx.needs)
+    outcome.leaks = await sync_to_async(_leaks)(list(ctx.paths))
+    return outcome
+
+
+async def cases_route(cases: list[EvalCase], *, owner, use_llm: bool) -> list[EvalOutcome]:
+    return [await case_route(case, owner=owner, use_llm=use_llm) for case in cases]
+
+
+def totals_of(outcomes: list[EvalOutcome]) -> dict:
+    with_routes = [o for o in outcomes if o.route_hit is not None]
+
+    def share(hits: int, of: int) -> float | None:
+        return round(hits / of, 4) if of else None
+
+    hit1 = sum(o.platform_hit_1 for o in outcomes)
+    hit3 = sum(o.platform_hit_3 for o in outcomes)
+    route = sum(bool(o.route_hit) for o in with_routes)
+    with_paths = [o for o in outcomes if o.path_hit is not None]
+    path = sum(bool(o.path_hit) for o in with_paths)
+    return {
+        "questions": len(outcomes),
+        "route_questions": len(with_routes),
+        "platform_hits_at_1": hit1,
+        "platform_hits_at_3": hit3,
+        "route_hits": route,
+        "platform_hit_at_1": share(hit1, len(outcomes)),
+        "platform_hit_at_3": share(hit3, len(outcomes)),
+        "route_hit": share(route, len(with_routes)),
+        "path_questions": len(with_paths),
+        "path_hits": path,
+        "path_hit": share(path, len(with_paths)),
+        "no_example_entity_questions": sum(o.case.no_example_entity for o in outcomes),
+        "example_leaks": sum(bool(o.example_leak) for o in outcomes),
+        "needs_input": sum(o.needs_input for o in outcomes),
+    }
+
+
+def _mark(hit: bool | None) -> str:
+    return {True: "hit ", False: "MISS", None: " -  "}[hit]
+
+
+class Command(BaseCommand):
+    help = (
+        "Run rewrite, platform and route (no fetch) for each question of a JSON-lines file and "
+        "print each choice, then platform hit@1, hit@3, route hit, path hit, example leaks "
+        "and needs input."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="JSON lines: question, namespaces, routes (optional)")
+        parser.add_argument(
+            "--json", action="store_true", dest="as_json", help="print one JSON object"
+        )
+        parser.add_argument(
+            "--offline", action="store_true", help="use the offline methods even with a model"
+        )
+        parser.add_argument(
+            "--user", default=CLI_USER, help="who pays the model's tokens (default: cli)"
+        )
+
+    def handle(self, *args, file: str, as_json: bool, offline: bool, user: str, **options):
+        cases = cases_read(file)
+        use_llm = llm.llm_configured() and not offline
+        owner = cli_owner(user) if use_llm else None
+        mode = llm.llm_mode_label() if use_llm else "offline"
+        outcomes = async_to_sync(cases_route)(cases, owner=owner, use_llm=use_llm)
+        totals = totals_of(outcomes)
+        if as_json:
+            report = {"mode": mode, "totals": totals, "lines": [o.as_dict() for o in outcomes]}
+            self.stdout.write(json.dumps(report, ensure_ascii=False, indent=2))
+            return
+        for outcome in outcomes:
+            self._print(outcome)
+        self._print_totals(mode, totals)
+
+    def _print(self, o: EvalOutcome) -> None:
+        fallback = f"  (model fell back: {', '.join(o.fallbacks)})" if o.fallbacks else ""
+        self.stdout.write(f"line {o.case.line}: {o.case.question}{fallback}")
+        self.stdout.write(
+            f"  platform {_mark(o.platform_hit_1)} {', '.join(o.ranking[:3]) or 'none'}"
+            f"   (expected {', '.join(o.case.namespaces)})"
+        )
+        route = o.templates[0] if o.templates else "none"
+        path = f" as {o.paths[0]}" if o.paths else ""
+        self.stdout.write(f"  route    {_mark(o.route_hit)} {route}{path}")
+        if o.path_hit is not None:
+            self.stdout.write(
+                f"  path     {_mark(o.path_hit)} (expected {', '.join(o.case.paths)})"
+            )
+        if o.needs_input:
+            asked = ", ".join(f"{n['source']} :{n['parameter']}" for n in o.needs)
+            self.stdout.write(f"  needs input: {asked}")
+        if o.example_leak:
+            self.stdout.write(f"  EXAMPLE LEAK {', '.join(o.leaks)}")
+
+    def _print_totals(self, mode: str, t: dict) -> None:
+        def line(label: str, hits: int, of: int, share: float | None) -> str:
+            figure = f"{share:.3f}" if share is not None else "n/a"
+            return f"{label:<15} {figure}  ({hits}/{of})"
+
+        self.stdout.write(f"\n{t['questions']} questions, mode {mode}")
+        self.stdout.write(
+            line("platform hit@1", t["platform_hits_at_1"], t["questions"], t["platform_hit_at_1"])
+        )
+        self.stdout.write(
+            line("platform hit@3", t["platform_hits_at_3"], t["questions"], t["platform_hit_at_3"])
+        )
+        self.stdout.write(line("route hit", t["route_hits"], t["route_questions"], t["route_hit"]))
+        self.stdout.write(line("path hit", t["path_hits"], t["path_questions"], t["path_hit"]))
+        self.stdout.write(
+            f"{'example leaks':<15} {t['example_leaks']}  "
+            f"(of {t['no_example_entity_questions']} questions naming no subject)"
+        )
+        self.stdout.write(f"{'needs input':<15} {t['needs_input']}")

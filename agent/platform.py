@@ -1,0 +1,116 @@
+"""The platform node: up to three platforms, chosen from the candidates the catalog search
+returned for the rewritten query.
+
+The model picks among the offered namespaces and says why; a namespace not offered is refused.
+Offline, the top candidate is chosen with the others whose score is close to it. A single
+candidate is taken without asking. Utility namespaces (``fetching.paths.UTILITY_NAMESPACES``,
+refused by path confinement) are never candidates, and neither are platforms tried before in
+this run (the router widens by excluding them).
+"""
+
+from asgiref.sync import sync_to_async
+
+from agent import llm
+from agent.context import RunContext
+from agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
+from catalog.search import PlatformHit, search_catalog
+from fetching.paths import UTILITY_NAMESPACES
+
+MAX_PLATFORMS = 3
+PLATFORM_CANDIDATES = 8
+CLOSE_TO_TOP = 0.5  # offline: other platforms chosen when their score is this close to the top
+
+
+def platform_candidates(ctx: RunContext) -> list[PlatformHit]:
+    result = search_catalog(
+        ctx.rewrite.query,
+        platform_limit=PLATFORM_CANDIDATES,
+        limit=PLATFORM_CANDIDATES,
+        exclude_namespaces=ctx.tried_namespaces | UTILITY_NAMESPACES,
+    )
+    return [p for p in result.platforms if p.namespace not in UTILITY_NAMESPACES]
+
+
+def platforms_offline(candidates: list[PlatformHit]) -> tuple[list[str], str]:
+    top = candidates[0].score
+    chosen = [c.namespace for c in candidates if c.score >= top * CLOSE_TO_TOP][:MAX_PLATFORMS]
+    reason = f"highest search score ({top:.2f})" + (
+        f" and {len(chosen) - 1} close to it" if len(chosen) > 1 else ""
+    )
+    return chosen, reason
+
+
+def _choice_schema(options: list[str], max_items: int) -> dict:
+    return {
+        "type": "object",
+        "properties": {
+            "chosen": {
+                "type": "array",
+                "items": {"type": "string", "enum": options},
+                "description": f"1 to {max_items} of the offered, best first",
+            },
+            "reason": {"type": "string"},
+        },
+        "required": ["chosen", "reason"],
+        "additionalProperties": False,
+    }
+
+
+def _platforms_validate(value: dict, offered: list[str]) -> tuple[list[str], str]:
+    chosen = value.get("chosen")
+    if not isinstance(chosen, list) or not chosen:
+        raise ValueError("chosen must be a non-empty list of offered namespaces")
+    unknown = [c for c in chosen if c not in offered]
+    if unknown:
+        raise ValueError(f"not offered: {unknown[:3]}; choose only from {offered}")
+    reason = value.get("reason") if isinstance(value.get("reason"), str) else ""
+    return list(dict.fromkeys(chosen))[:MAX_PLATFORMS], reason[:300]
+
+
+async def node_platform(ctx: RunContext) -> bool:
+    """Choose up to three platforms; False when the catalog offers none that is left."""
+    candidates = await sync_to_async(platform_candidates)(ctx)
+    await ctx.step(
+        "candidates",
+        node="platform",
+        items=[
+            {"namespace": c.namespace, "name": c.name, "score": round(c.score, 3)}
+            for c in candidates
+        ],
+    )
+    if not candidates:
+        return False
+    offered = [c.namespace for c in candidates]
+
+    def call():
+        listing = "\n".join(f"- {c.namespace}: {c.name} (score {c.score:.2f})" for c in candidates)
+        prompt = (
+            f"{llm.now_text()}\n\nQuery: {ctx.rewrite.query}\n\nCandidate platforms "
+            f"(namespace: name):\n{listing}\n\nChoose at most {MAX_PLATFORMS} platforms most "
+            "likely to have fresh items answering the query, best first, and say why."
+        )
+        return llm.llm_choose(
+            user=ctx.owner,
+            node="platform",
+            role="router",
+            system=llm.SYSTEM_ROUTER,
+            prompt=prompt,
+            schema=_choice_schema(offered, MAX_PLATFORMS),
+            validate=lambda v: _platforms_validate(v, offered),
+            deadline=ctx.llm_deadline,
+        )
+
+    if len(offered) == 1 and ctx.use_llm:
+        chosen, reason, method = (
+            offered,
+            "the only candidate: no choice to ask for",
+            METHOD_ONLY_CANDIDATE,
+        )
+    else:
+        (chosen, reason), method = await model_or_offline(
+            ctx, "platform", call, lambda: platforms_offline(candidates)
+        )
+    ctx.platforms = chosen
+    ctx.tried_namespaces.update(chosen)
+    await ctx.step("choice", node="platform", chosen=chosen, reason=reason, method=method)
+    return True

@@ -1,0 +1,117 @@
+"""The route node: concrete paths from the chosen platforms' enabled routes, or what the
+question lacks to fill them.
+
+The model method (``agent.routes.model``) picks among the offered routes and fills their
+parameters; the rules its answer must pass are in ``agent.routes.choice``. The offline method
+fills each candidate's parameters from the question (``agent.routes.params``) and keeps the
+best fit per platform (``agent.routes.fit``). Either way, a path that fails
+``fetching.paths.path_build`` is refused (a ``choice_rejected`` step), never sent; a subject
+the question does not give ends the node with ``ctx.needs`` set.
+"""
+
+from asgiref.sync import sync_to_async
+
+from agent.context import RunContext
+from agent.routes.choice import MAX_PATHS
+from agent.routes.fit import offline_choice, platform_words, route_said
+from agent.routes.model import routes_by_model
+from agent.routes.params import FilledPath, SubjectMissing, params_fill
+from catalog.models import Route
+from catalog.search import RouteHit, routes_for_platforms
+from fetching.paths import RoutePathRejected
+
+ROUTE_CANDIDATES = 12
+
+
+def route_candidates(ctx: RunContext) -> list[RouteHit]:
+    exclude = ctx.tried_routes | ctx.circuit_skipped
+    return routes_for_platforms(
+        ctx.platforms, ctx.rewrite.query, exclude=exclude, limit=ROUTE_CANDIDATES
+    )
+
+
+def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
+    return params_fill(
+        template=route.path,
+        parameters=route.parameters,
+        description=route.description,
+        example=route.example,
+        question=ctx.rewrite.query,
+        platform_words=platform_words(route.platform),
+        route_name=route.name,
+    )
+
+
+def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tuple], str, list]:
+    """The best route of each chosen platform with parameters from the question.
+
+    A route whose parameters cannot be filled is refused and the next one of that platform is
+    tried. When the question names a subject, only routes that take it are chosen. Below a
+    route that is about the question (its name says something the question says) but was
+    refused for a subject the question did not give, only routes about the question are taken;
+    when none is left, what the refused routes lacked goes to ``ctx.needs``: asking beats
+    reading an unrelated feed."""
+    routes = Route.objects.select_related("platform").in_bulk([c.route_id for c in candidates])
+    filled, rejected, missing, below = [], [], [], False
+    for hit in candidates:
+        route = routes[hit.route_id]
+        try:
+            filled.append((hit.namespace, route, _route_fill(ctx, route), below))
+        except RoutePathRejected as exc:
+            rejected.append((route.path, str(exc)))
+            ctx.tried_routes.add(route.pk)
+            if isinstance(exc, SubjectMissing):
+                missing.append((route, exc))
+                below = below or route_said(ctx.rewrite.query, route)[0] > 0
+    chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS)
+    if not chosen:
+        _needs_add(ctx, missing[:MAX_PATHS])
+    reason = "route that takes the subject the question names" if named else "best-matching route"
+    return chosen, f"{reason}, one per chosen platform", rejected
+
+
+def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> None:
+    """What the refused routes lacked, once per platform and parameter."""
+    known = {(n["source"], n["parameter"]) for n in ctx.needs}
+    for route, exc in missing:
+        for need in exc.needs(route=route.path, source=route.platform.name):
+            if (need["source"], need["parameter"]) not in known:
+                known.add((need["source"], need["parameter"]))
+                ctx.needs.append(need)
+
+
+async def node_route(ctx: RunContext) -> bool:
+    """Choose concrete paths from the chosen platforms' routes; False when none is left.
+
+    Routes whose parameters cannot be filled are refused and the next candidates tried, within
+    the same step."""
+    while candidates := await sync_to_async(route_candidates)(ctx):
+        await ctx.step(
+            "candidates",
+            node="route",
+            items=[
+                {"path": c.path, "name": c.name, "score": round(c.score, 3)} for c in candidates
+            ],
+        )
+        chosen, reason, rejected, method = await _routes_choose(ctx, candidates)
+        for template, why in rejected:
+            await ctx.step("choice_rejected", node="route", value=template, reason=why)
+        ctx.tried_routes.update(route_id for _path, route_id in chosen if route_id)
+        if not chosen and ctx.needs:
+            return False  # the question lacks a subject: asking beats reading another route
+        if chosen:
+            ctx.paths = chosen
+            await ctx.step(
+                "choice", node="route", chosen=[p for p, _ in chosen], reason=reason, method=method
+            )
+            return True
+    return False
+
+
+async def _routes_choose(ctx: RunContext, candidates: list[RouteHit]) -> tuple:
+    if ctx.use_llm:
+        picked = await routes_by_model(ctx, candidates)
+        if picked is not None:
+            return picked
+    chosen, reason, rejected = await sync_to_async(paths_offline)(ctx, candidates)
+    return chosen, reason, rejected, "offline"

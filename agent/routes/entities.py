@@ -1,0 +1,427 @@
+"""What a question names: the subjects a route parameter may take, read by rules.
+
+A subject value must come from the question (a route's example is a format hint, never a
+value). This module finds the candidates, each with its form:
+
+- forms that say what they are: quoted strings, ``owner/name`` pairs, ``@handles``, video ids
+  (``BV...``), stock codes (``SH600519``, ``00700.HK``), domains, numbers;
+- words a marker introduces: the word after 关于, 搜索, 作者, UP 主, of, from, by, for, user,
+  package... (a phrase after "about" and "search"), and the word before or after 标签, 话题...;
+- the word after a parameter's own name ("sport football", "user torvalds"), asked per route;
+- Latin words inside Chinese text ("IT之家 iPhone 标签").
+
+The platform's own names are blanked first (they name the source, not the subject), and a word
+of the route's own name is never its subject ("User Activities" is no user).
+"""
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from agent.question import CJK, EN_STOP, ZH_STOP, keywords_of
+
+# Words around a topic that are not part of it ("latest posts about X").
+EN_FILLER = frozenset(
+    str.split(
+        """post posts article articles story stories feed feeds item items update updates result
+    results search searches keyword keywords content contents stuff things thing list lists info
+    information trending popular hot best official"""
+    )
+)
+# Words that say what kind of thing is asked for, never which one.
+GENERIC = EN_FILLER | frozenset(
+    str.split(
+        """video videos thread threads comment comments review reviews issue issues release
+    releases version versions tag tags repo repos repository repositories user users page pages
+    topic topics
+    question questions answer answers activity activities image images model models paper papers
+    product products app apps game games blog blogs podcast podcasts episode episodes chapter
+    chapters stuff things thing list lists account accounts channel channels package packages
+    day days week weeks month months year years morning evening hour hours time times
+    trending popular hot best open closed favourite favorite favourites favorites own
+    official search searches keyword keywords result results about author authors group groups
+    project projects org organization profile profiles timeline information info report reports
+    photo photos picture pictures music movie movies book books i we us our my mine"""
+    )
+)
+ZH_FILLER = sorted(
+    {
+        *ZH_STOP,
+        "标签",
+        "文章",
+        "结果",
+        "搜索",
+        "资讯",
+        "新闻",
+        "动态",
+        "内容",
+        "视频",
+        "帖子",
+        "热帖",
+        "更新",
+        "推送",
+        "评论",
+        "之",
+        "我",
+        "我的",
+        "关注",
+        "喜欢",
+        "收藏",
+    },
+    key=len,
+    reverse=True,
+)
+# Where a Chinese word ends: filler of two characters or more, and the particles. Single
+# characters such as 上 or 在 start words too (上海), so they do not cut.
+ZH_CUT = [w for w in ZH_FILLER if len(w) > 1] + ["的", "了", "吗", "呢", "吧"]
+EN_PHRASE_MARKERS = ("about", "search for", "search", "searching for", "tagged", "called", "named")
+EN_WORD_MARKERS = frozenset(
+    str.split(
+        """of from by for tag user package app repo repository channel account author org
+    organization image project subreddit group creator uploader member"""
+    )
+)
+# Words for people in general: in a subject's place ("what did people say") they name nobody.
+PEOPLE = frozenset(
+    str.split(
+        """people person persons everyone everybody someone somebody anyone anybody folks they
+    them he she it you we who users user developers fans experts others he's she's they're"""
+    )
+)
+# A question's auxiliary: after a question word (or first), the word it is followed by is the
+# subject of the question's verb ("What did elonmusk post", "Has sama tweeted").
+AUXILIARIES = frozenset(
+    str.split("did does do has have had is was are were will would can could should")
+)
+QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
+# A kind of thing right after "the X" names X ("the golang organization").
+EN_KIND_NOUNS = frozenset(
+    str.split(
+        """organization organisation org channel account user repo repository package image
+    project playlist subreddit group community page profile library crate module
+    organizations channels accounts users repos repositories packages images projects
+    playlists groups communities"""
+    )
+)
+# What follows these is a topic to search for, not an account or a name.
+ZH_TOPIC_MARKERS = ("关于", "搜索", "关键词", "关键字")
+ZH_AFTER_MARKERS = (
+    "作者",
+    "UP 主",
+    "UP主",
+    "up 主",
+    "up主",
+    "用户",
+    "博主",
+    "频道",
+    "话题",
+    "账号",
+    "仓库",
+    "标签",
+)
+# What follows these names someone (an account), not a topic or a tag.
+AUTHOR_MARKERS = (
+    *str.split("from by user author account creator uploader member"),
+    *("作者", "UP 主", "UP主", "up 主", "up主", "用户", "博主", "账号"),
+)
+ZH_BEFORE_MARKERS = ("标签", "话题", "频道", "专栏", "仓库", "圈子", "吧", "用户", "博主")
+
+LATIN = r"A-Za-z0-9"
+_NOT_LATIN_BEFORE = rf"(?<![{LATIN}_.\-/@])"
+_NOT_LATIN_AFTER = rf"(?![{LATIN}_\-/@]|\.[{LATIN}])"
+QUOTED_RE = re.compile(r'"([^"\n]{1,80})"|“([^”\n]{1,80})”|「([^」\n]{1,80})」|『([^』\n]{1,80})』')
+URL_RE = re.compile(r"https?://\S+", re.I)
+PAIR_RE = re.compile(
+    rf"{_NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)/([{LATIN}][\w.\-]*[{LATIN}]|[{LATIN}]){_NOT_LATIN_AFTER}",
+    re.ASCII,
+)
+HANDLE_RE = re.compile(rf"(?<![{LATIN}_@])@([{LATIN}_][\w.\-]*[{LATIN}_]|[{LATIN}_])", re.ASCII)
+VIDEO_RE = re.compile(rf"{_NOT_LATIN_BEFORE}(BV[{LATIN}]{{10}}|av\d{{3,}}){_NOT_LATIN_AFTER}")
+STOCK_RE = re.compile(
+    rf"{_NOT_LATIN_BEFORE}((?:SH|SZ|BJ|HK|sh|sz|bj|hk)\d{{5,6}}|\d{{6}}\.(?:SH|SZ|BJ)|\d{{4,5}}\.HK)"
+    rf"{_NOT_LATIN_AFTER}"
+)
+# An id that mixes letters and digits: 3 digits or more, or 12 characters or more
+# (UCaXkIU1QidjPwiAYu6GcHjg, PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf; iPhone15 is no id).
+ID_RE = re.compile(
+    rf"{_NOT_LATIN_BEFORE}((?=[{LATIN}_\-]*\d)(?=[\d_\-]*[A-Za-z])"
+    rf"(?:(?=(?:[A-Za-z_\-]*\d){{3}})[{LATIN}_\-]{{8,}}|[{LATIN}_\-]{{12,}}))"
+    rf"{_NOT_LATIN_AFTER}",
+    re.ASCII,
+)
+DOMAIN_RE = re.compile(
+    rf"{_NOT_LATIN_BEFORE}((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}}){_NOT_LATIN_AFTER}",
+    re.I | re.ASCII,
+)
+DURATION_RE = re.compile(
+    r"\d+\s*(?:个)?(?:小时|天|日|周|星期|月|年|hours?|hrs?|days?|weeks?|months?|years?)",
+    re.I,
+)
+NUMBER_RE = re.compile(rf"(?<![{LATIN}_.\-])(\d+)(?![{LATIN}_\-]|\.\d)")
+TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]|[{CJK}]+", re.ASCII)
+WORD_TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]")
+CJK_RE = re.compile(f"[{CJK}]")
+POSSESSIVE_RE = re.compile(r"'s$", re.I)
+OWNER_RE = re.compile(rf"{_NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)'s(?![{LATIN}])", re.ASCII)
+RUN_RE = re.compile(rf"[{CJK}{LATIN}_\-.+#]+")
+
+
+@dataclass(frozen=True)
+class Entity:
+    value: str
+    # quoted | pair | handle | video | stock | domain | id | number | topic | marked | latin
+    kind: str
+    marked: bool = False  # a marker introduced it (a bare number is only a number)
+    role: str = ""  # account: someone's (by X, @X, "did X post"); topic: something to search for
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question read for one platform: its subjects, and its text with the platform blanked."""
+
+    text: str
+    entities: tuple[Entity, ...]
+    topic: tuple[str, ...]  # topic words for keyword parameters, no filler, no platform name
+
+
+def _blank(text: str, pattern: re.Pattern[str], found: list[tuple[str, str]], kind: str) -> str:
+    def keep(match: re.Match[str]) -> str:
+        value = next((g for g in match.groups() if g), match.group(0))
+        found.append((kind, match.group(0) if kind == "pair" else value))
+        return " " * len(match.group(0))
+
+    return pattern.sub(keep, text)
+
+
+def platform_blank(question: str, words: Iterable[str]) -> str:
+    """``question`` with the platform's names, aliases and namespace replaced by spaces."""
+    for word in sorted({w for w in words if w and len(w) > 1}, key=len, reverse=True):
+        if word.isascii():
+            pattern = rf"(?<![{LATIN}./\-]){re.escape(word)}{_NOT_LATIN_AFTER}"
+        else:
+            pattern = re.escape(word)
+        question = re.sub(pattern, lambda m: " " * len(m.group(0)), question, flags=re.I)
+    return question
+
+
+def _formed(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """Entities whose form says what they are, and the text with them blanked."""
+    found: list[tuple[str, str]] = []
+    text = URL_RE.sub(lambda m: " " * len(m.group(0)), text)
+    for pattern, kind in (
+        (QUOTED_RE, "quoted"),
+        (PAIR_RE, "pair"),
+        (HANDLE_RE, "handle"),
+        (VIDEO_RE, "video"),
+        (STOCK_RE, "stock"),
+        (DOMAIN_RE, "domain"),
+        (ID_RE, "id"),
+    ):
+        text = _blank(text, pattern, found, kind)
+    text = DURATION_RE.sub(lambda m: " " * len(m.group(0)), text)
+    found = [(k, v) for k, v in found if k != "pair" or re.search("[A-Za-z]", v)]
+    return text, found
+
+
+def _usable(word: str, excluded: set[str]) -> bool:
+    low = word.lower().strip(".'-_")
+    return (
+        bool(re.search(r"[^\W_]", low))
+        and low not in EN_STOP
+        and low not in GENERIC
+        and not describes(low, excluded)
+    )
+
+
+def describes(word: str, excluded: set[str]) -> bool:
+    """``word`` is one of the route's own words (for Chinese, a part of one: 发帖 of 用户发帖)."""
+    if word in excluded:
+        return True
+    return bool(CJK_RE.search(word)) and any(word in e for e in excluded if not e.isascii())
+
+
+def _zh_word(run: str) -> str:
+    """The first word of a CJK run: up to the first filler word (的, 最新, 文章...); a single
+    character is no word."""
+    while run:
+        cuts = [run.find(f) for f in ZH_CUT if f in run]
+        cut = min(cuts, default=len(run))
+        if cut > 0:
+            return run[:cut] if cut > 1 or run[:cut].isascii() else ""
+        run = run[max(len(f) for f in ZH_CUT if run.startswith(f)) :]
+    return ""
+
+
+def zh_content(run: str) -> str:
+    """A CJK run without its filler words (文章, 更新, 最新...)."""
+    for filler in ZH_CUT:
+        run = run.replace(filler, " ")
+    return "".join(run.split())
+
+
+def _zh_last_word(run: str) -> str:
+    """The last word of a CJK run (what stands right before a marker such as 标签)."""
+    ends = [run.rfind(f) + len(f) for f in ZH_CUT if f in run]
+    word = run[max(ends, default=0) :]
+    return word if len(word) > 1 or word.isascii() else ""
+
+
+def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -> str:
+    """The word (or, for ``phrase``, up to four words) at ``start``, skipping stop words."""
+    words: list[str] = []
+    for match in TOKEN_RE.finditer(text, start):
+        token = match.group(0)
+        if CJK_RE.match(token):
+            word = _zh_word(token)
+            if word and not describes(word.lower(), excluded):
+                words.append(word)
+            break
+        token = POSSESSIVE_RE.sub("", token)
+        low = token.lower()
+        if not words and (low in EN_STOP or low in EN_WORD_MARKERS):
+            continue
+        usable = (
+            _usable(token, excluded) if not phrase else low not in EN_STOP and low not in excluded
+        )
+        if not usable or low in EN_WORD_MARKERS:
+            break
+        words.append(token.rstrip(".'"))
+        if not phrase or len(words) == 4 or text[match.end() : match.end() + 1] in ",.;?!":
+            break
+    return " ".join(words)
+
+
+def marked_after(text: str, markers: Iterable[str], excluded: set[str]) -> list[str]:
+    """Values that follow one of ``markers`` (English markers match whole words)."""
+    values = []
+    for marker in markers:
+        phrase = marker in EN_PHRASE_MARKERS
+        bound = rf"(?<![{LATIN}]){re.escape(marker)}(?![{LATIN}])" if marker.isascii() else None
+        pattern = re.compile(bound or re.escape(marker), re.I)
+        for match in pattern.finditer(text):
+            if value := _after(text, match.end(), excluded, phrase=phrase):
+                values.append(value)
+    return values
+
+
+def _marked_before(text: str, excluded: set[str]) -> list[str]:
+    values = []
+    for marker in ZH_BEFORE_MARKERS:
+        for match in re.finditer(re.escape(marker), text):
+            runs = RUN_RE.findall(text[: match.start()].rstrip())
+            if not runs or not text[: match.start()].rstrip().endswith(runs[-1]):
+                continue
+            run = runs[-1].strip(".-_")
+            word = run if run.isascii() else _zh_last_word(run)
+            if word and _usable(word, excluded) and not any(f == word for f in ZH_FILLER):
+                values.append(word)
+    return values
+
+
+def _subject_word(token: str, excluded: set[str]) -> bool:
+    low = token.lower()
+    return not CJK_RE.search(token) and low not in PEOPLE and _usable(token, excluded)
+
+
+def in_subject_place(text: str, excluded: set[str]) -> list[str]:
+    """Names an English question puts in a subject's place, unmarked:
+
+    - after a question's auxiliary, before its verb: "What did elonmusk post", "Has sama been
+      tweeting" (the auxiliary first, or after a question word);
+    - between a kind of thing and a past verb: "Repositories sindresorhus starred";
+    - between "the" and a kind of account: "the golang organization".
+
+    Words for things (posts, trending), question words, people in general and the route's own
+    words are never names."""
+    if CJK_RE.search(text):
+        return []
+    tokens = [POSSESSIVE_RE.sub("", t) for t in WORD_TOKEN_RE.findall(text)]
+    lows = [t.lower() for t in tokens]
+    found = []
+    for i, token in enumerate(tokens[:-1]):
+        before = lows[i - 1] if i else ""
+        after = lows[i + 1]
+        asked = before in AUXILIARIES and (i == 1 or (i >= 2 and lows[i - 2] in QUESTION_WORDS))
+        relative = before in GENERIC and after.endswith("ed") and i + 1 < len(tokens)
+        kind = before == "the" and after in EN_KIND_NOUNS
+        if (asked or relative or kind) and _subject_word(token, excluded):
+            found.append(token)
+    return found
+
+
+def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
+    if not CJK_RE.search(text):
+        return []
+    for marker in ZH_AFTER_MARKERS + ZH_TOPIC_MARKERS:  # "UP 主" is a marker, not a subject
+        text = re.sub(re.escape(marker), " ", text, flags=re.I)
+    return [w for w in WORD_TOKEN_RE.findall(text) if not w.isdigit() and _usable(w, excluded)]
+
+
+def question_read(
+    question: str,
+    *,
+    platform_words: Iterable[str],
+    excluded: Iterable[str],
+    keywords: list[str] | None = None,
+) -> Asked:
+    """Read ``question`` for a route of the platform named by ``platform_words``.
+
+    ``excluded`` holds lower-case words that describe the route (its name, its literal path
+    segments): never a subject value. ``keywords`` are topic words for keyword parameters;
+    by default those of the question without the platform's names and time spans."""
+    platform = {w.lower() for w in platform_words if w}
+    skip = {w.lower() for w in excluded} | platform
+    text = platform_blank(question, platform)
+    rest, formed = _formed(text)
+    found = [
+        Entity(v, k, role="account" if k == "handle" else "")
+        for k, v in formed
+        if not describes(v.lower(), skip)
+    ]
+    owners = [o for o in OWNER_RE.findall(rest) if _usable(o, skip)]
+    markers = (*sorted(EN_WORD_MARKERS), *ZH_AFTER_MARKERS)
+    marked = _marked_before(rest, skip) + marked_after(rest, markers, skip) + owners
+    accounts = {*marked_after(rest, AUTHOR_MARKERS, skip), *owners}
+    found += [
+        Entity(v, _kind_of(v), marked=True, role="account" if v in accounts else "") for v in marked
+    ]
+    topics = marked_after(rest, (*EN_PHRASE_MARKERS, *ZH_TOPIC_MARKERS), skip)
+    found += [Entity(v, "topic", marked=True, role="topic") for v in topics]
+    subjects = in_subject_place(rest, skip)
+    found += [Entity(w, "marked", marked=True, role="account") for w in subjects]
+    found += [Entity(w, "latin") for w in _latin_in_chinese(rest, skip)]
+    found += [Entity(n, "number") for n in NUMBER_RE.findall(rest) if n not in skip]
+    if keywords is None:
+        unmarked = re.sub("|".join(map(re.escape, ZH_AFTER_MARKERS)), " ", text, flags=re.I)
+        keywords = keywords_of(DURATION_RE.sub(" ", unmarked))
+    topic = [
+        POSSESSIVE_RE.sub("", k)
+        for k in keywords
+        if _topical(k, platform) and not describes(k.lower(), skip)
+    ]
+    return Asked(text=text, entities=_unique(found), topic=tuple(topic))
+
+
+def _kind_of(value: str) -> str:
+    return "number" if value.isdigit() else "marked"
+
+
+def _topical(word: str, platform: set[str]) -> bool:
+    low = word.lower()
+    if low in platform or any(p in low for p in platform if not p.isascii()):
+        return False
+    if CJK_RE.search(word):
+        return bool(_zh_word(word)) and word not in ZH_FILLER
+    return low not in EN_FILLER and low not in EN_STOP
+
+
+def _unique(entities: list[Entity]) -> tuple[Entity, ...]:
+    """First of each value (case-folded); a marked one keeps its mark."""
+    seen: dict[str, Entity] = {}
+    for entity in entities:
+        key = entity.value.casefold()
+        if key not in seen:
+            seen[key] = entity
+        elif entity.marked and not seen[key].marked:
+            seen[key] = Entity(seen[key].value, seen[key].kind, True, seen[key].role)
+    return tuple(seen.values())

@@ -1,0 +1,219 @@
+"""Enumerated parameter values, and which one a question names.
+
+A route lists the values a parameter takes three ways upstream: the parameter's ``options``,
+markdown tables in the route description (labels over values, or a two-column list), and an
+inline list of backticked values in the parameter's own description ("can be `all`, `owner`").
+A question names a value by its label or the value itself, in either language (最热 names
+``hot``), or by a span of time ("7 天" names ``7days``, "24 hours" names ``24h``).
+"""
+
+import re
+from typing import Any
+
+from agent.question import ZH_NUMBERS
+from agent.routes.entities import GENERIC
+from catalog.search_terms import word_stem
+
+TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")
+TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")
+SLUG_RE = re.compile(r"[A-Za-z0-9_.\-]+")
+MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+INLINE_VALUE_RE = re.compile(r"`([A-Za-z0-9_.\-]{1,40})`")
+SPAN_RE = re.compile(
+    r"(\d+|[一两二三四五六七八九十])\s*(?:个)?\s*"
+    r"(小时|hours?|hrs?|h|天|日|days?|d|周|星期|weeks?|w|月|months?|年|years?|y)(?![a-z])",
+    re.I,
+)
+SPAN_UNITS = {"小": "h", "h": "h", "天": "d", "日": "d", "d": "d", "周": "w", "星": "w", "w": "w"}
+SPAN_UNITS |= {"月": "m", "m": "m", "年": "y", "y": "y"}
+# Values a question says in passing ("the latest news"): they name an optional parameter's
+# value only when nothing else in the question does.
+PASSING = frozenset({"all", "latest", "new", "newest", "news", "default", "全部", "最新", "新闻"})
+
+# One concept, its Chinese and English words (route values are mostly English slugs, labels
+# often Chinese): general vocabulary of feed sites, not any one site's list.
+SYNONYMS: list[tuple[str, ...]] = [
+    ("最热", "热门", "最火", "热榜", "hot", "popular"),
+    ("最新", "latest", "new", "newest"),
+    ("推荐", "recommend", "recommended"),
+    ("精选", "featured"),
+    ("精华", "digest", "essence"),
+    ("全部", "所有", "all"),
+    ("今日", "今天", "每日", "日榜", "today", "daily"),
+    ("本周", "每周", "周榜", "weekly"),
+    ("本月", "每月", "月榜", "monthly"),
+    ("年榜", "yearly", "annual"),
+    ("新闻", "news"),
+    ("科技", "tech", "technology"),
+    ("体育", "sport", "sports"),
+    ("财经", "finance", "business"),
+    ("娱乐", "entertainment"),
+    ("游戏", "game", "games", "gaming"),
+    ("汽车", "auto", "car", "cars"),
+    ("国际", "world", "international"),
+    ("军事", "military"),
+    ("足球", "football", "soccer"),
+    ("篮球", "basketball"),
+    ("电影", "movie", "movies", "film"),
+    ("音乐", "music"),
+    ("健康", "health"),
+    ("教育", "education"),
+    ("政治", "politics"),
+    ("文化", "culture"),
+    ("旅游", "travel"),
+    ("时尚", "fashion"),
+    ("美食", "food"),
+    ("股票", "stock", "stocks"),
+    ("视频", "video", "videos"),
+    ("图片", "photo", "photos", "picture"),
+    ("评论", "comment", "comments"),
+    ("问答", "qa", "question"),
+    ("开放", "open"),
+    ("关闭", "closed"),
+    ("中文", "chinese", "zh"),
+    ("英文", "英语", "english", "en"),
+    ("日语", "japanese", "ja"),
+]
+
+
+def options_of(spec: Any) -> list[tuple[str, str]]:
+    """(label, value) of a parameter's upstream ``options``."""
+    if not isinstance(spec, dict) or not isinstance(spec.get("options"), list):
+        return []
+    found = []
+    for option in spec["options"]:
+        if isinstance(option, dict) and isinstance(option.get("value"), str):
+            found.append((str(option.get("label") or option["value"]), option["value"]))
+    return found
+
+
+def inline_values(text: str) -> list[tuple[str, str]]:
+    """Backticked values listed in a parameter's description, when it lists two or more."""
+    values = list(dict.fromkeys(INLINE_VALUE_RE.findall(text or "")))
+    return [(v, v) for v in values] if len(values) >= 2 else []
+
+
+def description_table(description: str) -> list[tuple[str, str]]:
+    """(label, value) pairs from all the markdown tables of a route description."""
+    return [pair for block in table_blocks(description) for pair in block]
+
+
+def table_blocks(description: str) -> list[list[tuple[str, str]]]:
+    """(label, value) pairs of each markdown table of a route description.
+
+    Upstream lays them out two ways. Rows of labels may alternate with rows of values (or
+    values over labels, when only the upper row reads as values). Otherwise a table lists one
+    value a row under a header: the value is the first column whose cells all read as values,
+    each other column a label for it. ``[text](url)`` cells count as their text.
+    """
+    blocks = []
+    for rows in _table_rows(description or ""):
+        pairs = _listed(rows) if not _alternating(rows) else None
+        if pairs is None:
+            pairs = []
+            for labels, values in zip(rows[0::2], rows[1::2], strict=False):
+                if _all_slugs(labels) and not _all_slugs(values):
+                    labels, values = values, labels
+                pairs.extend((lab, val) for lab, val in zip(labels, values, strict=False) if val)
+        if pairs:
+            blocks.append(pairs)
+    return blocks
+
+
+def _alternating(rows: list[list[str]]) -> bool:
+    """Rows of labels and rows of values in turn (two rows are always read so)."""
+    if len(rows) <= 2:
+        return True
+    odd, even = rows[1::2], rows[0::2]
+    return all(_all_slugs(r) for r in odd) != all(_all_slugs(r) for r in even)
+
+
+def _listed(rows: list[list[str]]) -> list[tuple[str, str]] | None:
+    """Pairs of a one-value-a-row table, or None when no column reads as values."""
+    body = [row for row in rows[1:] if any(row)]
+    width = min(len(row) for row in body)
+    columns = [[row[i] for row in body] for i in range(width)]
+    slugs = [i for i, cells in enumerate(columns) if _all_slugs(cells) and any(cells)]
+    labels = [i for i in range(width) if i not in slugs[:1]]
+    if not slugs or not labels:
+        return None
+    at = slugs[0]
+    return [(row[i], row[at]) for row in body for i in labels if row[i] and row[at]]
+
+
+def _table_rows(description: str) -> list[list[list[str]]]:
+    """The tables of a description, each a list of rows of cleaned cells (rules left out)."""
+    blocks: list[list[list[str]]] = [[]]
+    for line in description.splitlines():
+        match = TABLE_ROW_RE.match(line)
+        if match is None:
+            if blocks[-1]:
+                blocks.append([])
+        elif not TABLE_RULE_RE.match(line):
+            cells = (MD_LINK_RE.sub(r"\1", cell).strip(" `") for cell in match.group(1).split("|"))
+            blocks[-1].append(list(cells))
+    return [block for block in blocks if block]
+
+
+def _all_slugs(cells: list[str]) -> bool:
+    """Cells that read as path values (``it``, ``hot-list``, ``24``) rather than labels."""
+    return all(SLUG_RE.fullmatch(cell) for cell in cells if cell)
+
+
+def spans(text: str) -> set[str]:
+    """The spans of time a text names, canonical: "7 天" and "7days" are both ``7d``."""
+    found = set()
+    for amount, unit in SPAN_RE.findall(text):
+        count = int(amount) if amount.isdigit() else ZH_NUMBERS[amount]
+        found.add(f"{count}{SPAN_UNITS[unit[0].lower()]}")
+    return found
+
+
+def _grams(text: str) -> set[str]:
+    """Latin words (stemmed: ranking names "rank"), and CJK character pairs (single characters
+    for a one-character run)."""
+    grams: set[str] = set()
+    for run in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", text.lower()):
+        if run.isascii():
+            grams.add(word_stem(run))
+        else:
+            grams.update({run[i : i + 2] for i in range(max(1, len(run) - 1))})
+    return grams
+
+
+def _translated(question: str) -> set[str]:
+    """The question's grams, plus the other-language words of each concept it names."""
+    grams = _grams(question)
+    low = question.lower()
+    for words in SYNONYMS:
+        if any(w in low if not w.isascii() else w in grams for w in words):
+            for word in words:
+                grams |= _grams(word) if word.isascii() else {word}
+    return grams
+
+
+def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) -> str | None:
+    """The value of the option the question names best, or None.
+
+    A span of time matches first. Otherwise a label (or value) counts when at least 60% of its
+    words / character pairs appear in the question, so "最热的主题" names "最热主题" but not
+    "最新主题". ``loose`` (a required parameter) also counts the other language's words of a
+    concept; otherwise a value said in passing (latest, 全部) names nothing."""
+    asked_spans = spans(question)
+    for label, value in choices:
+        if asked_spans & (spans(label) | spans(value)):
+            return value
+    asked = _translated(question) if loose else _grams(question)
+    best: tuple[float, bool, int, str] | None = None
+    for label, value in choices:
+        for text in (label, value):
+            grams = _grams(text)
+            if not grams or len(text.strip()) < 2 or (not loose and text.lower() in PASSING):
+                continue
+            overlap = len(grams & asked) / len(grams)
+            # A kind of thing ("threads") is a weaker choice than a value that is no common noun
+            # ("Ask HN threads" asks for ask).
+            candidate = (overlap, text.lower() not in GENERIC, len(text), value)
+            if overlap >= 0.6 and (best is None or candidate[:3] > best[:3]):
+                best = candidate
+    return best[3] if best else None

@@ -1,0 +1,129 @@
+"""Which of the routes that could be filled answers the question best (the route node's
+offline choice), read from the route's name and parameters against the question's words.
+
+- ``name_said``: the words of a route's name the question says, and those it does not (a
+  route that qualifies what was asked reads a narrower feed than the one asked for);
+- ``kind_said``: the kinds of subject (channel, user, repository...) the route takes that the
+  question names;
+- the fit of the question's values to their parameters (``FilledPath.fit``), first of all.
+"""
+
+import re
+
+from agent.question import EN_STOP
+from agent.routes.entities import (
+    AUTHOR_MARKERS,
+    CJK_RE,
+    EN_KIND_NOUNS,
+    GENERIC,
+    platform_blank,
+    zh_content,
+)
+from agent.routes.params import words_of
+from catalog.models import Platform, Route
+from fetching.paths import template_parameters
+
+# Route-name words that say how a feed is addressed, not which part of a site it reads.
+ADDRESS_WORDS = frozenset(
+    str.split("timeline feed feeds id ids handle details profile user users account accounts")
+)
+
+
+def name_said(
+    route_name: str, question: str, platform_words: tuple[str, ...], template: str = ""
+) -> tuple[int, int]:
+    """How many words of a route's name (its platform's names left out) the question says,
+    generic ones (posts, 文章) not counted, and how many words it does not say.
+
+    A route that shares no word with the question is not about it; one that qualifies what was
+    asked ("Starred", "投币") reads a narrower feed than the one asked for. Words that only say
+    whose feed it is or how it is addressed (user, timeline, UP 主, with, id; a kind of subject
+    the ``template`` takes, as the repo of Repo Issues) qualify nothing. A Latin word counts as
+    said when a question word shares its first four letters (repos, repositories); a Chinese
+    word when one of its character pairs occurs."""
+    asked = question.casefold()
+    latin = set(re.findall(r"[a-z0-9]+", asked))
+    said = unsaid = 0
+    name = platform_blank(route_name, platform_words).casefold()
+    for marker in (m for m in AUTHOR_MARKERS if CJK_RE.search(m)):  # UP 主, 用户: whose feed
+        name = name.replace(marker.casefold(), " ")
+    taken = {w[:4] for n, _r, _o in template_parameters(template) for w in words_of(n)}
+    for word in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", name):
+        if word.isascii():
+            content = "" if word in GENERIC or word in EN_STOP else word
+        else:
+            content = zh_content(word)
+        said += bool(content) and _word_said(content, latin, asked)
+        qualifier = "" if word in EN_KIND_NOUNS and word[:4] in taken else _qualifier(word)
+        unsaid += bool(qualifier) and not _word_said(qualifier, latin, asked)
+    return said, unsaid
+
+
+def _qualifier(word: str) -> str:
+    """``word`` of a route name without what qualifies nothing (see ``name_said``)."""
+    return "" if word in EN_STOP or word in ADDRESS_WORDS else word
+
+
+def kind_said(route_name: str, template: str, question: str) -> int:
+    """How many kinds of subject that the route's name or parameters name (channel, user,
+    playlist, repository, organization...) the question names too: "videos from channel X"
+    asks for the route of a channel, not of a playlist."""
+    asked = question.casefold()
+    latin = set(re.findall(r"[a-z0-9]+", asked))
+    names = [w for n, _r, _o in template_parameters(template) for w in words_of(n)]
+    words = set(re.findall(r"[a-z]+", route_name.casefold())) | set(names)
+    kinds = {w[:4] for w in words if w in EN_KIND_NOUNS and _word_said(w, latin, asked)}
+    return len(kinds)  # repo and repository are one kind
+
+
+def _word_said(word: str, latin: set[str], asked: str) -> bool:
+    if word.isascii():
+        return word in latin or any(w[:4] == word[:4] for w in latin if min(len(w), len(word)) >= 4)
+    return any(word[i : i + 2] in asked for i in range(max(1, len(word) - 1)))
+
+
+def platform_words(platform: Platform) -> tuple[str, ...]:
+    """The platform's names: they name the source, never what is asked about it."""
+    return (platform.namespace, platform.name, *platform.aliases)
+
+
+def route_said(query: str, route: Route) -> tuple[int, int]:
+    return name_said(route.name, query, platform_words(route.platform), route.path)
+
+
+def offline_choice(
+    query: str, filled: list[tuple], platforms: list[str], limit: int
+) -> tuple[list[tuple[str, int]], bool]:
+    """The first path of each platform, the platforms in the order they were chosen, at most
+    ``limit``. ``filled`` holds (namespace, route, FilledPath, below a refused route about the
+    question), in search order.
+
+    A route that takes the subject the question names comes first; among those, the one whose
+    values suit their parameters best, then the one taking the kind of subject the question
+    names, then the one whose name and listed values say most of the question, then the one
+    whose name asks least it did not. Below a
+    refused route about the question, only routes about it or taking its subject are left."""
+    said = {route.pk: route_said(query, route) for _ns, route, _path, _below in filled}
+    filled = [f for f in filled if not f[3] or said[f[1].pk][0] or f[2].names_subject]
+    named = [f for f in filled if f[2].names_subject]
+    kinds = {route.pk: kind_said(route.name, route.path, query) for _n, route, _p, _b in named}
+    # Best suited values, then the kind of subject asked for, then the most words of the
+    # question said (by the name or by a value it lists: types=release for "releases"), then
+    # the fewest unasked ones; stable: search order.
+    named.sort(
+        key=lambda f: (
+            -f[2].fit,
+            -kinds[f[1].pk],
+            -(said[f[1].pk][0] + f[2].options_named),
+            -said[f[1].pk][0],  # a route named for it beats one listing it among others
+            said[f[1].pk][1],
+        )
+    )
+    rank = {namespace: i for i, namespace in enumerate(platforms)}
+    pool = sorted(named or filled, key=lambda f: rank.get(f[0], len(rank)))
+    chosen, done = [], set()
+    for namespace, route, path, _below in pool:
+        if namespace not in done and len(chosen) < limit:
+            chosen.append((path.path, route.pk))
+            done.add(namespace)
+    return chosen, bool(named)

@@ -1,0 +1,421 @@
+"""Filling a route's parameters from a question (the route node's offline method).
+
+The route's example path is a format hint, never a value. Each parameter is one of two kinds:
+
+- a *subject* (user, repo, id, keyword, tag, channel...): it names what the question is about,
+  so its value comes from the question (``agent.routes.entities``) or the route is not fetched:
+  ``SubjectMissing`` says which parameter the question did not give;
+- a *setting*: its values are an enumeration (upstream ``options``, a description table, an
+  inline list) or its name says it is one (type, category, sort, language...). The question's
+  choice comes first (``agent.routes.enums``); a required one without it takes its documented
+  default, else the example's value (that is a working choice, not somebody's subject).
+
+A subject may also take a documented conventional default (Docker Hub's ``library`` owner of
+official images), but only to complete a subject the question named (the image), never in place
+of one. An optional parameter stays out unless the question asks for it.
+
+The result is only a proposal: ``fetching.paths.path_build`` validates it before any request.
+"""
+
+import itertools
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from django.utils.translation import gettext as _
+
+from agent.routes.entities import (
+    CJK_RE,
+    DOMAIN_RE,
+    ID_RE,
+    STOCK_RE,
+    VIDEO_RE,
+    Asked,
+    Entity,
+    marked_after,
+    question_read,
+)
+from agent.routes.enums import inline_values, option_named, options_of, table_blocks
+from fetching.paths import RoutePathRejected, path_build, template_parameters, template_values
+
+# Parameters whose name says they choose a setting, not a subject (by their last word).
+SETTING_WORDS = frozenset(
+    str.split(
+        """type types category categories caty cate cat catalog class classify kind sort sorting
+    order orderby by lang language locale period time range timeframe since region area country
+    section tab mode filter status state format limit limits count embed rank ranking params
+    routeparams options view level sub subcategory important score only"""
+    )
+)
+# Subject parameters that may take the question's topic words when no entity names a value.
+TOPIC_PARAMS = frozenset(
+    str.split("keyword keywords query q kw word words search searchword term qw wd tag tags topic")
+)
+NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
+TABLE_POINTER_RE = re.compile(r"下表|表格|table|below", re.I)
+PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
+NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+DEFAULT_RES = [
+    re.compile(r"默认(?:为|是|值为|值是|[:\uff1a])?\s*`?([\w.\-]+)`?"),
+    re.compile(r"defaults?(?: value)?(?: is| to|:)\s*`?([\w.\-]+)`?", re.I),
+    re.compile(r"\bfills? in (?:the )?`?([\w.\-]+)`?", re.I),
+]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One parameter of a route, read from the route's upstream data."""
+
+    name: str
+    regex: str
+    optional: bool
+    description: str
+    choices: list[tuple[str, str]]
+    example: str | None  # the example path's value: a format hint
+    default: str | None  # the documented default, if any
+    subject: bool
+
+
+@dataclass(frozen=True)
+class FilledPath:
+    path: str
+    params: dict[str, str]
+    sources: dict[str, str]  # parameter -> option | entity kind | keywords | default | example
+    fit: int = 0  # how well the question's values suit their parameters (see ``_fit``)
+
+    @property
+    def options_named(self) -> int:
+        """How many listed values the question chose (not defaults or examples)."""
+        return sum(source == "option" for source in self.sources.values())
+
+    @property
+    def names_subject(self) -> bool:
+        """A subject value came from an entity the question names."""
+        return any(s not in NOT_NAMED for s in self.sources.values())
+
+
+class SubjectMissing(RoutePathRejected):
+    """A required subject parameter has no value in the question; ``slots`` says which."""
+
+    def __init__(self, slots: list[Slot]) -> None:
+        self.slots = slots
+        names = ", ".join(f":{s.name}" for s in slots)
+        super().__init__("missing_subject", f"the question gives no value for {names}")
+
+    def needs(self, *, route: str, source: str) -> list[dict[str, str]]:
+        """What to ask for, in the shape of ``RunContext.needs``."""
+        return [
+            {
+                "parameter": slot.name,
+                "description": slot.description,
+                "format": value_format(slot),
+                "route": route,
+                "source": source,
+            }
+            for slot in self.slots
+        ]
+
+
+def words_of(name: str) -> list[str]:
+    return [w.lower() for w in NAME_WORD_RE.findall(name.replace("_", " "))]
+
+
+def _spec_text(spec: object) -> str:
+    text = spec.get("description", "") if isinstance(spec, dict) else spec
+    return text if isinstance(text, str) else ""
+
+
+def _default(name: str, spec: object, description: str) -> str | None:
+    if isinstance(spec, dict) and isinstance(spec.get("default"), str) and spec["default"]:
+        return spec["default"]
+    for pattern in DEFAULT_RES:
+        if match := pattern.search(_spec_text(spec)):
+            return match.group(1)
+    use = re.search(rf"[Uu]se `([\w.\-]+)` as (?:the )?`?{re.escape(name)}\b", description)
+    return use.group(1) if use else None
+
+
+def _tables(names: list[str], parameters: dict, description: str, example: dict) -> dict:
+    """Each description table goes to the parameter whose example value it lists, else to the
+    one whose description points at a table, else to the first setting parameter."""
+    settings = [n for n in names if words_of(n)[-1:] and words_of(n)[-1] in SETTING_WORDS]
+    pointing = [n for n in names if TABLE_POINTER_RE.search(_spec_text(parameters.get(n)))]
+    tables: dict[str, list[tuple[str, str]]] = {}
+    for block in table_blocks(description):
+        pairs = [(label, v) for label, v in block if not v.startswith("/")]  # example paths
+        values = {v for _label, v in pairs}
+        owner = next((n for n in names if example.get(n) in values), None)
+        owner = owner or next(iter(pointing + settings), None)
+        if owner and pairs:
+            tables.setdefault(owner, []).extend(pairs)
+    return tables
+
+
+def _listed(names: list[str], parameters: dict, tables: dict) -> dict[str, list[tuple[str, str]]]:
+    """Each parameter's values: its upstream options, else those its own description lists
+    with a table's; values listed where another parameter is named are that one's ("For
+    `threads` sections, set user ID" lists values of :section, not of :value)."""
+    choices = {}
+    for name in names:
+        spec = parameters.get(name)
+        inline = inline_values(_spec_text(spec))
+        choices[name] = options_of(spec) or list(dict.fromkeys(inline + tables.get(name, [])))
+    for name in names:
+        text = _spec_text(parameters.get(name)).lower()
+        for other in (n for n in names if n != name and _named_in(n, text)):
+            theirs = {value for _label, value in choices[other]}
+            if not options_of(parameters.get(name)):
+                choices[name] = [c for c in choices[name] if c[1] not in theirs]
+    return choices
+
+
+def _named_in(name: str, text: str) -> bool:
+    words = words_of(name)
+    return len(words) == 1 and len(words[0]) > 3 and re.search(rf"\b{words[0]}", text) is not None
+
+
+def route_slots(template: str, parameters: object, description: str, example: str) -> list[Slot]:
+    """The parameters of ``template``, each with its kind, values and format hint."""
+    parameters = parameters if isinstance(parameters, dict) else {}
+    description = description or ""
+    from_example = {k: unquote(v) for k, v in template_values(template, example or "").items()}
+    names = [name for name, _regex, _optional in template_parameters(template)]
+    tables = _tables(names, parameters, description, from_example)
+    listed = _listed(names, parameters, tables)
+    slots = []
+    for name, regex, optional in template_parameters(template):
+        spec = parameters.get(name)
+        choices = listed[name]
+        words = words_of(name)
+        # A setting's name (status) with an example naming one thing (a tweet's id) is a subject.
+        named_setting = bool(words) and words[-1] in SETTING_WORDS
+        setting = bool(choices) or (named_setting and not _id_like(from_example.get(name)))
+        slots.append(
+            Slot(
+                name=name,
+                regex=regex,
+                optional=optional,
+                description=_spec_text(spec),
+                choices=list(choices),
+                example=from_example.get(name),
+                default=_default(name, spec, description),
+                subject=not setting,
+            )
+        )
+    return slots
+
+
+def shape_of(value: str | None) -> str | None:
+    """The form a value takes: pair, number, stock, video, domain, id or word (None: unknown)."""
+    if not value:
+        return None
+    if "/" in value:
+        return "pair"
+    if value.isdigit():
+        return "number"
+    for pattern, shape in (
+        (STOCK_RE, "stock"),
+        (VIDEO_RE, "video"),
+        (DOMAIN_RE, "domain"),
+        (ID_RE, "id"),
+    ):
+        if pattern.fullmatch(value):
+            return shape
+    return "word"
+
+
+def _id_like(value: str | None) -> bool:
+    """An example value that names one thing (a long number, an id), never a setting."""
+    shape = shape_of(value)
+    return shape in ("id", "video", "stock") or (shape == "number" and len(value or "") >= 5)
+
+
+def value_format(slot: Slot) -> str:
+    """How a value of ``slot`` is written, for a person asked for it: the example's shape,
+    never its value."""
+    shape = shape_of(slot.example)
+    if shape == "pair":
+        return _("owner/name")
+    if shape == "number":
+        return _("digits")
+    if shape in ("stock", "video"):
+        return re.sub(r"\d", "#", re.sub(r"(?<=BV)\w+", "#" * 10, slot.example))
+    if shape == "domain":
+        return _("a domain name, like example.org")
+    if slot.example and CJK_RE.search(slot.example):
+        return _("a word or phrase")
+    return _("a name as it appears in the site's address")
+
+
+def _searched(slot: Slot) -> bool:
+    """The parameter takes something to search for: a keyword, a query, a tag (hashtag)."""
+    words = words_of(slot.name)
+    return slot.name.lower() in TOPIC_PARAMS or (bool(words) and words[-1].endswith("tag"))
+
+
+def _fits(entity: Entity, slot: Slot) -> bool:
+    shape = shape_of(slot.example)
+    if slot.regex and not re.fullmatch(slot.regex, entity.value):
+        return False
+    if shape in ("pair", "number", "video", "domain"):
+        return entity.kind == shape
+    if shape == "stock":
+        return entity.kind == "stock" or (entity.kind == "number" and len(entity.value) == 6)
+    if entity.kind == "topic":  # "about X", "搜索 X": something to search for, not a name
+        return _searched(slot)
+    if entity.kind in ("pair", "domain") or (entity.kind == "number" and not entity.marked):
+        return False
+    return " " not in entity.value or entity.kind == "quoted" or _searched(slot)
+
+
+def _own_markers(slot: Slot, asked: Asked, excluded: set[str]) -> list[Entity]:
+    """Values right after the parameter's own name ("sport football", "appid" -> "app 570")."""
+    words = [w.removesuffix("id") for w in words_of(slot.name)]
+    markers = [w for w in words if len(w) > 2 and w not in ("name", "type")]
+    found = marked_after(asked.text, markers, excluded)
+    return [Entity(v, "number" if v.isdigit() else "marked", marked=True) for v in found]
+
+
+def _fit(entity: Entity, slot: Slot) -> int:
+    """How well a value suits its parameter, beyond fitting: 1 when its form or role is the
+    one the parameter asks for (an id with the example's prefix, UC... for a channel; an account
+    for an @handle; a topic for a keyword), -1 when it is another (an account searched as a
+    keyword, a PL... playlist id for a channel), else 0."""
+    example = slot.example or ""
+    if _searched(slot):
+        return {"topic": 1, "account": -1}.get(entity.role, 0)
+    if example.startswith("@"):
+        return 1 if entity.role == "account" else 0
+    shape = shape_of(example)
+    if shape == "id" and entity.kind == "id":
+        return 1 if entity.value[:2] == example[:2] else -1
+    return int(shape in ("number", "stock", "video", "domain") and entity.kind == shape)
+
+
+def _subject_value(
+    slot: Slot, asked: Asked, used: set[str], excluded: set[str]
+) -> tuple[str | None, str, int]:
+    """The value of a subject parameter, its source and its fit (see ``_fit``)."""
+    own = _own_markers(slot, asked, excluded)
+    candidates = own if slot.optional else own + list(asked.entities)
+    if _searched(slot):  # a search takes what is marked, else the topic
+        candidates = [e for e in candidates if e.marked or e.kind == "quoted"]
+    for entity in candidates:
+        if entity.value.casefold() not in used and _fits(entity, slot):
+            return entity.value, entity.kind, _fit(entity, slot)
+    words = " ".join(asked.topic[:4])
+    searchable = _searched(slot) and words and not slot.optional
+    if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):
+        return words, "keywords", 0
+    return None, "", 0
+
+
+def _pair_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:
+    """An ``owner/name`` the question gives fills two subject parameters in a row."""
+    pairs = [e.value for e in asked.entities if e.kind == "pair"]
+    for first, second in itertools.pairwise(slots):
+        if not pairs or not (first.subject and second.subject) or second.optional:
+            continue
+        if first.name in values or second.name in values:
+            continue
+        owner, name = pairs.pop(0).split("/", 1)
+        values[first.name], values[second.name] = owner, name
+        sources[first.name] = sources[second.name] = "pair"
+
+
+def _route_words(template: str, route_name: str) -> set[str]:
+    """Words that describe the route itself: never its subject."""
+    literals = PARAM_TOKEN_RE.sub(" ", template)
+    text = f"{route_name} {literals}".lower()
+    return set(re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", text)) | set(route_name.lower().split())
+
+
+def params_fill(
+    *,
+    template: str,
+    parameters: object,
+    description: str,
+    example: str,
+    question: str,
+    keywords: list[str] | None = None,
+    platform_words: tuple[str, ...] | list[str] = (),
+    route_name: str = "",
+) -> FilledPath:
+    """Propose parameters for ``template`` from ``question`` and build the path.
+
+    ``SubjectMissing`` when a required subject parameter has no value in the question,
+    ``RoutePathRejected`` when the values do not make a valid path."""
+    slots = route_slots(template, parameters, description, example)
+    excluded = _route_words(template, route_name)
+    asked = question_read(
+        question, platform_words=platform_words, excluded=excluded, keywords=keywords
+    )
+    values: dict[str, str] = {}
+    sources: dict[str, str] = {}
+    for slot in (s for s in slots if s.choices):
+        if value := option_named(question, slot.choices, loose=not slot.optional):
+            values[slot.name], sources[slot.name] = value, "option"
+    _pair_fill(slots, asked, values, sources)
+    used = {v.casefold() for v in values.values()}
+    fit = 0
+    for slot in sorted((s for s in slots if s.subject), key=lambda s: s.default is not None):
+        if slot.name not in values:
+            value, source, suits = _subject_value(slot, asked, used, excluded)
+            if value is not None:
+                values[slot.name], sources[slot.name] = value, source
+                used.add(value.casefold())
+                fit += suits
+    _settle(slots, values, sources)
+    path = path_build(template, values)
+    return FilledPath(path=path, params=values, sources=sources, fit=fit)
+
+
+def _settle(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
+    """Fill what the question left to defaults, keep Hono's order, or refuse the route."""
+    named = any(s not in NOT_NAMED for s in sources.values())
+    for slot in slots:
+        if slot.name in values or slot.optional:
+            continue
+        if not slot.subject and (slot.default or slot.example):
+            values[slot.name] = slot.default or slot.example
+            sources[slot.name] = "default" if slot.default else "example"
+        elif slot.subject and slot.default and named:
+            values[slot.name], sources[slot.name] = slot.default, "default"
+    missing = [s for s in slots if not s.optional and s.name not in values and s.subject]
+    if missing:  # one with a default is asked for only when it alone is missing
+        raise SubjectMissing([s for s in missing if not s.default] or missing)
+    _close_gaps(slots, values, sources)
+
+
+def _close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
+    """Hono lets trailing optionals go, not one before a given value: a setting takes its
+    default there; otherwise the later optional values are dropped."""
+    last = max((i for i, s in enumerate(slots) if s.name in values), default=0)
+    for index, slot in enumerate(slots[:last]):
+        if slot.name in values:
+            continue
+        if not slot.subject and (slot.default or slot.example):
+            values[slot.name] = slot.default or slot.example
+            sources[slot.name] = "default" if slot.default else "example"
+            continue
+        for later in slots[index + 1 :]:
+            if later.optional:
+                values.pop(later.name, None)
+                sources.pop(later.name, None)
+        return
+
+
+def example_leaks(
+    *, template: str, parameters: object, description: str, example: str, path: str
+) -> list[str]:
+    """The subject parameters of ``path`` whose value is its route example's (and not the
+    documented default): a value the question did not give."""
+    values = template_values(template, unquote(path))
+    return [
+        slot.name
+        for slot in route_slots(template, parameters, description, example)
+        if slot.subject
+        and slot.example
+        and values.get(slot.name) == slot.example
+        and slot.example != slot.default
+    ]

@@ -1,0 +1,201 @@
+"""The summarize node: the items stored for the fetched feeds -> a brief whose every claim
+cites an item as ``[n]``.
+
+Which items answer the question, and the run's outcome, are decided first
+(``agent.summary.answer``); briefs that do not answer from items (no data, off topic, needs
+input) are written by ``agent.summary.honest``, never by a model.
+
+The model writes from fenced items, and its text passes the writer contract
+(``agent.summary.claims``): only sentences citing a given item, with no date their items lack,
+are kept. Invalid citation numbers, or nothing left, get one repair turn naming the problem.
+When nothing is left even then, the extractive brief stands in and says why; a
+``claims_dropped`` step counts what was dropped, by reason. The offline method is that
+extractive brief (``agent.summary.digest``): a lead line of measured counts and times, then the
+items ranked by relevance and time, one entry per story.
+
+The framing words (the as-of line, counts, headings) are in the question's language: the
+runner calls the node under ``translation.override``.
+"""
+
+from datetime import datetime
+
+from asgiref.sync import sync_to_async
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from agent import llm
+from agent.context import RunContext
+from agent.mode import model_or_offline
+from agent.summary.answer import AnswerPlan, answer_plan, subject_note
+from agent.summary.claims import ClaimsReport, claims_check
+from agent.summary.digest import brief_extractive, lead_line
+from agent.summary.draft import (
+    Draft,
+    SourceItem,
+    citations_of,
+    coverage_markdown,
+)
+from agent.summary.folding import stories_fold
+from agent.summary.honest import brief_honest
+from fetching.models import Item
+
+MIN_BODY_CHARS = 20
+LANGUAGE_NAMES = {"zh": "Simplified Chinese (简体中文)", "en": "English"}
+LOCALES = {"zh": "zh-hans", "en": "en"}  # the rewrite's language -> the site's translation
+
+
+def items_load(item_ids: list[int]) -> list[SourceItem]:
+    """The fetched items with their path and source name, unnumbered (n=0), de-duplicated."""
+    rows = (
+        Item.objects.filter(pk__in=set(item_ids))
+        .select_related("feed__route__platform")
+        .only(
+            "id",
+            "title",
+            "link",
+            "summary",
+            "published_at",
+            "feed__path",
+            "feed__route__platform__name",
+        )
+    )
+    items = []
+    for row in rows:
+        route = row.feed.route
+        source = route.platform.name if route else row.feed.path.strip("/").split("/")[0]
+        items.append(
+            SourceItem(
+                0, row.pk, row.title, row.link, row.summary, row.published_at, row.feed.path, source
+            )
+        )
+    return items
+
+
+def _stories_text(items: list[SourceItem]) -> str:
+    """The offline brief's folding, so both modes tell one story once, citing all its items."""
+    folded = [s for s in stories_fold(items) if len(s.items) > 1]
+    lines = [" ".join(f"[{i.n}]" for i in s.items) for s in folded]
+    said = "tell the same story: write it once, citing all."
+    return "".join(f"\nItems {line} {said}" for line in lines)
+
+
+def _writer_prompt(ctx: RunContext, items: list[SourceItem], in_window: bool, as_of) -> str:
+    note = "" if in_window else " No item falls inside that window; say so and use the newest."
+    language = LANGUAGE_NAMES.get(ctx.rewrite.language, "the language of the question")
+    return (
+        f"{llm.now_text(as_of)}\nQuestion: {ctx.brief.question}\n"
+        f"Self-contained query: {ctx.rewrite.query}\n{llm.window_text(ctx.rewrite.window)}{note}\n"
+        f"Write in: {language}.\n\n{llm.fenced_items(items)}{_stories_text(items)}\n\n"
+        f"Write a short brief in {language}, in markdown sentences or bullets. End every "
+        f"sentence and bullet with the citation of the item it comes from, as [n], using only "
+        f"the item numbers 1 to {len(items)}. State a date or time only when that item carries "
+        "it. Do not state anything that no item says. No headings, links, images or HTML."
+    )
+
+
+class WriterGate:
+    """The writer's ``validate``: the contract, and when to ask for one repair.
+
+    The first answer is repaired when it cites numbers that are not items or keeps nothing;
+    the repaired one is accepted with whatever it keeps, or, keeping nothing, loses to a first
+    answer that kept something.
+    """
+
+    def __init__(self, items: list[SourceItem], *, now: datetime) -> None:
+        self.items, self.now = items, now
+        self.first: ClaimsReport | None = None
+        self.last: ClaimsReport | None = None
+
+    def __call__(self, text: str) -> ClaimsReport:
+        report = claims_check(text, self.items, now=self.now)
+        first_answer, self.last = self.last is None, report
+        empty = report.kept == 0 or len(report.body) < MIN_BODY_CHARS
+        if empty and not first_answer and self.first is not None:
+            return self.first
+        if empty or (first_answer and report.invalid_numbers):
+            self.first = None if empty else report
+            raise ValueError(self._problem(report))
+        return report
+
+    def _problem(self, report: ClaimsReport) -> str:
+        given = f"only items [1] to [{len(self.items)}] exist"
+        if report.invalid_numbers:
+            numbers = ", ".join(f"[{n}]" for n in report.invalid_numbers[:10])
+            return f"it cites {numbers}, which are not items: {given}"
+        return f"no sentence cites an item as [n] backing what it says ({given})"
+
+
+def _stand_in_note(language: str) -> str:
+    with translation.override(LOCALES.get(language, "en")):
+        return _(
+            "The model's brief was set aside: none of its sentences could be traced to an item "
+            "it cited. The items themselves follow."
+        )
+
+
+def _lead_line(items: list[SourceItem], as_of: datetime, language: str) -> str:
+    """The offline brief's lead line: the model's brief opens with the same measured facts."""
+    with translation.override(LOCALES.get(language, "en")):
+        return lead_line(items, as_of)
+
+
+async def node_summarize(ctx: RunContext, *, as_of: datetime) -> Draft:
+    candidates = await sync_to_async(items_load)(ctx.fetched_item_ids)
+    plan = await sync_to_async(answer_plan)(ctx, candidates)
+    draft = await _draft(ctx, plan, as_of=as_of)
+    draft.verdict = plan.verdict
+    return draft
+
+
+async def _draft(ctx: RunContext, plan: AnswerPlan, *, as_of: datetime) -> Draft:
+    """No data, off topic and needs input have fixed honest texts; an answer may be written."""
+    if not plan.verdict.written:
+        return brief_honest(
+            plan,
+            attempted=ctx.attempted,
+            needs=ctx.needs,
+            as_of=as_of,
+            egress_down=ctx.egress_down,
+            rsshub_down=ctx.rsshub_down,
+        )
+    items, in_window = plan.items, plan.in_window
+
+    def extractive() -> Draft:
+        return brief_extractive(
+            items,
+            attempted=ctx.attempted,
+            window=ctx.rewrite.window,
+            in_window=in_window,
+            as_of=as_of,
+            note=subject_note(plan),
+            background=plan.background,
+        )
+
+    gate = WriterGate(items, now=as_of)
+
+    def call():
+        return llm.llm_write(
+            user=ctx.owner,
+            node="summarize",
+            system=llm.SYSTEM_WRITER,
+            prompt=_writer_prompt(ctx, items, in_window, as_of),
+            validate=gate,
+            deadline=ctx.llm_deadline,
+        )
+
+    report, method = await model_or_offline(ctx, "summarize", call, lambda: None)
+    report = report or gate.last
+    if report is not None:
+        ctx.claims_dropped = dict(report.dropped)
+        await ctx.step("claims_dropped", **report.as_payload())
+    if method != "model":
+        draft = extractive()
+        if gate.last is not None and gate.last.kept == 0:  # the model wrote, nothing held
+            draft.body = f"{_stand_in_note(ctx.rewrite.language)}\n\n{draft.body}"
+        return draft
+    heading = _lead_line(items, as_of, ctx.rewrite.language)
+    return Draft(
+        body=f"{heading}\n\n{report.body}\n{coverage_markdown(ctx.attempted)}",
+        citations=citations_of(items, report.cited),
+        method=method,
+    )

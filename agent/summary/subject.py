@@ -1,0 +1,105 @@
+"""The subject a question names, and which fetched items are about it.
+
+A general feed (a hot list, newsflashes) answers every question about its platform with the
+same items; whether they answer *this* question depends on whether they mention its subject.
+The subject is what is left of the rewrite's keywords once the words that only name the
+platforms and routes read (36kr, 快讯, newsflashes, GitHub, issues...) and filler words are
+taken out. A feed whose path carries a subject term (``/weibo/keyword/小米``) was chosen for
+the subject, so its items are about it whatever their text says.
+
+An item mentions the subject when its title or summary holds any subject term that is not a
+bare number: "none mention it" must be true however the subject is read, so the test errs
+towards mentioning.
+"""
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from agent.question import CJK_RE, WORD_RE
+from catalog.models import Platform, Route
+
+# Words that say what kind of items are wanted, or how the question is put, not what it is
+# about. Latin words are compared whole; Chinese ones are cut out of a keyword wherever they are.
+FILLER_LATIN = frozenset(
+    str.split(
+        """post posts article articles story stories item items feed feeds entry entries open
+        closed repository repositories repo repos channel channels tag tags search results
+        trending hot hottest popular list lists flash flashes newsflash newsflashes comment
+        comments issue issues release releases video videos user users timeline everyone
+        everybody anyone anything something interesting talking talk talked saying say said
+        discussed discussing discussion people good best important big major happen worth read
+        reading see know want like get find out more other things thing stuff topic topics
+        stuff new newest top"""
+    )
+)
+FILLER_CJK = sorted(
+    str.split(
+        """关于 文章 标签 结果 搜索 热搜 热榜 榜单 快讯 新闻 动态 内容 资讯 视频 用户 评论 话题 帖子
+        热门 最热 推荐 精选 热点 头条 大家 说什么 好的 有没有 相关 情况 进展"""
+    ),
+    key=len,
+    reverse=True,
+)
+
+
+@dataclass(frozen=True)
+class Subject:
+    terms: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.terms)
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.terms)
+
+    def carried_by(self, path: str) -> bool:
+        """The feed at ``path`` was chosen for the subject: its path holds a subject term."""
+        folded = fold(unquote(path))
+        return any(fold(term) in folded for term in self.terms)
+
+    def mentions(self, text: str) -> int:
+        """How many subject terms ``text`` holds; bare numbers count only when the subject is
+        nothing else (an "80" alone is in too many texts)."""
+        folded = fold(text)
+        terms = [t for t in self.terms if not t.isdigit()] or self.terms
+        return sum(1 for t in terms if fold(t) in folded)
+
+
+def fold(text: str) -> str:
+    """Case, width and space folded, for comparing a term with a text."""
+    return "".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def context_words_load(*, namespaces: set[str], route_ids: set[int]) -> set[str]:
+    """The words that name the platforms and routes a run read, folded: not subjects."""
+    names: list[str] = []
+    for platform in Platform.objects.filter(namespace__in=namespaces):
+        names += [platform.namespace, platform.name, *platform.aliases]
+    names += Route.objects.filter(pk__in=route_ids).values_list("name", flat=True)
+    words = {fold(n) for n in names} | {fold(w) for n in names for w in WORD_RE.findall(n)}
+    return {w for w in words if w}
+
+
+def subject_of(keywords: list[str], context_words: set[str]) -> Subject:
+    """The subject terms among ``keywords``: what is left of each once the platform, route and
+    filler words are taken out."""
+    cjk_context = sorted((w for w in context_words if CJK_RE.search(w)), key=len, reverse=True)
+    terms: list[str] = []
+    for keyword in keywords:
+        for token in WORD_RE.findall(keyword):
+            if CJK_RE.search(token):
+                terms += _cjk_terms(token, cjk_context)
+            elif fold(token) not in context_words and fold(token) not in FILLER_LATIN:
+                terms.append(token)
+    return Subject(tuple(dict.fromkeys(t for t in terms if len(t) >= 2 or t.isdigit())))
+
+
+def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:
+    """A Chinese run without its platform, route and filler words; what is left, in pieces."""
+    rest = unicodedata.normalize("NFKC", token)
+    for word in [*cjk_context, *FILLER_CJK]:
+        rest = re.sub(re.escape(word), " ", rest, flags=re.I)
+    return [piece for piece in rest.split() if len(piece) >= 2 or not CJK_RE.search(piece)]
