@@ -1,9 +1,11 @@
 """Fetching as the rest of the app sees it: paths in, one ``FetchResult`` per path out.
 
 ``fetch_paths`` runs a batch concurrently: one database round (confine every path, match its
-route, read the feeds' validators and the paths' shared answers, claim circuits), then for each
-path still to fetch its claim (``fetching.flight``: fetch once, serve many), the requests in
-parallel, each parsed in the parse worker pool as it arrives, then the writes
+route, read the feeds' validators and the paths' shared answers, rank the RSSHub instances for
+each path (``fetching.instances``), claim circuits), then for each path still to fetch its claim
+(``fetching.flight``: fetch once, serve many; any instance may serve it), the requests in
+parallel, each sent to its best instance and moved on to the next when one fails on its own
+(``fetching.failover``), each parsed in the parse worker pool as it arrives, then the writes
 (``fetching.recording``). Every path ends in exactly one outcome class; nothing raises for a bad
 path or a failed fetch.
 
