@@ -7,7 +7,7 @@ from django.utils.html import strip_tags
 from briefs.models import BriefStatus, RunStep
 from briefs.templatetags.steps import step_text
 from catalog.models import Route
-from tests.briefs.conftest import brief_run, decisions, feed, steps_of
+from tests.agent.conftest import brief_run, decisions, feed, steps_of
 from tests.fetching.instance_standins import OWN_ERROR, InstancePair, failing_on_its_own, hang
 from tests.rsshub_replies import dns_failure
 
