@@ -9,7 +9,8 @@ order), when:
 - it refused our access key (RSSHub's "Authentication failed. Access denied");
 - its egress is down (``fetching.egress``: its canary fails too);
 - it hung (``timeout``) or answered an error of its own (a 5xx, or a broken-off answer, that
-  names no route: no ``x-rsshub-route``, no route error in the body) *and* its ``/healthz``
+  names no route: no ``x-rsshub-route``, no ``SomeError: ...`` route error in the body, the way
+  RSSHub reports a route's failure) *and* its ``/healthz``
   fails too (no answer, a 5xx, our key refused: ``RSSHubReachability.instance_to_blame``). One
   probe per instance and batch answers for every suspect of the batch. When ``/healthz``
   answers, the failure was the route's, and counts as it always did.
@@ -30,6 +31,7 @@ seconds (and only a step that would go there first, or the end of the batch, wai
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import replace
 
 from asgiref.sync import sync_to_async
@@ -48,6 +50,9 @@ from fetching.results import Done, Plan
 from fetching.status import rsshub_status_forget
 
 INSTANCE_REASON = "instance"  # Verdict.reason: the instance failed on its own (hang, own 5xx)
+# RSSHub reports a route's failure as "<ErrorName>: message" (its error page, or JSON): such an
+# answer names a route error, unlike a proxy's "502 Bad Gateway" or a bare 503.
+ROUTE_ERROR_RE = re.compile(r"\s*[A-Za-z]*(?:Error|Exception)\b\s*:")
 
 
 def fault_certain(verdict: Verdict) -> bool:
@@ -62,6 +67,8 @@ def fault_suspected(done: Done) -> bool:
         return False  # said nothing against the route anyway, or the egress guard's to settle
     if done.response is not None and done.response.route_template:
         return False  # RSSHub ran the route: whatever failed, failed in the route
+    if ROUTE_ERROR_RE.match(verdict.message):
+        return False  # RSSHub's report of a route's failure: "HTTPError: Response code 502"
     if verdict.outcome == Outcome.TIMEOUT:
         return True
     status = verdict.http_status

@@ -26,6 +26,7 @@ from tests.fetching.instance_standins import (
     route_error,
     routes_make,
 )
+from tests.httpserver import Reply
 
 pytestmark = pytest.mark.django_db
 PATH = "/xalpha/news"
@@ -235,3 +236,17 @@ def test_a_due_instance_is_probed_even_when_no_path_goes_there_first(pair, route
     assert pair.a_server.requests_to("/healthz"), "probed"
     assert pair.a_server.requests_to(PATH) == []
     assert (pair.a.circuit, pair.a.consecutive_failures) == (CircuitState.CLOSED, 0)
+
+
+def test_a_named_route_error_is_the_routes_without_asking_healthz(pair, route):
+    """RSSHub reports a route's failure as "SomeError: ..."; a proxy's bare 502 page does not."""
+    pair.a_server.route(PATH, Reply(503, {"Content-Type": "text/html"}, NAMED))
+
+    result = fetch()
+
+    assert (result.outcome, result.instance) == (Outcome.UPSTREAM_ERROR, pair.a.label)
+    assert pair.a_server.requests_to("/healthz") == []
+    assert route_health(route) == (1, 0, 1, CircuitState.CLOSED)
+
+
+NAMED = b"<html><title>HTTPError: Response code 502 (Bad Gateway)</title></html>"
