@@ -1,16 +1,19 @@
 """The state one run carries from node to node, and how it records steps."""
 
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connections
 
 from agent.question import Rewrite
 from agent.summary.draft import Attempted
 from briefs.models import Brief
-from briefs.steps import step_append
+from briefs.steps import steps_append
 
 
 class RunCancelled(Exception):
@@ -58,6 +61,10 @@ class RunContext:
     rsshub_down: bool = False  # RSSHub itself did not answer, retries included
     # A dry run (``eval_routing``) has no saved brief: its steps are kept here, not in the log.
     memory_steps: list[tuple[str, dict]] | None = None
+    # Steps held to be written with the next one (``step_hold``).
+    held_steps: list[tuple[str, dict]] = field(default_factory=list)
+    # The thread the run's model calls run in (``in_model_thread``), made by the first.
+    model_thread: ThreadPoolExecutor | None = field(default=None, repr=False)
 
     @property
     def brief_id(self) -> int:
@@ -68,10 +75,51 @@ class RunContext:
         return self.budget - self.steps_used
 
     async def step(self, kind: str, **payload: Any) -> None:
-        if self.memory_steps is not None:
-            self.memory_steps.append((kind, payload))
+        """Write a step (with any held before it, in one write)."""
+        self.held_steps.append((kind, payload))
+        await self.steps_flush()
+
+    def step_hold(self, kind: str, **payload: Any) -> None:
+        """Keep a step to be written together with the next one: one write instead of two.
+
+        Only for steps that come together, with nothing to wait for before the next (a node's
+        candidates and its offline choice, a batch's fetch results and the router's decision):
+        a step held over a model call or a fetch would reach the watcher late. A run that fails
+        in between loses it; a cancel does not (``spend`` writes held steps first)."""
+        self.held_steps.append((kind, payload))
+
+    async def steps_flush(self) -> None:
+        steps, self.held_steps = self.held_steps, []
+        if not steps:
             return
-        await sync_to_async(step_append)(brief_id=self.brief_id, kind=kind, payload=payload)
+        if self.memory_steps is not None:
+            self.memory_steps.extend(steps)
+            return
+        await sync_to_async(steps_append)(brief_id=self.brief_id, steps=steps)
+
+    async def in_model_thread(self, fn: Callable[[], Any]) -> Any:
+        """``fn()`` on the run's model thread, off the event loop. One thread per run, so the
+        database connection its calls need (each call's breaker and budget) is opened by the
+        first and kept for the others: a new one per call cost ~5 ms. A call that fails closes
+        it (it may be what failed); ``model_thread_close`` closes it at the end."""
+
+        def guarded():
+            try:
+                return fn()
+            except BaseException:
+                connections.close_all()
+                raise
+
+        if self.model_thread is None:
+            self.model_thread = ThreadPoolExecutor(1, thread_name_prefix="run-model-calls")
+        return await sync_to_async(guarded, thread_sensitive=False, executor=self.model_thread)()
+
+    async def model_thread_close(self) -> None:
+        """Close the model thread's database connection and let the thread go."""
+        thread, self.model_thread = self.model_thread, None
+        if thread is not None:
+            await sync_to_async(connections.close_all, thread_sensitive=False, executor=thread)()
+            thread.shutdown(wait=False)
 
     async def check_cancelled(self) -> None:
         cancelled = await Brief.objects.filter(pk=self.brief_id, cancel_requested=True).aexists()
@@ -80,6 +128,7 @@ class RunContext:
 
     async def spend(self, node: str) -> None:
         """Spend one step of the router budget on ``node`` (platform, route or fetch)."""
+        await self.steps_flush()
         await self.check_cancelled()
         self.steps_used += 1
         await self.step("step_started", step=self.steps_used, budget=self.budget, node=node)

@@ -43,7 +43,8 @@ async def node_fetch(ctx: RunContext, paths: list[tuple[str, int | None]]) -> li
             ctx.circuit_skipped.add(result.route_id)
         if result.ok:
             ctx.fetched_item_ids.extend(result.item_ids)
-        await ctx.step(
+        # Written with the router's decision that follows at once (``route_after_fetch``).
+        ctx.step_hold(
             "fetch_result",
             path=result.path,
             outcome=result.outcome,

@@ -16,9 +16,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import sync_to_async
-from django.db import connections
-
 from agent import llm
 from agent.context import RunContext
 
@@ -31,7 +28,8 @@ async def model_or_offline(
 ) -> tuple[Any, str]:
     """Run the model method of ``node`` when the run uses one, else (or on failure) offline.
 
-    ``call`` runs in a pool thread and returns an ``llm.LLMResult``; it should pass
+    ``call`` runs in the run's model thread (``ctx.in_model_thread``) and returns an
+    ``llm.LLMResult``; it should pass
     ``deadline=ctx.llm_deadline`` on. Returns (value, "model" | "offline").
     """
     if not ctx.use_llm:
@@ -40,15 +38,8 @@ async def model_or_offline(
         await fallback_record(ctx, node, llm.REASON_DEADLINE)
         return offline(), "offline"
 
-    def guarded():
-        # Runs in a pool thread of its own: close the database connections it opened.
-        try:
-            return call()
-        finally:
-            connections.close_all()
-
     try:
-        result = await sync_to_async(guarded, thread_sensitive=False)()
+        result = await ctx.in_model_thread(call)
     except llm.LLMUnavailable as exc:
         for usage in exc.usage:
             await usage_record(ctx, usage)

@@ -70,15 +70,15 @@ def _platforms_validate(value: dict, offered: list[str]) -> tuple[list[str], str
 async def node_platform(ctx: RunContext) -> bool:
     """Choose up to three platforms; False when the catalog offers none that is left."""
     candidates = await sync_to_async(platform_candidates)(ctx)
-    await ctx.step(
-        "candidates",
-        node="platform",
-        items=[
-            {"namespace": c.namespace, "name": c.name, "score": round(c.score, 3)}
-            for c in candidates
-        ],
-    )
+    items = [
+        {"namespace": c.namespace, "name": c.name, "score": round(c.score, 3)} for c in candidates
+    ]
+    if ctx.use_llm and len(candidates) > 1:
+        await ctx.step("candidates", node="platform", items=items)  # shown while the model thinks
+    else:
+        ctx.step_hold("candidates", node="platform", items=items)  # written with the choice
     if not candidates:
+        await ctx.steps_flush()
         return False
     offered = [c.namespace for c in candidates]
 

@@ -86,18 +86,17 @@ async def node_route(ctx: RunContext) -> bool:
     Routes whose parameters cannot be filled are refused and the next candidates tried, within
     the same step."""
     while candidates := await sync_to_async(route_candidates)(ctx):
-        await ctx.step(
-            "candidates",
-            node="route",
-            items=[
-                {"path": c.path, "name": c.name, "score": round(c.score, 3)} for c in candidates
-            ],
-        )
+        items = [{"path": c.path, "name": c.name, "score": round(c.score, 3)} for c in candidates]
+        if ctx.use_llm:
+            await ctx.step("candidates", node="route", items=items)  # shown while the model thinks
+        else:
+            ctx.step_hold("candidates", node="route", items=items)  # written with the choice
         chosen, reason, rejected, method = await _routes_choose(ctx, candidates)
         for template, why in rejected:
-            await ctx.step("choice_rejected", node="route", value=template, reason=why)
+            ctx.step_hold("choice_rejected", node="route", value=template, reason=why)
         ctx.tried_routes.update(route_id for _path, route_id in chosen if route_id)
         if not chosen and ctx.needs:
+            await ctx.steps_flush()
             return False  # the question lacks a subject: asking beats reading another route
         if chosen:
             ctx.paths = chosen
@@ -105,6 +104,7 @@ async def node_route(ctx: RunContext) -> bool:
                 "choice", node="route", chosen=[p for p, _ in chosen], reason=reason, method=method
             )
             return True
+    await ctx.steps_flush()
     return False
 
 

@@ -141,7 +141,6 @@ async def agent_run(brief_id: int) -> None:
     ctx = await sync_to_async(context_load)(brief_id)
     started = time.monotonic()
     mode = MODE_MODEL if ctx.use_llm else MODE_OFFLINE  # until the finish says what it was
-    await Brief.objects.filter(pk=brief_id).aupdate(mode=mode)
     models = {"models": llm.llm_mode_label()} if ctx.use_llm else {}
     await ctx.step(
         "run_started",
@@ -151,6 +150,8 @@ async def agent_run(brief_id: int) -> None:
         budget=ctx.budget,
         fetch_retry=ctx.fetch_retry,
     )
+    # After the step, not before: a watcher sees the run start one commit (a WAL flush) sooner.
+    await Brief.objects.filter(pk=brief_id).aupdate(mode=mode)
     try:
         ctx.rewrite = await node_rewrite(ctx)
         await ctx.step("query_rewritten", **ctx.rewrite.as_payload())
@@ -162,6 +163,8 @@ async def agent_run(brief_id: int) -> None:
     except RunCancelled:
         await sync_to_async(brief_mark_cancelled)(ctx)
         return
+    finally:
+        await ctx.model_thread_close()  # the last model call is behind us
     finished = await sync_to_async(_finish)(ctx, draft=draft, as_of=as_of, started=started)
     if finished:
         await ctx.step(

@@ -28,6 +28,7 @@ from agent.context import RunContext
 from agent.mode import model_or_offline
 from agent.summary.answer import AnswerPlan, answer_plan, subject_note
 from agent.summary.claims import ClaimsReport, claims_check
+from agent.summary.delta import delta_apply
 from agent.summary.digest import brief_extractive, lead_line
 from agent.summary.draft import (
     Draft,
@@ -142,7 +143,10 @@ def _lead_line(items: list[SourceItem], as_of: datetime, language: str) -> str:
 async def node_summarize(ctx: RunContext, *, as_of: datetime) -> Draft:
     candidates = await sync_to_async(items_load)(ctx.fetched_item_ids)
     plan = await sync_to_async(answer_plan)(ctx, candidates)
-    draft = await _draft(ctx, plan, as_of=as_of)
+    # A watch's run writes only what is new since its previous run (agent.summary.delta).
+    delta = await sync_to_async(delta_apply)(ctx, plan, as_of=as_of)
+    draft = delta.draft or await _draft(ctx, delta.plan, as_of=as_of)
+    draft.body = "\n\n".join(part for part in (delta.lead, draft.body) if part)
     draft.verdict = plan.verdict
     return draft
 

@@ -9,6 +9,7 @@ setting): the token scheme belongs to the app that issues tokens, not to this fo
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -17,7 +18,7 @@ from django.utils.module_loading import import_string
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import BaseParser
@@ -143,6 +144,30 @@ class BriefCreateThrottle(ApiRateThrottle):
     scope = "brief_create"
     setting_name = "API_CREATE_THROTTLE_RATE"
     default_rate = DEFAULT_CREATE_RATE
+
+
+def request_throttles(*, creates: bool) -> list[ApiRateThrottle]:
+    """The throttles one request counts against: the per-user rate always, and the creation
+    rate too when it creates a brief (create, rerun; an MCP ``ask`` or ``follow_up``)."""
+    return [ApiRateThrottle(), BriefCreateThrottle()] if creates else [ApiRateThrottle()]
+
+
+@dataclass(frozen=True)
+class _ThrottledCaller:
+    """What the throttles read of a request: its authenticated user, their cache key."""
+
+    user: Any
+
+
+def throttle_check(*, user, creates: bool) -> None:
+    """The API's throttles for a caller outside DRF (the MCP server): ``Throttled`` as DRF's
+    ``check_throttles`` raises it, with the longest wait of those that refuse. Every throttle
+    counts the request, refused or not, as there."""
+    caller = _ThrottledCaller(user)
+    throttles = request_throttles(creates=creates)
+    waits = [t.wait() for t in throttles if not t.allow_request(caller, None)]
+    if waits:
+        raise Throttled(wait=max((w for w in waits if w is not None), default=None))
 
 
 # --- Views --------------------------------------------------------------------------------------

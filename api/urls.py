@@ -14,6 +14,8 @@ from api.schema import ApiSchemaGenerator
 from briefs.api import briefs, quota, webhooks
 from briefs.tokens import api as tokens
 from catalog import api as catalog_api
+from sharing.api import BriefShareApi
+from watches.api_urls import watch_paths
 
 
 class IdConverter:
@@ -38,6 +40,7 @@ v1_urlpatterns = [
         name="api-brief-cancel",
     ),
     path("briefs/<api_id:brief_id>/rerun", briefs.BriefRerunApi.as_view(), name="api-brief-rerun"),
+    path("briefs/<api_id:brief_id>/share", BriefShareApi.as_view(), name="api-brief-share"),
     path("catalog/platforms", catalog_api.PlatformListApi.as_view(), name="api-catalog-platforms"),
     path("catalog/routes", catalog_api.RouteListApi.as_view(), name="api-catalog-routes"),
     path(
@@ -75,6 +78,7 @@ v1_urlpatterns = [
     path("tokens/<api_id:token_id>", tokens.TokenRevokeApi.as_view(), name="api-token-revoke"),
     path("quota", quota.QuotaApi.as_view(), name="api-quota"),
     path("status", status.StatusApi.as_view(), name="api-status"),
+    *watch_paths(),
 ]
 
 # What the schema documents: the v1 paths, at their full path.

@@ -380,7 +380,7 @@ def unit_costs(owner, rounds: int = 40) -> dict[str, float]:
                 lambda: append(brief_id=brief.pk, kind="router", payload={"decision": "x"}),
                 rounds,
             ),
-            "pool-thread hop, new connection, 1 query, close (each LLM call)": await _timed(
+            "pool-thread hop, new connection, 1 query, close (was: each LLM call)": await _timed(
                 sync_to_async(_fresh_connection_query, thread_sensitive=False), rounds
             ),
             "pool-thread hop alone": await _timed(
@@ -398,18 +398,19 @@ PROFILED = [
     # module, attribute, label; a piece the agent no longer has is reported missing
     ("briefs.tasks", "brief_claim", "claim"),
     ("agent.runner", "context_load", "context_load"),
-    ("agent.context", "step_append", "step_append (every step)"),
+    ("agent.context", "steps_append", "step writes (one per write, held steps together)"),
     ("agent.platform", "search_catalog", "catalog search (platform node)"),
     ("agent.route", "routes_for_platforms", "route candidates (route node)"),
     ("agent.llm.calls", "send", "LLM: send (HTTP + settle)"),
-    ("agent.llm.calls", "breaker_admit", "LLM: breaker_admit"),
-    ("agent.llm.transport", "budget_reserve", "LLM: budget_reserve"),
+    ("agent.llm.transport", "call_admit", "LLM: admission (breaker + budget, 1 UPDATE)"),
+    ("agent.llm.admission", "breaker_admit", "LLM: breaker_admit (not closed: the long way)"),
+    ("agent.llm.transport", "budget_reserve", "LLM: budget_reserve (a repair turn)"),
     ("agent.llm.transport", "budget_settle", "LLM: budget_settle"),
     ("agent.llm.calls", "breaker_record_success", "LLM: breaker_record_success"),
     ("fetching.services", "_plans_prepare", "fetch: plans (confine, feeds, circuits)"),
     ("fetching.client", "RSSHubClient.get", "fetch: HTTP (RSSHubClient.get)"),
     ("fetching.recording", "feed_parse", "fetch: parse (worker process)"),
-    ("fetching.services", "_attempts_record", "fetch: record (items, attempts, health)"),
+    ("fetching.recording", "_attempts_record", "fetch: record (items, attempts, health)"),
     ("agent.summarize", "items_load", "summarize: items_load"),
     ("agent.runner", "_finish", "finish (one UPDATE)"),
 ]
@@ -514,6 +515,9 @@ def _configure(rsshub_url: str, llm_url: str) -> None:
     settings.OPENAI_API_KEY = "sk-bench-not-a-secret"
     settings.OPENAI_ROUTER_MODEL = settings.OPENAI_WRITER_MODEL = "bench-model"
     settings.LLM_DAILY_TOKEN_BUDGET = 10**12
+    # Every run fetches: a path served from an earlier run's fetch would take no time, and the
+    # critical path would count a fetch that never happened.
+    settings.FETCH_FRESH_SECONDS = 0
 
 
 def _print_scenario(label: str, runs: list[Run]) -> None:

@@ -32,7 +32,7 @@ from django.utils import translation
 from briefs import live
 from briefs.middleware import TIMEZONE_COOKIE, zone_named
 from briefs.models import RunStep
-from briefs.selectors import brief_live_state, brief_steps
+from briefs.selectors import brief_live_read, brief_steps
 from briefs.templatetags.steps import step_html
 
 CLOSE_NOT_SIGNED_IN = 4401
@@ -101,16 +101,19 @@ class BriefStepsConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_SIGNED_IN)
             return
         self.brief_id = int(self.scope["url_route"]["kwargs"]["brief_id"])
-        state = await database_sync_to_async(brief_live_state)(brief_id=self.brief_id, owner=user)
+        self.sent = _seq(_query_value(self.scope, "after"))
+        # One read for the state and the steps to replay, on the live reader's own connection.
+        state, steps = await live.reader_call(
+            brief_live_read, brief_id=self.brief_id, after=self.sent, owner=user
+        )
         if state is None:
             await self.close(code=CLOSE_NOT_YOURS)
             return
-        self.sent = _seq(_query_value(self.scope, "after"))
         self.language = _language(_query_value(self.scope, "lang"))
         self.zone = zone_named(self.scope.get("cookies", {}).get(TIMEZONE_COOKIE))
         self.last_status: dict | None = None
         await self._send_status(state)
-        await self._send_from_log()
+        await self._send_steps(steps)
         self.feed, self.queue, passed = live.feed_join(self.brief_id, after=self.sent)
         if passed > self.sent:
             await self._send_from_log()

@@ -47,6 +47,12 @@ class Brief(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="follow_ups"
     )
     question = models.TextField(max_length=MAX_QUESTION_CHARS)
+    # A run of a watch (``watches``): ``delta`` says what was new since its previous run,
+    # {"since": ISO time | None, "new_items": n, "repeated_items": m}; null for other briefs.
+    watch = models.ForeignKey(
+        "watches.Watch", null=True, blank=True, on_delete=models.SET_NULL, related_name="briefs"
+    )
+    delta = models.JSONField(null=True, blank=True)
     offline = models.BooleanField(default=False, help_text=_("Asked to run without a model."))
     refresh = models.BooleanField(
         default=False, help_text=_("Asked to fetch anew, even a source fetched a moment ago.")
@@ -126,6 +132,24 @@ class Brief(models.Model):
                 for need in needs
                 if isinstance(need, dict)
             ],
+        }
+
+    def delta_payload(self) -> dict | None:
+        """What a watch's run found new, as the API and webhooks give it: {since (ISO or null),
+        new_items, repeated_items}; None for a brief that is not a watch's run (or not yet)."""
+        delta = self.delta if isinstance(self.delta, dict) else None
+        if delta is None:
+            return None
+        since = delta.get("since")
+
+        def count(key: str) -> int:
+            value = delta.get(key)
+            return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+        return {
+            "since": since if isinstance(since, str) else None,
+            "new_items": count("new_items"),
+            "repeated_items": count("repeated_items"),
         }
 
     @staticmethod

@@ -134,6 +134,12 @@ def _quota_take(*, owner: AbstractBaseUser, offline: bool) -> None:
         )
 
 
+def quota_take(*, owner, offline: bool) -> None:
+    """Take one of today's brief slots for a brief created another way (a watch run on demand):
+    ``QuotaExceeded`` when none is left. Call inside the transaction that creates the brief."""
+    _quota_take(owner=owner, offline=offline)
+
+
 def brief_create_limited(
     *,
     owner: AbstractBaseUser,

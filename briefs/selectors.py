@@ -211,9 +211,11 @@ def brief_live_state(*, brief_id: int, owner: AbstractBaseUser | None = None) ->
     )
 
 
-def brief_live_read(*, brief_id: int, after: int) -> tuple[LiveState | None, list[RunStep]]:
+def brief_live_read(
+    *, brief_id: int, after: int, owner=None
+) -> tuple[LiveState | None, list[RunStep]]:
     """The state and the steps after ``after``; the steps are read only when there are any."""
-    state = brief_live_state(brief_id=brief_id)
+    state = brief_live_state(brief_id=brief_id, owner=owner)
     if state is None or state.step_seq <= after:
         return state, []
     return state, brief_steps(brief_id=brief_id, after=after)

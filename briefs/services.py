@@ -16,6 +16,7 @@ from briefs.models import (
     BriefOutcome,
     BriefStatus,
 )
+from briefs.queue import brief_task_name
 from briefs.steps import step_append
 from catalog.search import MAX_QUESTION_CHARS
 
@@ -47,9 +48,8 @@ def brief_enqueue(brief: Brief) -> None:
     """Hand the brief to a worker once the transaction that created it has committed."""
     from django_q.tasks import async_task
 
-    transaction.on_commit(
-        lambda: async_task("briefs.tasks.run_brief", brief.pk, task_name=f"brief-{brief.pk}")
-    )
+    name = brief_task_name(brief.pk)  # briefs.queue finds waiting briefs by it
+    transaction.on_commit(lambda: async_task("briefs.tasks.run_brief", brief.pk, task_name=name))
 
 
 def brief_create(
@@ -61,7 +61,11 @@ def brief_create(
     refresh: bool = False,
     enqueue: bool = True,
 ) -> Brief:
-    """A queued brief, handed to a worker on commit (``enqueue=False``: the caller runs it)."""
+    """A queued brief, handed to a worker on commit (``enqueue=False``: the caller runs it).
+
+    A queued brief's first step, ``brief_queued``, is written with it: the page that shows the
+    new brief (and any watcher) has the queued state and a first step at once, never waiting
+    for a worker's first write."""
     text = question_clean(question)
     parent = None
     if follow_up_of is not None:
@@ -73,6 +77,8 @@ def brief_create(
             owner=owner, question=text, follow_up_of=parent, offline=offline, refresh=refresh
         )
         if enqueue:
+            payload = {"offline": offline, "follow_up_of": parent.pk if parent else None}
+            step_append(brief_id=brief.pk, kind="brief_queued", payload=payload)
             brief_enqueue(brief)
     return brief
 

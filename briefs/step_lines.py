@@ -40,6 +40,12 @@ def _int(value: Any) -> int:
     return value if isinstance(value, int) else 0
 
 
+def _brief_queued(p: dict) -> SafeString:
+    if p.get("offline") is True:
+        return format_html("{}", _("Queued for a worker (offline: no language model)"))
+    return format_html("{}", _("Queued for a worker"))
+
+
 def _run_started(p: dict) -> SafeString:
     return format_html(
         ngettext(
@@ -303,6 +309,7 @@ class KindLines:
 
 # Every kind ``briefs.steps`` accepts (STEP_KINDS), and how it reads.
 KIND_LINES: dict[str, KindLines] = {
+    "brief_queued": KindLines(gettext_lazy("queued"), _brief_queued),
     "run_started": KindLines(gettext_lazy("started"), _run_started, _run_started_plain),
     "run_resumed": KindLines(gettext_lazy("resumed"), _run_resumed),
     "query_rewritten": KindLines(gettext_lazy("query"), _query_rewritten, _query_rewritten_plain),

@@ -1,11 +1,14 @@
 """The step log of a run: every kind of ``RunStep`` and its payload, documented in one place.
 
 A step is appended in its own short transaction that takes the next ``seq`` under a row lock on
-the brief, so seqs are gapless and unique even when two writers race. After the commit, a
-doorbell message (not the step itself: the row is the truth) goes to the brief's channel group.
+the brief, so seqs are gapless and unique even when two writers race. The watchers' doorbell
+(``briefs.doorbell``; not the step itself: the row is the truth) is a ``NOTIFY`` inside that
+transaction on PostgreSQL without Redis, and a message to the brief's channel group after it.
 
 Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
 
+- ``brief_queued``     {offline, follow_up_of}: written with the brief when it is handed to a
+                        worker, so its page shows a first step before any worker has it
 - ``run_started``      {attempt, mode: model | offline, budget, fetch_retry, models?}
 - ``run_resumed``      {attempt, reason}: a worker picked up a brief whose previous worker died
 - ``query_rewritten``  {query, language, keywords, window: {label, start, end}, method}
@@ -36,8 +39,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import connection, transaction
-from django.db.models import F
 
+from briefs import doorbell
 from briefs.models import Brief, RunStep
 from briefs.webhooks import webhooks_brief_finished
 
@@ -45,9 +48,9 @@ log = logging.getLogger(__name__)
 
 STEP_KINDS = frozenset(
     {
-        "run_started", "run_resumed", "query_rewritten", "step_started", "candidates", "choice",
-        "choice_rejected", "fetch_result", "router", "llm_usage", "llm_fallback", "brief_ready",
-        "run_failed", "run_cancelled", "claims_dropped",
+        "brief_queued", "run_started", "run_resumed", "query_rewritten", "step_started",
+        "candidates", "choice", "choice_rejected", "fetch_result", "router", "llm_usage",
+        "llm_fallback", "brief_ready", "run_failed", "run_cancelled", "claims_dropped",
     }
 )  # fmt: skip
 STEP_MESSAGE_TYPE = "step.new"
@@ -56,33 +59,67 @@ FINISH_KINDS = frozenset({"brief_ready", "run_failed", "run_cancelled"})
 
 
 def step_append(*, brief_id: int, kind: str, payload: dict[str, Any]) -> RunStep:
-    """Append the next numbered step of a brief and ring its channel group after commit."""
-    if kind not in STEP_KINDS:
-        raise ValueError(f"unknown step kind {kind!r}")
+    """Append the next numbered step of a brief and ring its watchers' doorbell."""
+    return steps_append(brief_id=brief_id, steps=[(kind, payload)])[0]
+
+
+def steps_append(*, brief_id: int, steps: list[tuple[str, dict[str, Any]]]) -> list[RunStep]:
+    """Append steps that come together (a node's candidates and its choice) as one write: one
+    transaction, one seq taken for all, one INSERT, one doorbell. Their seqs are consecutive,
+    in the order given."""
+    if not steps:
+        return []
+    unknown = [kind for kind, _ in steps if kind not in STEP_KINDS]
+    if unknown:
+        raise ValueError(f"unknown step kind {unknown[0]!r}")
     with transaction.atomic():
-        _commit_without_flush_wait()
-        # The UPDATE locks the brief's row until commit: two writers get consecutive seqs.
-        if not Brief.objects.filter(pk=brief_id).update(step_seq=F("step_seq") + 1):
-            raise Brief.DoesNotExist(f"brief {brief_id} is gone")
-        seq = Brief.objects.values_list("step_seq", flat=True).get(pk=brief_id)
-        step = RunStep.objects.create(brief_id=brief_id, seq=seq, kind=kind, payload=payload)
-        transaction.on_commit(lambda: step_notify(brief_id=brief_id, seq=seq))
-        if kind in FINISH_KINDS:
+        with connection.cursor() as cursor:
+            commit_without_flush_wait(cursor)
+            doorbell.ring_in_transaction(cursor, brief_id)
+            last = _seq_take(cursor, brief_id, len(steps))
+        first = last - len(steps) + 1
+        rows = RunStep.objects.bulk_create(
+            RunStep(brief_id=brief_id, seq=first + n, kind=kind, payload=payload)
+            for n, (kind, payload) in enumerate(steps)
+        )
+        transaction.on_commit(lambda: step_notify(brief_id=brief_id, seq=last))
+        if any(kind in FINISH_KINDS for kind, _ in steps):
             # Every finish path (worker, cancel, failure) appends one of these after writing the
             # final status, so this is the one place that sees them all.
             transaction.on_commit(lambda: webhooks_brief_finished(brief_id))
-    return step
+    return rows
 
 
-def _commit_without_flush_wait() -> None:
-    """Let this transaction commit without waiting for PostgreSQL's WAL flush.
+def commit_without_flush_wait(cursor=None) -> None:
+    """Let the current transaction commit without waiting for PostgreSQL's WAL flush.
 
-    A step is progress, not an outcome: losing the last few steps in a database crash is
-    harmless, and the run's final status UPDATE commits synchronously, which makes every earlier
-    step durable. The flush wait was ~5.6 ms of each ~8 ms step write (bench/run.py)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+    For writes a run makes along the way: its steps, and the token accounting of its model calls
+    (``agent.llm``). A step is progress, not an outcome, and a reservation is settled within
+    the run: losing the last few of them in a database crash is harmless, and the run's final
+    status UPDATE commits synchronously, which makes every earlier write durable (the WAL is
+    flushed in order). The flush wait was ~5.6 ms of each ~8 ms step write (bench/run.py)."""
+    if connection.vendor != "postgresql":
+        return
+    if cursor is None:
+        with connection.cursor() as own:
+            own.execute("SET LOCAL synchronous_commit TO OFF")
+    else:
+        cursor.execute("SET LOCAL synchronous_commit TO OFF")
+
+
+# Brief's table (``Brief._meta.db_table``), named as a literal so the statement is a constant.
+SEQ_TAKE_SQL = "UPDATE briefs_brief SET step_seq = step_seq + %s WHERE id = %s RETURNING step_seq"
+
+
+def _seq_take(cursor, brief_id: int, count: int) -> int:
+    """Take the brief's next ``count`` seqs; the last of them, in one statement (PostgreSQL and
+    SQLite 3.35+ both return it). The UPDATE locks the brief's row until commit: two writers
+    get consecutive ranges."""
+    cursor.execute(SEQ_TAKE_SQL, [count, brief_id])
+    row = cursor.fetchone()
+    if row is None:
+        raise Brief.DoesNotExist(f"brief {brief_id} is gone")
+    return row[0]
 
 
 def step_notify(*, brief_id: int, seq: int) -> None:

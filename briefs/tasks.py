@@ -24,8 +24,14 @@ so a second delivery of a live run (a task that waited in a busy cluster's local
 its lock ran out) leaves the run alone. A delivery that finds an orphaned brief it may not run
 settles it: cancelled if its owner asked, failed once ``MAX_ATTEMPTS`` attempts stopped their
 worker. ``briefs_recover`` (scheduled every few minutes) does the same for orphans no delivery
-comes back for (a Redis broker, which never redelivers; an ack of a duplicate delivery), and
-hands the others to a worker again.
+comes back for (an ack of a duplicate delivery), and hands the others to a worker again.
+
+On the Redis broker (``Q_BROKER=redis``) nothing is ever handed out again (``briefs/queue.py``):
+the sweep takes a running brief as orphaned as soon as its lease has run out, and also
+re-enqueues queued briefs whose task is no longer in the broker (they were in the local queue of
+a cluster that was killed, or Redis lost them). Whatever delivers a brief twice, the claim lets
+one run hold it, so the guarantees are the same on both brokers: a brief whose worker was killed
+finishes once, with one step log.
 """
 
 import logging
@@ -41,6 +47,7 @@ from django_q.exceptions import TimeoutException
 
 from agent.runner import agent_run
 from briefs.models import Brief, BriefStatus
+from briefs.queue import brief_tasks_waiting, broker_redelivers
 from briefs.services import brief_enqueue
 from briefs.steps import step_append
 
@@ -58,7 +65,8 @@ def run_lease() -> timedelta:
 
 
 def _redelivery_seconds() -> int:
-    return settings.Q_CLUSTER.get("retry", 60)
+    """How long after a lease ran out the broker may still hand the task out again."""
+    return settings.Q_CLUSTER.get("retry", 60) if broker_redelivers() else 0
 
 
 def _unheld(now: datetime) -> Q:
@@ -147,7 +155,8 @@ def run_brief(brief_id: int) -> str:
 
 def briefs_recover() -> dict[str, int]:
     """The periodic sweep (a django-q Schedule): running briefs whose lease ran out and whose
-    task did not come back within ``retry`` are settled, or handed to a worker again."""
+    task did not come back within ``retry`` are settled, or handed to a worker again; so are
+    queued briefs, older than a lease, whose task the broker no longer holds."""
     stale = timezone.now() - run_lease() - timedelta(seconds=_redelivery_seconds())
     orphans = Brief.objects.filter(status=BriefStatus.RUNNING, started_at__lt=stale)
     counts: Counter[str] = Counter()
@@ -157,6 +166,25 @@ def briefs_recover() -> dict[str, int]:
             brief_enqueue(brief)  # a duplicate delivery is harmless: the claim decides
             settled = "requeued"
         counts[settled] += 1
+    counts["requeued"] += _lost_queued_requeue()
+    counts = +counts  # drop zero counts
     if counts:
         log.warning("briefs_recover: %s", dict(counts))
     return dict(counts)
+
+
+def _lost_queued_requeue() -> int:
+    """Enqueue again the queued briefs, older than a lease, whose task is not in the broker."""
+    old = Brief.objects.filter(
+        status=BriefStatus.QUEUED, created_at__lt=timezone.now() - run_lease()
+    ).order_by("created_at")
+    candidates = list(old.only("id")[:RECOVER_BATCH])
+    if not candidates:
+        return 0
+    waiting = brief_tasks_waiting()
+    if waiting is None:
+        return 0
+    lost = [brief for brief in candidates if brief.pk not in waiting]
+    for brief in lost:
+        brief_enqueue(brief)
+    return len(lost)

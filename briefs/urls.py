@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("briefs/", views.brief_list, name="brief-list"),
     path("briefs/<int:pk>/", views.brief_detail, name="brief-detail"),
+    path("briefs/<int:pk>/fragment/", views.brief_fragment, name="brief-fragment"),
     path("briefs/<int:pk>/markdown/", views.brief_markdown, name="brief-markdown"),
     path("briefs/<int:pk>/cancel/", views.brief_cancel, name="brief-cancel"),
     path("briefs/<int:pk>/rerun/", views.brief_rerun, name="brief-rerun"),

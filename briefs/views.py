@@ -105,10 +105,26 @@ def _rsshub_banner() -> dict:
 @login_required
 @require_GET
 def brief_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    brief = _own_brief(request, pk)
+    return render(request, "briefs/detail.html", _detail_context(_own_brief(request, pk)))
+
+
+# The brief's page without the site around it: its <article> alone.
+FRAGMENT_BASE = "briefs/_fragment.html"
+
+
+@login_required
+@require_GET
+def brief_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The brief's article alone, as on its page: a live page swaps it in when the run ends
+    instead of reloading."""
+    context = {**_detail_context(_own_brief(request, pk)), "base_template": FRAGMENT_BASE}
+    return render(request, "briefs/detail.html", context)
+
+
+def _detail_context(brief: Brief) -> dict:
     citations = citations_read(brief.citations)
     steps = selectors.brief_steps(brief_id=brief.pk)
-    context = {
+    return {
         "brief": brief,
         "steps": steps,
         "last_seq": steps[-1].seq if steps else 0,
@@ -121,7 +137,6 @@ def brief_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "usage_nodes": _usage_rows(brief.usage),
         "needs_form": _needs_form(brief),
     }
-    return render(request, "briefs/detail.html", context)
 
 
 def _needs(brief: Brief) -> list[dict]:

@@ -35,19 +35,19 @@ Candidates no longer eligible are dropped there, so a disabled or removed route 
 never comes back, even from an index built before the change.
 """
 
-import heapq
 import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
 from django.utils import timezone
 
 from catalog import selectors
 from catalog.health import route_health_score
-from catalog.search_index import IndexedRoute, SearchIndex, search_index_current
+from catalog.search_index import SearchIndex, search_index_current
 from catalog.search_question import SearchQuery, query_parse
-from catalog.search_relevance import Relevance, relevance_of
+from catalog.search_relevance import Relevance, matched_terms, relevance_of
 
 MAX_QUESTION_CHARS = 2000
 PRIOR_RELEVANCE = 0.5
@@ -120,24 +120,24 @@ def _route_base(index: SearchIndex, query: SearchQuery, rel: Relevance, position
     """
     route = index.routes[position]
     required = max(0, route.required_params - query.values)
-    own = (rel.routes.get(position, 0.0) + PRIOR_RELEVANCE) / (1 + required)
+    own = (rel.route(position) + PRIOR_RELEVANCE) / (1 + required)
     return query.name_scores.get(route.platform, 0.0) + own
 
 
 def _platform_base(index: SearchIndex, query: SearchQuery, rel: Relevance, position: int) -> float:
-    own = rel.platforms.get(position, 0.0) + rel.best_route.get(position, 0.0)
+    own = rel.platform(position)
     if own:
         own += SIZE_PRIOR * math.log1p(len(index.platforms[position].routes))
     return query.name_scores.get(position, 0.0) + own
 
 
 def _route_reasons(
-    query: SearchQuery, rel: Relevance, route: IndexedRoute, position: int, health: float, state
+    index: SearchIndex, query: SearchQuery, terms: list[str], position: int, health: float, state
 ) -> tuple[str, ...]:
     reasons = []
-    if hit := query.hits.get(route.platform):
+    if hit := query.hits.get(index.routes[position].platform):
         reasons.append(f"platform named {hit.label!r}")
-    if terms := rel.matched.get(position):
+    if terms:
         reasons.append("matches " + ", ".join(dict.fromkeys(terms)))
     if state.priority or state.platform_priority:
         reasons.append(f"priority {state.priority:+d} (platform {state.platform_priority:+d})")
@@ -151,18 +151,20 @@ def _platform_reasons(
     reasons = []
     if hit := query.hits.get(position):
         reasons.append(f"name {hit.label!r}")
-    routes = [r for r in index.platforms[position].routes if r in rel.routes]
+    routes = [r for r in index.platforms[position].routes if rel.found(r)]
     if routes:
-        best = max(routes, key=lambda r: rel.routes[r])
+        best = max(routes, key=rel.route)
         reasons.append(f"route {index.routes[best].name[:60]!r}")
-    if position in rel.platforms:
+    if rel.platforms[position] > 0:
         reasons.append("platform text")
     if priority:
         reasons.append(f"priority {priority:+d}")
     return tuple(reasons)
 
 
-def _route_hit(index: SearchIndex, query: SearchQuery, rel: Relevance, scored: tuple) -> RouteHit:
+def _route_hit(
+    index: SearchIndex, query: SearchQuery, rel: Relevance, scored: tuple, terms: list[str]
+) -> RouteHit:
     score, position, state, health = scored
     route = index.routes[position]
     platform_score = _platform_base(index, query, rel, route.platform)
@@ -175,7 +177,7 @@ def _route_hit(index: SearchIndex, query: SearchQuery, rel: Relevance, scored: t
         example=route.example,
         score=round(score, 4),
         platform_score=round(platform_score, 4),
-        reasons=_route_reasons(query, rel, route, position, health, state),
+        reasons=_route_reasons(index, query, terms, position, health, state),
     )
 
 
@@ -183,53 +185,62 @@ def _route_hits(
     index: SearchIndex,
     query: SearchQuery,
     rel: Relevance,
-    positions: list[int],
+    positions: dict[int, float | None],
     states: dict,
     limit: int,
 ) -> list[RouteHit]:
-    """The best ``limit`` route candidates, rescored with their fresh state; ineligible dropped."""
+    """The best ``limit`` route candidates (position -> score before curation, None: to be
+    computed), rescored with their fresh state; ineligible dropped."""
     now = timezone.now()
     scored = []
-    for position in positions:
+    for position, base in positions.items():
         state = states.get(index.routes[position].id)
         if state is None or not state.eligible:
             continue
         health = route_health_score(state, now=now)
-        score = _route_base(index, query, rel, position) * health
+        if base is None:
+            base = _route_base(index, query, rel, position)
+        score = base * health
         score *= priority_factor(state.platform_priority) * priority_factor(state.priority)
         scored.append((score, position, state, health))
     scored.sort(key=lambda s: (-s[0], index.routes[s[1]].path))
-    return [_route_hit(index, query, rel, s) for s in scored[:limit]]
+    scored = scored[:limit]
+    terms = matched_terms(index, query, rel, [s[1] for s in scored])
+    return [_route_hit(index, query, rel, s, terms[s[1]]) for s in scored]
 
 
 def _platform_hits(
     index: SearchIndex,
     query: SearchQuery,
     rel: Relevance,
-    positions: list[int],
+    positions: dict[int, float],
     states: dict,
     limit: int,
 ) -> list[PlatformHit]:
-    """Platform candidates rescored with their fresh state, best first; the ineligible dropped."""
+    """Platform candidates (position -> score before curation) rescored with their fresh state,
+    best first; the ineligible dropped."""
     hits = []
-    for position in positions:
+    for position, base in positions.items():
         platform = index.platforms[position]
         state = states.get(platform.id)
         if state is None or not state.eligible:
             continue
-        score = _platform_base(index, query, rel, position) * priority_factor(state.priority)
-        reasons = _platform_reasons(index, query, rel, position, state.priority)
-        hits.append(PlatformHit(platform.namespace, platform.name, round(score, 4), reasons))
-    hits.sort(key=lambda h: (-h.score, h.namespace))
-    return hits[:limit]
+        score = base * priority_factor(state.priority)
+        hits.append((round(score, 4), platform.namespace, position, state.priority))
+    hits.sort(key=lambda h: (-h[0], h[1]))
+    return [
+        PlatformHit(namespace, index.platforms[position].name, score,
+                    _platform_reasons(index, query, rel, position, priority))
+        for score, namespace, position, priority in hits[:limit]
+    ]  # fmt: skip
 
 
 def _fresh_hits(
     index: SearchIndex,
     query: SearchQuery,
     rel: Relevance,
-    routes: tuple[list[int], int],
-    platforms: tuple[list[int], int],
+    routes: tuple[dict[int, float | None], int],
+    platforms: tuple[dict[int, float], int],
 ) -> tuple[list[RouteHit], list[PlatformHit]]:
     """The best of the route and platform candidates, each given as (positions, limit), rescored
     with curation and health read now, in one query."""
@@ -245,32 +256,76 @@ def _fresh_hits(
     )
 
 
-def _top_routes(index, query, rel, candidates: set[int], limit: int) -> list[int]:
-    """The candidates that can rank in the first ``limit``: by the index's curation, oversampled
-    since fresh health can still reorder them."""
-    routes, relevance, names = index.routes, rel.routes, query.name_scores
-    route_priority = query.curation.route_priority
-    platform_priority = query.curation.platform_priority
-    scored = []
-    for position in candidates:  # _route_base x curation, inlined: this loop is the hot one
-        route = routes[position]
-        required = max(0, route.required_params - query.values)
-        own = (relevance.get(position, 0.0) + PRIOR_RELEVANCE) / (1 + required)
-        score = names.get(route.platform, 0.0) + own
-        if route_priority[position] or platform_priority[route.platform]:
-            score *= priority_factor(route_priority[position])
-            score *= priority_factor(platform_priority[route.platform])
-        scored.append((score, position))
-    return [position for _, position in heapq.nlargest(2 * limit + 5, scored)]
+def _priority_factors(priorities) -> np.ndarray:
+    values = np.clip(np.array(priorities, dtype=np.float64), -PRIORITY_CAP, PRIORITY_CAP)
+    return PRIORITY_BASE**values
 
 
-def _top_platforms(index, query, rel, skip: set[int], limit: int) -> list[int]:
-    positions = ({*rel.best_route, *rel.platforms, *query.hits}) - skip
-    priority = query.curation.platform_priority
-    scored = [
-        (_platform_base(index, query, rel, p) * priority_factor(priority[p]), p) for p in positions
-    ]
-    return [position for _, position in heapq.nlargest(2 * limit + 5, scored)]
+_curation_factors: list = [None, None]  # (curation, (route factors, platform factors))
+
+
+def _curation_priorities(curation) -> tuple[np.ndarray, np.ndarray]:
+    """Priority factors of every route and platform under ``curation`` (kept for the last one:
+    a curation is replaced whole, never changed)."""
+    if _curation_factors[0] is not curation:
+        factors = (
+            _priority_factors(curation.route_priority),
+            _priority_factors(curation.platform_priority),
+        )
+        _curation_factors[:] = [curation, factors]
+    return _curation_factors[1]
+
+
+def _largest(
+    scores: np.ndarray, positions: np.ndarray, bases: np.ndarray, count: int
+) -> dict[int, float]:
+    """The ``count`` positions of highest score, ties to the higher position (as sorting
+    (score, position) pairs would have it), best first, each with its score before curation
+    (``bases``), which the fresh rescoring starts from."""
+    if len(scores) > count:
+        threshold = np.partition(scores, len(scores) - count)[len(scores) - count]
+        keep = scores >= threshold
+        scores, positions, bases = scores[keep], positions[keep], bases[keep]
+    order = np.lexsort((-positions, -scores))[:count]
+    return dict(zip(positions[order].tolist(), bases[order].tolist(), strict=True))
+
+
+def _top_routes(index, query, rel, skip: set[int], limit: int) -> dict[int, float]:
+    """The candidates that can rank in the first ``limit``: the relevant routes and the named
+    platforms' searchable ones, by the index's curation, oversampled since fresh health can
+    still reorder them."""
+    arrays = index.arrays
+    positions = rel.positions
+    if query.hits:
+        route_ok = query.curation.route_ok
+        named = [r for r in rel.named_routes if route_ok[r] and r not in skip and not rel.found(r)]
+        positions = np.concatenate([positions, np.array(named, dtype=np.int64)])
+    platforms = arrays.route_platform[positions]
+    required = np.maximum(arrays.route_required[positions] - query.values, 0)
+    own = (rel.routes[positions] + PRIOR_RELEVANCE) / (1 + required)
+    names = np.zeros(len(index.platforms))
+    for platform, score in query.name_scores.items():
+        names[platform] = score
+    route_factor, platform_factor = _curation_priorities(query.curation)
+    bases = names[platforms] + own
+    scores = bases * route_factor[positions] * platform_factor[platforms]
+    return _largest(scores, positions, bases, 2 * limit + 5)
+
+
+def _top_platforms(index, query, rel, skip: set[int], limit: int) -> dict[int, float]:
+    names = np.zeros(len(index.platforms))
+    for platform, score in query.name_scores.items():
+        names[platform] = score
+    named = [p for p in query.hits if not (rel.platforms[p] > 0 or rel.best_route[p] > 0)]
+    positions = np.concatenate([rel.platform_positions, np.array(named, dtype=np.int64)])
+    if skip:
+        positions = positions[~np.isin(positions, np.fromiter(skip, dtype=np.int64))]
+    own = rel.platforms[positions] + rel.best_route[positions]
+    own = np.where(own > 0, own + SIZE_PRIOR * index.arrays.platform_size[positions], 0.0)
+    _, platform_factor = _curation_priorities(query.curation)
+    bases = names[positions] + own
+    scores = bases * platform_factor[positions]
+    return _largest(scores, positions, bases, 2 * limit + 5)
 
 
 # --- Public API ---------------------------------------------------------------------------------
@@ -317,14 +372,11 @@ def search_catalog(
     if not query.terms and not query.hits:
         return SearchResult(platforms=[], routes=[])
     rel = relevance_of(index, query, skip_routes=skip_routes, skip_platforms=skip_platforms)
-    route_ok = query.curation.route_ok
-    named = (r for p in query.hits for r in index.platforms[p].routes)
-    candidates = {*rel.routes, *(r for r in named if route_ok[r] and r not in skip_routes)}
     routes, platforms = _fresh_hits(
         index,
         query,
         rel,
-        (_top_routes(index, query, rel, candidates, limit), limit),
+        (_top_routes(index, query, rel, skip_routes, limit), limit),
         (_top_platforms(index, query, rel, skip_platforms, platform_limit), platform_limit),
     )
     terms = tuple(term for term, _, _ in query.terms)
@@ -354,4 +406,4 @@ def routes_for_platforms(
     route_ok = query.curation.route_ok
     allowed = {r for p in platforms for r in index.platforms[p].routes if route_ok[r]} - skip
     rel = relevance_of(index, query, allowed=allowed)
-    return _fresh_hits(index, query, rel, (list(allowed), limit), ([], 0))[0]
+    return _fresh_hits(index, query, rel, (dict.fromkeys(allowed), limit), ({}, 0))[0]

@@ -17,7 +17,9 @@ whole, so a staff edit costs a reload of four columns, not a rebuild.
 Invalidation. ``search_index_current()`` reads ``catalog_search_version()`` (two aggregate
 queries; 6 to 10 ms on SQLite for the real catalog, too dear for every search) at most every
 ``CATALOG_SEARCH_RECHECK_SECONDS`` (default 2 s). A changed text signature (an import wrote, an
-alias changed) rebuilds the index; a changed curation signature reloads only the curation. Every
+alias changed) rebuilds the index, unless the rows written since the build kept their text
+(``catalog.search_touch``: staff enabling a route); a changed curation signature reloads only
+the curation. Every
 process (web, worker) so converges within the interval, without signals or a shared cache.
 Search itself re-reads curation and health of its few top candidates on every call
 (``catalog.search``), so a disabled route or platform disappears at once and a health change
@@ -37,7 +39,9 @@ from typing import Any
 from django.conf import settings
 
 from catalog import selectors
+from catalog.search_postings import posting_arrays
 from catalog.search_terms import CJK_RE, text_canonical, text_terms
+from catalog.search_touch import index_touch, row_digests
 
 # --- The index ----------------------------------------------------------------------------------
 
@@ -112,6 +116,8 @@ class SearchIndex:
     route_by_path: dict[str, int]
     route_by_id: dict[int, int]
     common_cutoff: int  # a term in more route postings than this only rescores candidates
+    arrays: Any = None  # catalog.search_postings.PostingArrays of the postings above
+    digests: Any = None  # per platform and route id, of its text row (catalog.search_touch)
     built_seconds: float = 0.0
     longest_phrase_words: int = 1
 
@@ -291,6 +297,8 @@ def search_index_build(version: tuple[tuple, tuple]) -> SearchIndex:
     for position, row in enumerate(platform_rows):
         _phrases(index, position, platform_names(row, shared_domains))
     index.curation = curation_load(index, version[1])
+    index.arrays = posting_arrays(index, FIELD_WEIGHTS)
+    index.digests = row_digests(platform_rows, (route for route, _, _ in routes))
     index.built_seconds = time.perf_counter() - started
     return index
 
@@ -422,7 +430,7 @@ class _IndexHolder:
         # The version is read before the rows: an index never claims a newer version than its
         # data, so a change racing the build causes one extra rebuild, never a stale index.
         text, curation = version = selectors.catalog_search_version()
-        if index is None or index.version != text:
+        if index is None or (index.version != text and not index_touch(index, text)):
             index = self._index = search_index_build(version)
         elif index.curation.version != curation:
             index.curation = curation_load(index, curation)  # readers hold the old one meanwhile

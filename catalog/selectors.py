@@ -5,6 +5,7 @@ Eligibility is one rule everywhere: a route is searchable when it is enabled and
 and its platform is enabled and present upstream.
 """
 
+import functools
 import json
 from collections.abc import Collection, Iterator, Sequence
 from datetime import UTC, datetime
@@ -173,6 +174,26 @@ def route_text_rows() -> Iterator[RouteRow]:
         yield RouteRow(*row)
 
 
+def text_rows_since(
+    *, platforms_at: datetime | None, routes_at: datetime | None, limit: int
+) -> tuple[list[PlatformRow], list[RouteRow]] | None:
+    """Text rows written after the given times (all rows of a table whose time is None), or
+    None when more than ``limit`` of them were."""
+    platforms = Platform.objects.all()
+    routes = Route.objects.all()
+    if platforms_at is not None:
+        platforms = platforms.filter(updated_at__gt=platforms_at)
+    if routes_at is not None:
+        routes = routes.filter(updated_at__gt=routes_at)
+    found_platforms = [
+        PlatformRow(*r) for r in platforms.values_list(*PlatformRow._fields)[: limit + 1]
+    ]
+    found_routes = [RouteRow(*r) for r in routes.values_list(*RouteRow._fields)[: limit + 1]]
+    if len(found_platforms) + len(found_routes) > limit:
+        return None
+    return found_platforms, found_routes
+
+
 def platform_curation_rows() -> list[CurationRow]:
     fields = ("id", "enabled", "upstream_state", "priority")
     return [CurationRow(i, None, *rest) for i, *rest in Platform.objects.values_list(*fields)]
@@ -194,33 +215,42 @@ def route_curation_rows() -> list[CurationRow]:
 _HEALTH = ("attempts", "successes", "latency_ms", "newest_item_at", "circuit", "circuit_open_until")
 
 
-def _id_in(ids: list[int]) -> tuple[str, list]:
-    """``id IN (...)``, or on PostgreSQL ``id = ANY(%s)``: one SQL text whatever the count,
-    which psycopg converts once and caches."""
-    if connection.vendor == "postgresql":
-        return f"{connection.ops.quote_name('id')} = ANY(%s)", [ids]
-    return f"{connection.ops.quote_name('id')} IN ({', '.join(['%s'] * len(ids))})", ids
+def _id_in(vendor: str, count: int) -> str:
+    """``id IN (...)`` for ``count`` ids, or on PostgreSQL ``id = ANY(%s)``: one SQL text
+    whatever the count, which psycopg converts once and caches."""
+    if vendor == "postgresql":
+        return f"{connection.ops.quote_name('id')} = ANY(%s)"
+    return f"{connection.ops.quote_name('id')} IN ({', '.join(['%s'] * count)})"
+
+
+@functools.lru_cache(maxsize=512)
+def _search_states_text(vendor: str, routes: int, platforms: int) -> str:
+    """The SQL for so many route and platform ids, built once per shape: quoting names through
+    the backend cost as much as running the query. (S608 below: names come from the models,
+    ids are parameters.)"""
+    quote = connection.ops.quote_name
+    parts = []
+    if routes:
+        columns = ", ".join(quote(c) for c in ("id", "platform_id", *CURATION, *_HEALTH))
+        table = quote(Route._meta.db_table)
+        where = _id_in(vendor, routes)
+        parts.append(f"SELECT 'r', {columns} FROM {table} WHERE {where}")  # noqa: S608
+    if platforms:  # the same columns: NULL for platform_id and health
+        columns = ", ".join(quote(c) for c in CURATION)
+        nulls = ", ".join(["NULL"] * len(_HEALTH))
+        table = quote(Platform._meta.db_table)
+        select = f"SELECT 'p', {quote('id')}, NULL, {columns}, {nulls}"
+        parts.append(f"{select} FROM {table} WHERE {_id_in(vendor, platforms)}")
+    return " UNION ALL ".join(parts)
 
 
 def _search_states_sql(route_ids: list[int], platform_ids: list[int]) -> tuple[str, list]:
-    """The SQL and its parameters. (S608 below: names come from the models, ids are parameters.)"""
-    quote = connection.ops.quote_name
-    parts, params = [], []
-    if route_ids:
-        columns = ", ".join(quote(c) for c in ("id", "platform_id", *CURATION, *_HEALTH))
-        where, where_params = _id_in(route_ids)
-        table = quote(Route._meta.db_table)
-        parts.append(f"SELECT 'r', {columns} FROM {table} WHERE {where}")  # noqa: S608
-        params += where_params
-    if platform_ids:  # the same columns: NULL for platform_id and health
-        columns = ", ".join(quote(c) for c in CURATION)
-        nulls = ", ".join(["NULL"] * len(_HEALTH))
-        where, where_params = _id_in(platform_ids)
-        table = quote(Platform._meta.db_table)
-        select = f"SELECT 'p', {quote('id')}, NULL, {columns}, {nulls}"
-        parts.append(f"{select} FROM {table} WHERE {where}")
-        params += where_params
-    return " UNION ALL ".join(parts), params
+    """The SQL and its parameters."""
+    vendor = connection.vendor
+    text = _search_states_text(vendor, len(route_ids), len(platform_ids))
+    if vendor == "postgresql":
+        return text, [ids for ids in (route_ids, platform_ids) if ids]
+    return text, [*route_ids, *platform_ids]
 
 
 def _aware(value: Any) -> datetime | None:

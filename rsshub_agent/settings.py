@@ -71,6 +71,8 @@ INSTALLED_APPS = [
     "briefs",
     "housekeeping",
     "sharing",
+    "watches",
+    "mcp_server",
     "axes",
 ]
 
@@ -106,6 +108,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "watches.context.watches_unread",
             ],
         },
     },
@@ -182,7 +185,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # channels_redis waits for a message with a 5 s BZPOPMIN; redis-py's default read
+            # timeout is 5 s too, so an idle wait would end in TimeoutError and a lost doorbell.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
         }
     }
 else:
@@ -317,8 +322,10 @@ elif not RSSHUB_EGRESS_CANARY.startswith("/") or "?" in RSSHUB_EGRESS_CANARY:
     raise ImproperlyConfigured("RSSHUB_EGRESS_CANARY must be a route path like /github/repos/x")
 
 # --- Dashboard ---------------------------------------------------------------------------------
-# Without REDIS_URL, live pages read the step log at this interval (seconds).
-DASHBOARD_POLL_SECONDS = env_float("DASHBOARD_POLL_SECONDS", 0.5, minimum=0.05)
+# On SQLite without REDIS_URL, live pages read the watched briefs' step counters this often
+# (seconds; one query per process for all of them). PostgreSQL pushes with NOTIFY, Redis with the
+# channel layer: briefs/doorbell.py.
+DASHBOARD_POLL_SECONDS = env_float("DASHBOARD_POLL_SECONDS", 0.05, minimum=0.01)
 
 # --- Integration API ---------------------------------------------------------------------------
 # Tokens: hashed, named, revocable, expiring (briefs/tokens/service.py says why not knox).
@@ -332,6 +339,33 @@ WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)
 WEBHOOK_TIMEOUT = env_float("WEBHOOK_TIMEOUT", 10.0, minimum=1.0)
 WEBHOOKS_PER_USER = env_int("WEBHOOKS_PER_USER", 10, minimum=0)
 WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6, minimum=1, maximum=20)
+
+# --- Watches (watches/) and email ----------------------------------------------------------------
+WATCHES_PER_USER = env_int("WATCHES_PER_USER", 20, minimum=0)
+# Where people reach the dashboard: links in emails (no request to take the host from).
+SITE_URL = env_url("SITE_URL", "http://localhost:8000", schemes=("http", "https"))
+# Email goes to the console (the worker's output) unless EMAIL_HOST names an SMTP server.
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1, maximum=65535)
+EMAIL_HOST_USER = env_str("EMAIL_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = 20
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "RSSHub Agent <noreply@localhost>")
+
+# --- MCP server (mcp_server/) -----------------------------------------------------------------
+# Where the dashboard is, for the links in answers given outside a web request (the stdio server
+# of `manage.py mcp`); over HTTP the links use the address the client called.
+MCP_SITE_URL = env_url(
+    "MCP_SITE_URL",
+    f"http://{env_str('HOST', '127.0.0.1')}:{env_str('PORT', '8000')}",
+    schemes=("http", "https"),
+)
 
 # --- Route search ------------------------------------------------------------------------------
 # How often (seconds) each process checks whether the catalog changed under its search index.
@@ -377,8 +411,9 @@ HOUSEKEEP_BATCH_SIZE = env_int("HOUSEKEEP_BATCH_SIZE", 2000, minimum=100, maximu
 # timeout: above a run's worst case. A failing LLM endpoint costs up to ~140 s per call until its
 #   breaker opens (3 calls), plus up to 8 fetch steps of RSSHUB_TIMEOUT: ~700 s. A run over it is
 #   failed with that reason, not retried.
-# retry: a task whose worker died comes back after `retry` s; it must exceed timeout + the claim's
-#   5 s lease margin + the longest wait in a cluster's local queue.
+# retry: on the ORM broker, a task whose worker died comes back after `retry` s; it must exceed
+#   timeout + the claim's 5 s lease margin + the longest wait in a cluster's local queue. The
+#   Redis broker never hands a task out again (Q_BROKER below).
 # max_attempts counts reported results; a killed worker reports none (the bound is MAX_ATTEMPTS
 #   in briefs/tasks.py). ack_failures: run_brief records its own failures, so a failed task is
 #   never re-run; redelivery after a death does not depend on it.
@@ -390,6 +425,20 @@ if FETCH_CLAIM_SECONDS + 5 >= Q_TIMEOUT:
     # A run may wait out one claim on a path (fetching/flight.py), and must still finish.
     raise ImproperlyConfigured("FETCH_CLAIM_SECONDS must be well below Q_TIMEOUT")
 Q_WORKERS = env_int("Q_WORKERS", 2, minimum=1)
+# The broker: "orm" (the database, the default) or "redis" (REDIS_URL), for several worker hosts.
+# django-q2's Redis broker pops a task (BLPOP) and never acks it or hands it out again: a task
+# whose worker died is gone, and the brief is recovered by briefs_recover instead (briefs/tasks.py).
+Q_BROKER = env_str("Q_BROKER", "orm").lower()
+if Q_BROKER not in ("orm", "redis"):
+    raise ImproperlyConfigured(f"Q_BROKER must be orm or redis, got {Q_BROKER!r}")
+if Q_BROKER == "redis" and not REDIS_URL:
+    raise ImproperlyConfigured("Q_BROKER=redis needs REDIS_URL (the Redis server to queue on)")
+
+# poll: the longest a queued task waits for a worker's pusher. A new brief wakes it at once
+#   through Redis or PostgreSQL's NOTIFY (briefs/broker.py), so then the poll is only a safety
+#   net; on SQLite without Redis it is the wait itself, and a poll is one query on a local file.
+_Q_WAKES = bool(REDIS_URL) or DATABASES["default"]["ENGINE"].endswith("postgresql")
+Q_POLL_SECONDS = env_float("Q_POLL_SECONDS", 1.0 if _Q_WAKES else 0.05, minimum=0.01)
 Q_CLUSTER = {
     "name": "rsshub_agent",
     "workers": Q_WORKERS,
@@ -398,9 +447,16 @@ Q_CLUSTER = {
     "max_attempts": 1,
     "ack_failures": True,
     "queue_limit": Q_WORKERS,  # tasks waiting in the local queue still age toward `retry`
-    "orm": "default",
     "catch_up": False,
     "save_limit": 1000,
+    # Results, schedules and failures stay in the database whichever broker queues the tasks.
+    # On the database, a new brief wakes the pusher at once (briefs/broker.py); Redis's BLPOP
+    # needs no wake-up.
+    **(
+        {"redis": REDIS_URL}
+        if Q_BROKER == "redis"
+        else {"orm": "default", "broker_class": "briefs.broker.WakingORM", "poll": Q_POLL_SECONDS}
+    ),
 }
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -412,7 +468,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", LOG_LEVELS)},
     # httpx logs every request URL at INFO, query string included: that would put the RSSHub
     # access key into the logs.
-    "loggers": {
-        name: {"level": "WARNING"} for name in ("httpx", "httpcore", "httpx2", "httpcore2")
-    },
+    "loggers": {name: {"level": "WARNING"} for name in ("httpx", "httpcore", "httpx2", "httpcore2")}
+    # The MCP SDK logs every request it serves at INFO (each HTTP request starts a manager).
+    | {"mcp": {"level": "WARNING"}},
 }

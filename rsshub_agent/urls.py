@@ -10,5 +10,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("api.urls")),
     path("", include("catalog.urls")),
+    path("", include("sharing.urls")),
+    path("watches/", include("watches.urls")),
     path("", include("briefs.urls")),
 ]

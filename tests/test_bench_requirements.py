@@ -16,6 +16,9 @@ IMPORT_NAMES = {"djangorestframework": "rest_framework", "django-q2": "django_q"
                 "markdown-it-py": "markdown_it", "channels-redis": "channels_redis",
                 "drf-spectacular": "drf_spectacular", "django-axes": "axes",
                 "django-csp": "csp"}  # fmt: skip
+# The one exception: a person's latency includes the browser's, so bench/latency.py drives
+# Chromium through Selenium, a dev requirement (its docstring says so).
+DEV_ONLY = {"latency.py": {"selenium"}}
 
 
 def runtime_modules() -> set[str]:
@@ -42,6 +45,7 @@ def top_level_imports(path: Path) -> set[str]:
 def test_a_benchmark_imports_only_runtime_requirements(path):
     # asgiref comes with Django itself.
     allowed = set(sys.stdlib_module_names) | PROJECT | runtime_modules() | {"asgiref"}
+    allowed |= DEV_ONLY.get(path.name, set())
     outside = top_level_imports(path) - allowed
     assert not outside, f"{path.name} imports {sorted(outside)}: not in requirements.txt"
     assert "tests" not in top_level_imports(path), f"{path.name} imports from tests/"

@@ -25,7 +25,7 @@ SERVICES = {"postgres", "redis", "rsshub", "web", "worker"}
 APP_SERVICES = ("web", "worker")
 APP_ENV = ("DATABASE_URL", "REDIS_URL", "RSSHUB_URL", "SECRET_KEY")
 # Variables that only the compose file reads; they are not settings of the application.
-COMPOSE_ONLY_VARS = {"POSTGRES_PASSWORD"}
+COMPOSE_ONLY_VARS = {"POSTGRES_PASSWORD", "PROXY_PORT"}
 
 
 @pytest.fixture(scope="module")
@@ -209,3 +209,78 @@ def test_compose_client_accepts_the_file():
         env=env,
     )
     assert result.returncode == 0, f"`{' '.join(cli)} config` rejects compose.yaml: {result.stderr}"
+
+
+# --- the scale profile ----------------------------------------------------------------------------
+
+CADDYFILE = DOCKER / "Caddyfile"
+SCALE_WEBS, SCALE_WORKERS = ("web-1", "web-2"), ("worker-1", "worker-2", "worker-3")
+SCALE_SERVICES = {"proxy", "rsshub-2", *SCALE_WEBS, *SCALE_WORKERS}
+
+
+def test_the_scale_profile_has_two_webs_a_proxy_three_workers_and_two_rsshubs(compose):
+    profiled = {n for n, s in compose["services"].items() if "scale" in (s.get("profiles") or [])}
+    assert profiled == SCALE_SERVICES
+    for name in SERVICES:  # the single-machine services stay out of no profile
+        assert not _service(compose, name).get("profiles"), name
+    assert _service(compose, "rsshub-2")["image"] == _service(compose, "rsshub")["image"]
+
+
+@pytest.mark.parametrize("name", [*SCALE_WEBS, *SCALE_WORKERS])
+def test_scaled_app_services_queue_on_redis_and_read_both_rsshubs(compose, name):
+    env = _environment(_service(compose, name))
+    assert env.get("Q_BROKER") == "redis", f"{name} must enqueue and take tasks on Redis"
+    assert env.get("REDIS_URL", "").startswith("redis://redis:"), name
+    urls = env.get("RSSHUB_URLS", "").split(",")
+    assert urls == ["http://rsshub:1200", "http://rsshub-2:1200"], name
+    assert env["SECRET_KEY"].startswith("${SECRET_KEY:?"), name
+
+
+def test_scaled_webs_serve_daphne_and_one_migrates(compose):
+    for name in SCALE_WEBS:
+        command = _command(_service(compose, name))
+        assert command[0] == "daphne" and "rsshub_agent.asgi:application" in command, name
+        assert "ports" not in _service(compose, name), f"{name} is reached through the proxy"
+    migrating = [n for n in SCALE_WEBS if _environment(_service(compose, n)).get("RUN_MIGRATIONS")]
+    assert migrating == ["web-1"]
+    for name in ("web-2", *SCALE_WORKERS):
+        assert _environment(_service(compose, name)).get("WAIT_FOR_MIGRATIONS") == "1", name
+
+
+@pytest.mark.parametrize("name", SCALE_WORKERS)
+def test_scaled_workers_run_qcluster(compose, name):
+    assert "qcluster" in _command(_service(compose, name))
+
+
+def test_the_proxy_sends_to_both_webs_with_websockets(compose):
+    proxy = _service(compose, "proxy")
+    assert proxy["image"].startswith("caddy:")
+    assert "./Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
+    assert CADDYFILE.is_file(), "docker/Caddyfile is missing"
+    directives = [
+        line.split("#")[0].split()
+        for line in CADDYFILE.read_text().splitlines()
+        if line.split("#")[0].strip()
+    ]
+    upstreams = next(d[1:] for d in directives if d[0] == "reverse_proxy")
+    assert upstreams[:2] == ["web-1:8000", "web-2:8000"]
+    # Caddy upgrades websockets by itself; a directive that strips Connection/Upgrade breaks it.
+    assert not any(d[0] == "header_up" and d[1].lstrip("-") in ("Connection", "Upgrade")
+                   for d in directives)  # fmt: skip
+    assert {n: c["condition"] for n, c in proxy["depends_on"].items()} == {
+        "web-1": "service_started",
+        "web-2": "service_started",
+    }
+
+
+def test_compose_client_accepts_the_scale_profile():
+    cli = _compose_cli()
+    assert cli is not None, "no compose client: scripts/system-deps installs docker-compose"
+    env = {**os.environ, "SECRET_KEY": "compose-config-check"}
+    result = subprocess.run(
+        [*cli, "-f", str(COMPOSE), "--profile", "scale", "config"],
+        capture_output=True, text=True, check=False, env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, f"`{' '.join(cli)} --profile scale config`: {result.stderr}"
+    services = set(yaml.safe_load(result.stdout)["services"])
+    assert services >= SERVICES | SCALE_SERVICES

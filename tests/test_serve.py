@@ -61,6 +61,9 @@ def test_serve_sets_up_serves_and_stops_with_an_unreachable_rsshub(tmp_path):
         assert read_until(serve.stdout, "Listening on TCP address", lines), "daphne did not listen"
         response = httpx.get(f"http://127.0.0.1:{port}/admin/login/", timeout=10)
         assert response.status_code == 200
+        assert f"MCP: http://127.0.0.1:{port}/mcp/" in output
+        mcp = httpx.post(f"http://127.0.0.1:{port}/mcp/", json={}, timeout=10)
+        assert mcp.status_code == 401, "the MCP server answers next to Django, token first"
     finally:
         os.killpg(serve.pid, signal.SIGTERM)
         serve.wait(timeout=30)

@@ -70,6 +70,7 @@ def test_it_starts_with_defaults(tmp_path):
         ("FETCH_FRESH_SECONDS", "-1"),
         ("FETCH_CLAIM_SECONDS", "0"),
         ("FETCH_CLAIM_SECONDS", "3600"),  # longer than a run may take (Q_TIMEOUT)
+        ("Q_BROKER", "kafka"),
     ],
 )
 def test_a_malformed_value_names_its_variable(tmp_path, name, value):
@@ -115,3 +116,62 @@ def test_an_empty_data_dir_key_file_still_demands_a_secret_key(tmp_path):
     result = start(tmp_path, SECRET_KEY="", DEBUG="false")
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_the_redis_broker_needs_redis_url(tmp_path):
+    result = start(tmp_path, Q_BROKER="redis", REDIS_URL="")
+    assert result.returncode != 0
+    assert "Q_BROKER=redis needs REDIS_URL" in result.stderr.splitlines()[-1], result.stderr[-500:]
+
+
+QUEUE_PROBE = """
+import django
+django.setup()
+from django_q.brokers import get_broker
+from django_q.conf import Conf
+print(type(get_broker()).__name__, Conf.ORM, Conf.REDIS)
+"""
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({}, "WakingORM default {}"),
+        ({"Q_BROKER": "ORM", "REDIS_URL": "redis://127.0.0.1:6379/3"}, "WakingORM default {}"),
+        (
+            {"Q_BROKER": "redis", "REDIS_URL": "redis://127.0.0.1:6379/3"},
+            "Redis None redis://127.0.0.1:6379/3",
+        ),
+    ],
+)
+def test_q_broker_chooses_django_q_broker(tmp_path, env, expected):
+    result = subprocess.run(
+        [sys.executable, "-c", QUEUE_PROBE],
+        env={**BASE_ENV, "PYTHONPATH": str(ROOT), "DATA_DIR": str(tmp_path), **env},
+        cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == expected
+
+
+LAYER_PROBE = """
+import django
+django.setup()
+from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
+layer = get_channel_layer()
+(host,) = layer.hosts
+print(host["socket_timeout"] > RedisChannelLayer.brpop_timeout)
+"""
+
+
+def test_the_channel_layer_outwaits_its_own_blocking_receive(tmp_path):
+    """An idle receive must end with nothing received, not a read timeout (a lost doorbell)."""
+    result = subprocess.run(
+        [sys.executable, "-c", LAYER_PROBE],
+        env={**BASE_ENV, "PYTHONPATH": str(ROOT), "DATA_DIR": str(tmp_path),
+             "REDIS_URL": "redis://127.0.0.1:6379/3"},
+        cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "True"

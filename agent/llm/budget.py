@@ -5,9 +5,11 @@ from datetime import date
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import F
 
 from briefs.models import TokenUsage
+from briefs.steps import commit_without_flush_wait
 
 
 def budget_reserve(*, user_id: int, tokens: int, day: date) -> bool:
@@ -28,10 +30,13 @@ def budget_reserve(*, user_id: int, tokens: int, day: date) -> bool:
 
 
 def budget_settle(*, user_id: int, day: date, reserved: int, spent: int) -> None:
-    """Replace a reservation by the tokens really spent, and count the call."""
-    TokenUsage.objects.filter(user_id=user_id, day=day).update(
-        tokens=F("tokens") + (spent - reserved), calls=F("calls") + 1
-    )
+    """Replace a reservation by the tokens really spent, and count the call. The commit does
+    not wait for the WAL flush (``briefs.steps.commit_without_flush_wait``)."""
+    with transaction.atomic():
+        commit_without_flush_wait()
+        TokenUsage.objects.filter(user_id=user_id, day=day).update(
+            tokens=F("tokens") + (spent - reserved), calls=F("calls") + 1
+        )
 
 
 def estimate_tokens(payload: Any) -> int:

@@ -17,14 +17,13 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from django.conf import settings
 from django.utils import timezone
 
 from agent.llm.breaker import (
-    breaker_admit,
     breaker_key,
     breaker_record_failure,
     breaker_record_success,
@@ -34,7 +33,6 @@ from agent.llm.endpoint import Endpoint, endpoints_configured, redact
 from agent.llm.prompts import ITEMS_ARE_DATA
 from agent.llm.replies import Reply, reply_object, reply_text
 from agent.llm.transport import (
-    REASON_BREAKER_OPEN,
     REASON_BUDGET_SPENT,
     REASON_DEADLINE,
     REASON_INVALID_OUTPUT,
@@ -213,15 +211,15 @@ def _converse_on(spec: _Spec, endpoint: Endpoint, messages: list[dict[str, Any]]
     """Ask one endpoint, validate, send the error back once; settle its breaker either way."""
     model = endpoint.model(spec.role)
     key = breaker_key(endpoint.base_url, model)
+    # The breaker is asked with the first call's budget (agent.llm.admission): one round trip.
     claimed_at = timezone.now()
-    if not breaker_admit(key, now=claimed_at):
-        raise LLMUnavailable(
-            REASON_BREAKER_OPEN, f"{model} failed repeatedly", endpoint=endpoint.name
-        )
     error = ""
     for attempt in range(2):
+        admit_at = claimed_at if attempt == 0 else None
         try:
-            reply = _call(spec, endpoint, messages, key=key, day=claimed_at.date())
+            reply = _call(
+                spec, endpoint, messages, key=key, day=claimed_at.date(), admit_at=admit_at
+            )
         except LLMUnavailable:
             # A failure the breaker counted has already released the probe; any other (a
             # refused request, the budget, the deadline) gives back a probe this call claimed.
@@ -243,7 +241,13 @@ def _converse_on(spec: _Spec, endpoint: Endpoint, messages: list[dict[str, Any]]
 
 
 def _call(
-    spec: _Spec, endpoint: Endpoint, messages: list[dict[str, Any]], *, key: str, day: date
+    spec: _Spec,
+    endpoint: Endpoint,
+    messages: list[dict[str, Any]],
+    *,
+    key: str,
+    day: date,
+    admit_at: datetime | None,
 ) -> Reply:
     """One chat completion within the deadline; a refused ``strict`` is dropped and retried."""
     model = endpoint.model(spec.role)
@@ -255,6 +259,7 @@ def _call(
         node=spec.node,
         day=day,
         timeout=_time_left(spec),
+        admit_at=admit_at,
         body={
             "model": model,
             "messages": messages,

@@ -13,12 +13,13 @@ import logging
 import threading
 import time
 from dataclasses import asdict, dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 import openai
 from django.conf import settings
 
+from agent.llm.admission import REFUSED_BREAKER, REFUSED_BUDGET, call_admit
 from agent.llm.breaker import breaker_record_failure
 from agent.llm.budget import budget_reserve, budget_settle, estimate_tokens
 from agent.llm.endpoint import Endpoint, EndpointStalled, redact
@@ -96,15 +97,17 @@ class Request:
     day: date
     timeout: float
     body: dict[str, Any]
+    # The first call of a conversation with this endpoint: its breaker is asked together with
+    # the budget, at this moment (``agent.llm.admission``). None: already admitted.
+    admit_at: datetime | None = None
 
 
 def send(request: Request, max_tokens: int) -> tuple[Reply, LLMUsage]:
-    """Reserve the budget, POST, read the reply; the reservation is settled whatever happens."""
+    """Reserve the budget (and, on a first call, pass the breaker), POST, read the reply; the
+    reservation is settled whatever happens."""
     prompt_estimate = estimate_tokens(request.body)
     reserved = prompt_estimate + max_tokens
-    if not budget_reserve(user_id=request.user_id, tokens=reserved, day=request.day):
-        limit = settings.LLM_DAILY_TOKEN_BUDGET
-        raise LLMUnavailable(REASON_BUDGET_SPENT, f"{limit} tokens a day")
+    _admit(request, reserved)
     spent, started = 0, time.monotonic()
     try:
         reply = _post(request)
@@ -115,6 +118,29 @@ def send(request: Request, max_tokens: int) -> tuple[Reply, LLMUsage]:
         raise _failure(request, exc) from None
     finally:
         budget_settle(user_id=request.user_id, day=request.day, reserved=reserved, spent=spent)
+
+
+def _admit(request: Request, tokens: int) -> None:
+    if request.admit_at is None:
+        refused = (
+            ""
+            if budget_reserve(user_id=request.user_id, tokens=tokens, day=request.day)
+            else REFUSED_BUDGET
+        )
+    else:
+        refused = call_admit(
+            key=request.breaker, user_id=request.user_id, tokens=tokens, day=request.day,
+            now=request.admit_at,
+        )  # fmt: skip
+        request.admit_at = None  # once per conversation: a retry of this request is admitted
+    if refused == REFUSED_BREAKER:
+        model = request.body["model"]
+        raise LLMUnavailable(
+            REASON_BREAKER_OPEN, f"{model} failed repeatedly", endpoint=request.endpoint.name
+        )
+    if refused == REFUSED_BUDGET:
+        limit = settings.LLM_DAILY_TOKEN_BUDGET
+        raise LLMUnavailable(REASON_BUDGET_SPENT, f"{limit} tokens a day")
 
 
 def _post(request: Request) -> Reply:

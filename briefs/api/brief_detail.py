@@ -5,7 +5,14 @@ from django.urls import reverse
 from rest_framework import serializers
 from rest_framework.request import Request
 
-from briefs.api.outcome import NeedOut, outcome_field, reason_field
+from briefs.api.outcome import (
+    DELTA_HELP,
+    WATCH_HELP,
+    DeltaOut,
+    NeedOut,
+    outcome_field,
+    reason_field,
+)
 from briefs.models import Brief, BriefStatus
 
 
@@ -107,6 +114,8 @@ class BriefDetailOut(serializers.Serializer):
     keywords = serializers.ListField(child=serializers.CharField())
     window = WindowOut()
     follow_up_of = serializers.IntegerField(allow_null=True)
+    watch = serializers.IntegerField(allow_null=True, help_text=WATCH_HELP)
+    delta = DeltaOut(allow_null=True, help_text=DELTA_HELP)
     body = serializers.CharField(help_text="Markdown with [n] citations.")
     citations = CitationOut(many=True)
     coverage = CoverageOut()
@@ -205,6 +214,8 @@ def brief_detail_data(request: Request, brief: Brief) -> dict:
             "end": brief.window_end,
         },
         "follow_up_of": brief.follow_up_of_id,
+        "watch": brief.watch_id,
+        "delta": brief.delta_payload(),
         "body": brief.body,
         "citations": [_citation(c) for c in brief.citations or [] if isinstance(c, dict)],
         "coverage": {

@@ -11,7 +11,6 @@ from api.base import (
     BODY_ERRORS,
     MAX_ID,
     ApiView,
-    BriefCreateThrottle,
     InputSerializer,
     QuerySerializer,
     StrictBooleanField,
@@ -22,10 +21,11 @@ from api.base import (
     page_of,
     paginated,
     query_params,
+    request_throttles,
     search_field,
 )
 from briefs.api.brief_detail import BriefDetailOut, BriefUrlsOut, brief_detail_data, brief_urls
-from briefs.api.outcome import outcome_field, reason_field
+from briefs.api.outcome import DELTA_HELP, WATCH_HELP, DeltaOut, outcome_field, reason_field
 from briefs.models import Brief, BriefOutcome, BriefStatus
 from briefs.quotas import brief_create_limited, brief_rerun_limited
 from briefs.selectors import briefs_of, briefs_search
@@ -36,18 +36,35 @@ from catalog.search import MAX_QUESTION_CHARS
 STEPS_LIMIT = 500
 LIST_COLUMNS = (
     "id", "status", "outcome", "outcome_reason", "question", "mode", "offline", "follow_up_of_id",
-    "error", "created_at", "started_at", "finished_at",
+    "error", "created_at", "started_at", "finished_at", "watch_id", "delta",
 )  # fmt: skip
+
+
+class StepOut(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField(help_text="One of the kinds documented in briefs.steps.")
+    payload = serializers.DictField()
+    created_at = serializers.DateTimeField()
 
 
 class BriefCreatedOut(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=BriefStatus.choices)
     urls = BriefUrlsOut()
+    steps = StepOut(
+        many=True,
+        help_text="The steps so far: the queued brief's first, `brief_queued`, before any "
+        "worker has it. Follow the others after its seq.",
+    )
 
 
 def brief_created_response(request: Request, brief: Brief) -> Response:
-    data = {"id": brief.pk, "status": brief.status, "urls": brief_urls(request, brief.pk)}
+    data = {
+        "id": brief.pk,
+        "status": brief.status,
+        "urls": brief_urls(request, brief.pk),
+        "steps": steps_after(brief_id=brief.pk),
+    }
     return Response(BriefCreatedOut(data).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -60,6 +77,8 @@ class BriefListOut(serializers.Serializer):
     mode = serializers.CharField()
     offline = serializers.BooleanField()
     follow_up_of = serializers.IntegerField(source="follow_up_of_id", allow_null=True)
+    watch = serializers.IntegerField(source="watch_id", allow_null=True, help_text=WATCH_HELP)
+    delta = DeltaOut(source="delta_payload", allow_null=True, help_text=DELTA_HELP)
     error = serializers.CharField()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
@@ -123,10 +142,7 @@ class BriefCollectionApi(ApiView):
         search = search_field()
 
     def get_throttles(self):
-        throttles = super().get_throttles()
-        if self.request.method == "POST":
-            throttles.append(BriefCreateThrottle())
-        return throttles
+        return request_throttles(creates=self.request.method == "POST")
 
     @api_schema(
         operation_id="briefs_create",
@@ -183,13 +199,6 @@ class BriefDetailApi(ApiView):
 # --- Steps, cancel, rerun -----------------------------------------------------------------------
 
 
-class StepOut(serializers.Serializer):
-    seq = serializers.IntegerField()
-    kind = serializers.CharField(help_text="One of the kinds documented in briefs.steps.")
-    payload = serializers.DictField()
-    created_at = serializers.DateTimeField()
-
-
 class StepsOut(serializers.Serializer):
     brief_status = serializers.ChoiceField(choices=BriefStatus.choices)
     finished = serializers.BooleanField(help_text="The brief is finished and no step follows.")
@@ -243,7 +252,8 @@ class BriefCancelApi(ApiView):
 
 
 class BriefRerunApi(ApiView):
-    throttle_classes = [*ApiView.throttle_classes, BriefCreateThrottle]
+    def get_throttles(self):
+        return request_throttles(creates=True)
 
     @api_schema(
         operation_id="briefs_rerun",

@@ -1,4 +1,5 @@
-"""The outcome of a brief in the API: its fields, their choices and what each value means."""
+"""The outcome of a brief in the API: its fields, their choices and what each value means;
+and, for a watch's run, what was new (``delta``)."""
 
 from rest_framework import serializers
 
@@ -32,3 +33,15 @@ class NeedOut(serializers.Serializer):
     parameter = serializers.CharField(help_text="The parameter the question gave no value for.")
     description = serializers.CharField(help_text="What the parameter is, from the catalog.")
     format = serializers.CharField(help_text="How to write a value, e.g. owner/name.")
+
+
+class DeltaOut(serializers.Serializer):
+    since = serializers.DateTimeField(
+        allow_null=True, help_text="The previous run's time; null for a watch's first run."
+    )
+    new_items = serializers.IntegerField(help_text="Stories not reported by earlier runs.")
+    repeated_items = serializers.IntegerField(help_text="Stories reported before, left out.")
+
+
+WATCH_HELP = "The watch this brief is a run of (null for other briefs)."
+DELTA_HELP = "A watch's run: what was new since its previous run; null otherwise."

@@ -18,29 +18,33 @@ if TYPE_CHECKING:
 SCHEME = "Bearer"
 
 
+def token_from_header(header: str) -> ApiToken | None:
+    """The live token an ``Authorization`` header carries: None without a header (not this
+    scheme), ``TokenRejected`` saying what is wrong with any other. The API and the MCP server
+    both authenticate through it."""
+    if not header:
+        return None
+    scheme, _, secret = header.strip().partition(" ")
+    if scheme.lower() != SCHEME.lower():
+        raise TokenRejected("Unsupported Authorization scheme: use 'Bearer <token>'.")
+    secret = secret.strip()
+    if not secret:
+        raise TokenRejected("The Authorization header holds no token.")
+    if " " in secret:
+        raise TokenRejected("The token must not contain spaces.")
+    return token_check(secret)
+
+
 class ApiTokenAuthentication(BaseAuthentication):
     """``Authorization: Bearer rsa_...``. No header: not this scheme (session may apply); any
     other header is a 401 saying what is wrong with it."""
 
     def authenticate(self, request: Request) -> tuple[AbstractBaseUser, ApiToken] | None:
-        header = request.META.get("HTTP_AUTHORIZATION", "")
-        if not header:
-            return None
-        scheme, _, secret = header.strip().partition(" ")
-        if scheme.lower() != SCHEME.lower():
-            raise exceptions.AuthenticationFailed(
-                "Unsupported Authorization scheme: use 'Bearer <token>'."
-            )
-        secret = secret.strip()
-        if not secret:
-            raise exceptions.AuthenticationFailed("The Authorization header holds no token.")
-        if " " in secret:
-            raise exceptions.AuthenticationFailed("The token must not contain spaces.")
         try:
-            token = token_check(secret)
+            token = token_from_header(request.META.get("HTTP_AUTHORIZATION", ""))
         except TokenRejected as exc:
             raise exceptions.AuthenticationFailed(exc.message) from None
-        return token.user, token
+        return None if token is None else (token.user, token)
 
     def authenticate_header(self, request: Request) -> str:
         # Makes DRF answer 401 (not 403) when credentials are missing or wrong.

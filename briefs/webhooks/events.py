@@ -1,5 +1,6 @@
 """The event: when a brief finishes, one ``brief.finished`` delivery per active webhook of its
-owner, its JSON body built once and stored, handed to a worker once the transaction commits."""
+owner, its JSON body built once and stored, handed to a worker once the transaction commits.
+A watch's run carries its ``watch`` id and ``delta`` (what was new), null for other briefs."""
 
 import json
 import logging
@@ -32,6 +33,8 @@ def brief_finished_body(brief: Brief, event_id: uuid.UUID) -> str:
             "status": brief.status,
             **brief.outcome_payload(),
             "question": brief.question,
+            "watch": brief.watch_id,
+            "delta": brief.delta_payload(),
             "mode": brief.mode,
             "error": brief.error,
             "citations": len(brief.citations or []),

@@ -31,8 +31,8 @@
     });
   }
 
-  function copyButtons() {
-    document.querySelectorAll("button[data-copy]").forEach(function (button) {
+  function copyButtons(root) {
+    root.querySelectorAll("button[data-copy]").forEach(function (button) {
       button.addEventListener("click", function () {
         var text = JSON.parse(document.getElementById(button.dataset.copy).textContent);
         var done = function () {
@@ -64,8 +64,8 @@
 
   /* A form with data-confirm asks first; once confirmed, its "ask_first" field goes, so the
      server acts at once (without this script the server shows its confirmation page). */
-  function confirmForms() {
-    document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+  function confirmForms(root) {
+    root.querySelectorAll("form[data-confirm]").forEach(function (form) {
       form.addEventListener("submit", function (event) {
         if (!window.confirm(form.dataset.confirm)) { event.preventDefault(); return; }
         var askFirst = form.querySelector("input[name=ask_first]");
@@ -93,6 +93,24 @@
     setInterval(tick, 1000);
   }
 
+  /* The finished brief, rendered by the server as on its page, in place of the live one. */
+  function swapInBrief(url) {
+    if (!url || !window.fetch) return Promise.reject(new Error("no fragment"));
+    return fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } }).then(function (response) {
+      if (!response.ok || response.redirected) throw new Error("no fragment: " + response.status);
+      return response.text();
+    }).then(function (html) {
+      var holder = document.createElement("template");
+      holder.innerHTML = html;
+      var article = holder.content.getElementById("brief");
+      var current = document.getElementById("brief");
+      if (!article || !current) throw new Error("no brief in the fragment");
+      current.replaceWith(article);
+      copyButtons(article);
+      confirmForms(article);
+    });
+  }
+
   /* The live timeline: replay after the last seq shown, then every new step, once each. */
   function liveTimeline() {
     var live = document.getElementById("live");
@@ -111,8 +129,8 @@
       if (finished) return;
       finished = true;
       if (socket) socket.close(1000);
-      // The server renders the finished brief; reloading shows it (and works without JS too).
-      location.reload();
+      // The server renders the finished brief: swap its article in; reload if that fails.
+      swapInBrief(live.dataset.fragment).catch(function () { location.reload(); });
     }
 
     function onStep(message) {
@@ -184,11 +202,11 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     if (rememberTimeZone()) return;
+    liveTimeline();  // first: the socket's handshake overlaps the rest
     autosubmit();
     enterSubmits();
-    copyButtons();
-    confirmForms();
+    copyButtons(document);
+    confirmForms(document);
     elapsedClock();
-    liveTimeline();
   });
 })();

@@ -38,6 +38,9 @@ def test_it_creates_a_queued_brief(api, owner):
         "steps": f"http://testserver/api/v1/briefs/{brief.pk}/steps",
         "websocket": f"ws://testserver/ws/briefs/{brief.pk}/",
     }
+    [step] = body["steps"]
+    assert (step["seq"], step["kind"]) == (1, "brief_queued"), "a first step before any worker"
+    assert step["payload"] == {"offline": False, "follow_up_of": None}
 
 
 def test_it_enqueues_the_run_when_the_brief_is_committed(api, django_capture_on_commit_callbacks):

@@ -27,6 +27,7 @@ from briefs.webhooks import webhook_create
 from catalog.models import Route
 from catalog.search import MAX_QUESTION_CHARS
 from tests.conftest import catalog_seed_import
+from watches.services import watch_create
 
 MAX_EXAMPLES = 25
 
@@ -66,7 +67,25 @@ CONFIG = schemathesis.config.SchemathesisConfig.from_dict(
                         "expected-statuses": ["2xx", "400", "401", "403", "404", "429"]
                     }
                 },
-            }
+            },
+            *(
+                # Whether a watch is accepted also depends on its fields together (a weekly
+                # schedule needs a weekday, and only it has one), and on the user (the number
+                # of watches, an email address to notify): a 400 naming the field is expected.
+                {
+                    "include-method": method,
+                    "include-path": path,
+                    "checks": {
+                        "positive_data_acceptance": {
+                            "expected-statuses": ["2xx", "400", "401", "403", "404", "429"]
+                        }
+                    },
+                }
+                for method, path in (
+                    ("POST", "/api/v1/watches"),
+                    ("PATCH", "/api/v1/watches/{watch_id}"),
+                )
+            ),
         ],
     }
 )
@@ -87,11 +106,13 @@ def world(staff, other_user, make_brief, settings, monkeypatch) -> dict[str, int
     make_brief(other_user)
     hook = webhook_create(owner=staff, url="http://hooks.example.com/in")
     spare = token_issue(user=staff, name="spare").token
+    watch = watch_create(owner=staff, question="new nginx tags")
     return {
         "brief_id": brief.pk,
         "route_id": Route.objects.order_by("pk").values_list("pk", flat=True)[0],
         "webhook_id": hook.pk,
         "token_id": spare.pk,
+        "watch_id": watch.pk,
     }
 
 
@@ -151,6 +172,7 @@ def test_the_schema_is_served_as_openapi_3(client):
         "/api/v1/catalog/routes/{route_id}/prefer",
         "/api/v1/webhooks/{webhook_id}/deliveries",
         "/api/v1/status",
+        "/api/v1/watches/{watch_id}/run",
     ):
         assert expected in paths, f"{expected} missing from the schema"
 

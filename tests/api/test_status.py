@@ -1,6 +1,7 @@
 """GET /api/v1/status: the database, the queue, RSSHub's reachability, the answering mode."""
 
 import time
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -126,3 +127,28 @@ def test_it_lists_every_instance_by_name_and_its_address_only_to_staff(pair, api
         assert KEY not in text
         assert (pair.a_url.removeprefix("http://") in text) is staff
         assert all(i["egress_ok"] and i["circuit"] == "closed" for i in body["instances"])
+
+
+@pytest.mark.parametrize("reachable", [True, False])
+def test_it_reports_the_redis_brokers_backlog(api, rsshub, monkeypatch, reachable):
+    """On Q_BROKER=redis the backlog is the length of the broker's list."""
+    from django_q.brokers import get_broker
+
+    url = "redis://127.0.0.1:6379/14" if reachable else "redis://127.0.0.1:9/0"  # 9: nobody
+    monkeypatch.setattr(Conf, "ORM", None)
+    monkeypatch.setattr(Conf, "BROKER_CLASS", None)
+    monkeypatch.setattr(Conf, "REDIS", url)
+    monkeypatch.setattr(Conf, "CLUSTER_NAME", f"status-{uuid.uuid4().hex[:12]}")
+    broker = get_broker()
+    if reachable:
+        broker.enqueue("one")
+        broker.enqueue("two")
+    try:
+        body = api.get(STATUS).json()["queue"]
+    finally:
+        if reachable:
+            broker.delete_queue()
+    if reachable:
+        assert (body["queued"], body["ok"]) == (2, True)
+    else:
+        assert (body["queued"], body["ok"]) == (None, False)

@@ -17,7 +17,7 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from briefs import live
+from briefs import doorbell, live
 from briefs.consumers import CLOSE_GONE, CLOSE_NOT_SIGNED_IN, CLOSE_NOT_YOURS
 from briefs.models import Brief, BriefStatus
 from briefs.services import brief_create
@@ -170,7 +170,7 @@ async def test_it_polls_new_steps_and_status_without_a_cross_process_layer(brief
 async def test_a_doorbell_delivers_without_waiting_for_a_poll(brief, owner_cookie, monkeypatch):
     """Push mode, as with Redis: the in-memory layer stands in for it inside one process. The
     feed's only timed read comes after 30 s, past the receive deadline: the doorbell delivers."""
-    monkeypatch.setattr(live, "layer_pushes", lambda layer: True)
+    monkeypatch.setattr(doorbell, "layer_pushes", lambda layer: True)
     monkeypatch.setattr(live, "SAFETY_SECONDS", 30.0)
     assert TIMEOUT < live.SAFETY_SECONDS
     communicator, _ = await connect(brief.pk, owner_cookie)
@@ -209,7 +209,7 @@ async def test_a_reconnect_resumes_without_a_gap_or_a_duplicate(brief, owner_coo
 async def test_joining_while_steps_pour_in_sees_each_exactly_once(
     brief, owner_cookie, monkeypatch, pushes
 ):
-    monkeypatch.setattr(live, "layer_pushes", lambda layer: pushes)
+    monkeypatch.setattr(doorbell, "layer_pushes", lambda layer: pushes)
     early, _ = await connect(brief.pk, owner_cookie)
     half_written = threading.Event()
     writer = asyncio.ensure_future(

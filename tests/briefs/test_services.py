@@ -55,9 +55,19 @@ def test_a_brief_is_queued_and_handed_to_a_worker_only_on_commit(
         brief = brief_create(owner=owner, question="Alpha Wire news")
         assert OrmQ.objects.count() == 0
 
-    assert len(callbacks) == 1
+    assert len(callbacks) == 2, "the first step's doorbell, then the hand-off"
     assert (brief.status, brief.owner, brief.offline) == (BriefStatus.QUEUED, owner, False)
     assert queued_tasks() == [("briefs.tasks.run_brief", (brief.pk,))]
+
+
+def test_a_queued_brief_has_its_first_step_before_any_worker(owner):
+    parent = brief_create(owner=owner, question="Alpha Wire news", enqueue=False)
+
+    brief = brief_create(owner=owner, question="and today?", follow_up_of=parent.pk, offline=True)
+
+    steps = list(brief.steps.values_list("seq", "kind", "payload"))
+    assert steps == [(1, "brief_queued", {"offline": True, "follow_up_of": parent.pk})]
+    assert not parent.steps.exists(), "a brief its caller runs is not queued"
 
 
 def test_a_brief_the_caller_runs_itself_is_not_enqueued(owner, django_capture_on_commit_callbacks):

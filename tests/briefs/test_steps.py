@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import connections
+from django.db import connection, connections
+from django.test.utils import CaptureQueriesContext
 
 import agent
 import briefs.steps
 from briefs.models import Brief, RunStep
-from briefs.steps import STEP_KINDS, STEP_MESSAGE_TYPE, step_append, steps_after
+from briefs.steps import STEP_KINDS, STEP_MESSAGE_TYPE, step_append, steps_after, steps_append
 
 BRIEFS = Path(briefs.steps.__file__).resolve().parent
 AGENT = Path(agent.__file__).resolve().parent  # the agent writes most steps
@@ -41,6 +42,37 @@ def test_steps_are_numbered_from_one_in_order(brief):
     assert rows == [(1, "run_started", {"mode": "offline"}), (2, "query_rewritten", {"query": "q"})]
     brief.refresh_from_db()
     assert brief.step_seq == 2
+
+
+def test_steps_written_together_take_consecutive_seqs_in_order(brief):
+    step_append(brief_id=brief.pk, kind="step_started", payload={"node": "platform"})
+
+    rows = steps_append(
+        brief_id=brief.pk,
+        steps=[("candidates", {"items": []}), ("choice", {"chosen": ["alpha"]})],
+    )
+
+    assert [(r.seq, r.kind) for r in rows] == [(2, "candidates"), (3, "choice")]
+    stored = list(RunStep.objects.filter(brief=brief).values_list("seq", "kind", "payload"))
+    assert stored[1:] == [(2, "candidates", {"items": []}), (3, "choice", {"chosen": ["alpha"]})]
+    brief.refresh_from_db()
+    assert brief.step_seq == 3
+
+
+def test_steps_written_together_cost_what_one_step_costs(brief):
+    with CaptureQueriesContext(connection) as one:
+        step_append(brief_id=brief.pk, kind="router", payload={})
+    with CaptureQueriesContext(connection) as three:
+        steps_append(brief_id=brief.pk, steps=[("router", {}), ("router", {}), ("router", {})])
+
+    assert len(three.captured_queries) == len(one.captured_queries)
+
+
+def test_one_undocumented_kind_among_several_writes_none(brief):
+    with pytest.raises(ValueError, match="unknown step kind 'guess'"):
+        steps_append(brief_id=brief.pk, steps=[("router", {}), ("guess", {})])
+
+    assert not RunStep.objects.exists()
 
 
 def test_an_undocumented_kind_is_refused(brief):
@@ -125,7 +157,7 @@ def test_every_kind_is_documented_and_every_kind_the_code_writes_is_known():
     written = set()
     for source in [*BRIEFS.rglob("*.py"), *AGENT.rglob("*.py")]:
         text = source.read_text(encoding="utf-8")
-        written |= set(re.findall(r"ctx\.step\(\s*\"(\w+)\"", text))
+        written |= set(re.findall(r"ctx\.step(?:_hold)?\(\s*\"(\w+)\"", text))
         written |= set(re.findall(r"kind=\"(\w+)\"", text))
 
     assert documented == STEP_KINDS

@@ -5,15 +5,18 @@ Runs go through the real agent in offline mode against a scripted RSSHub on 127.
 qcluster itself (SIGKILL mid-run, redelivery, the time limit) is in ``test_worker.py``.
 """
 
+import uuid
 from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.utils import timezone
+from django_q.brokers.orm import ORM
 from django_q.models import OrmQ
 from django_q.signing import SignedPackage
 
 from briefs.models import Brief, BriefStatus, RunStep
+from briefs.services import brief_enqueue
 from briefs.steps import step_append
 from briefs.tasks import (
     LEASE_MARGIN_SECONDS,
@@ -284,3 +287,74 @@ def test_the_sweep_leaves_runs_that_django_q_may_still_deliver(
                           (done, "succeeded")]:  # fmt: skip
         brief.refresh_from_db()
         assert brief.status == status
+
+
+# --- the sweep and lost tasks, on either broker ------------------------------------------------
+
+REDIS_BROKER_URL = "redis://127.0.0.1:6379/14"  # a database of its own; keys named per test
+
+
+@pytest.fixture(params=["orm", "redis"])
+def broker(request, settings, monkeypatch):
+    """django-q on the ORM broker, or on Redis under a queue name of this test's own."""
+    from django_q.brokers import get_broker
+    from django_q.conf import Conf
+
+    if request.param == "orm":
+        yield "orm"
+        return
+    name = f"test-{uuid.uuid4().hex[:12]}"
+    monkeypatch.setattr(Conf, "ORM", None)
+    monkeypatch.setattr(Conf, "BROKER_CLASS", None)
+    monkeypatch.setattr(Conf, "REDIS", REDIS_BROKER_URL)
+    monkeypatch.setattr(Conf, "CLUSTER_NAME", name)
+    q_cluster = {
+        k: v for k, v in settings.Q_CLUSTER.items() if k not in ("orm", "broker_class", "poll")
+    }
+    settings.Q_CLUSTER = {**q_cluster, "redis": REDIS_BROKER_URL}
+    broker = get_broker()
+    yield "redis"
+    broker.delete_queue()
+
+
+def waiting_brief_ids() -> list[int]:
+    from django_q.brokers import get_broker
+
+    broker = get_broker()
+    if isinstance(broker, ORM):
+        payloads = OrmQ.objects.values_list("payload", flat=True)
+    else:
+        payloads = broker.connection.lrange(broker.list_key, 0, -1)
+    return sorted(SignedPackage.loads(p)["args"][0] for p in payloads)
+
+
+def test_on_redis_a_run_is_orphaned_once_its_lease_ran_out(
+    owner, broker, django_capture_on_commit_callbacks
+):
+    """The Redis broker never hands a task out again: the sweep waits for no `retry`."""
+    brief = brief_in(owner, BriefStatus.RUNNING, attempts=1, age=expired())
+    with django_capture_on_commit_callbacks(execute=True):
+        recovered = briefs_recover()
+    if broker == "orm":
+        assert recovered == {}  # the ORM broker redelivers it after `retry`
+        assert waiting_brief_ids() == []
+    else:
+        assert recovered == {"requeued": 1}
+        assert waiting_brief_ids() == [brief.pk]
+
+
+def test_the_sweep_requeues_queued_briefs_whose_task_was_lost(
+    owner, broker, django_capture_on_commit_callbacks
+):
+    old = timezone.now() - expired()
+    lost = brief_in(owner, created_at=old)
+    waiting = brief_in(owner, created_at=old)
+    young = brief_in(owner)  # its task may still be on its way
+    with django_capture_on_commit_callbacks(execute=True):
+        brief_enqueue(waiting)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert briefs_recover() == {"requeued": 1}
+    assert waiting_brief_ids() == sorted([lost.pk, waiting.pk])
+    for brief in (lost, waiting, young):
+        brief.refresh_from_db()
+        assert (brief.status, brief.attempts) == (BriefStatus.QUEUED, 0)

@@ -225,7 +225,21 @@ def test_asking_creates_a_brief_and_opens_it(
     assert response["Location"] == brief.get_absolute_url()
     assert brief.question == "what is new"
     assert brief.status == BriefStatus.QUEUED
-    assert len(callbacks) == 1, "the brief is handed to a worker on commit"
+    assert len(callbacks) == 2, "the first step's doorbell and the hand-off, both on commit"
+
+
+def test_the_page_a_question_opens_shows_it_queued_with_its_first_step(
+    owner_client, django_capture_on_commit_callbacks
+):
+    # The hand-off is captured, not run: no worker ever sees this brief.
+    with django_capture_on_commit_callbacks():
+        response = owner_client.post(reverse("home"), {"question": "what is new"}, follow=True)
+    body = page(response)
+    assert 'data-status="queued"' in body
+    timeline = re.search(r'<ol class="timeline" id="timeline">(.*?)</ol>', body, re.S).group(1)
+    assert re.findall(r'data-seq="(\d+)" data-kind="(\w+)"', timeline) == [("1", "brief_queued")]
+    assert "Queued for a worker" in timeline
+    assert 'data-after="1"' in body, "the live stream starts after the step already shown"
 
 
 def test_asking_nothing_is_an_error(owner_client):
@@ -368,7 +382,14 @@ def test_hostile_text_is_escaped_everywhere_on_the_page(owner_client, owner):
     assert not [a for t, a in tags.tags if t in ("img", "iframe")]
     assert not [a for t, a in tags.tags if any(k.startswith("on") for k in a)]
     forms = sorted(a["action"] for t, a in tags.tags if t == "form")
-    assert forms == sorted(["/accounts/logout/", "/i18n/setlang/", f"/briefs/{brief.pk}/rerun/"])
+    assert forms == sorted(
+        [
+            "/accounts/logout/",
+            "/i18n/setlang/",
+            f"/briefs/{brief.pk}/rerun/",
+            f"/briefs/{brief.pk}/share/",
+        ]
+    )
     hrefs = [a.get("href", "") for t, a in tags.tags if t == "a"]
     assert not [h for h in hrefs if h.lower().startswith(("javascript:", "data:"))]
     assert not [h for h in hrefs if "evil.example" in h]
@@ -434,6 +455,7 @@ def test_another_users_brief_is_a_404_on_every_page_and_action(other_client, own
     brief = make_brief(owner, status=BriefStatus.RUNNING)
     for method, name in [
         ("get", "brief-detail"),
+        ("get", "brief-fragment"),
         ("get", "brief-markdown"),
         ("get", "brief-delete"),
         ("post", "brief-delete"),
@@ -445,6 +467,29 @@ def test_another_users_brief_is_a_404_on_every_page_and_action(other_client, own
     brief.refresh_from_db()
     assert brief.status == BriefStatus.RUNNING and not brief.cancel_requested
     assert Brief.objects.count() == 1, "nothing was rerun or deleted"
+
+
+CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
+
+
+def test_the_fragment_is_the_briefs_article_alone_as_on_its_page(owner_client, owner):
+    brief = finished_brief(owner)
+    add_steps(brief, 3)
+
+    fragment = page(owner_client.get(reverse("brief-fragment", args=[brief.pk])))
+    full = page(owner_client.get(brief.get_absolute_url()))
+
+    article = re.search(r'<article class="brief" id="brief".*</article>', full, re.S).group(0)
+    assert CSRF_RE.sub("", fragment.strip()) == CSRF_RE.sub("", article), "nothing around it"
+    tags = Tags(fragment)
+    assert [a["data-seq"] for a in tags.find("li") if "data-seq" in a] == ["1", "2", "3"]
+    assert tags.find("a", **{"class": "source-link"}), "its citations are links to the items"
+
+
+def test_a_live_page_names_the_fragment_it_swaps_in(owner_client, owner):
+    brief = make_brief(owner, status=BriefStatus.RUNNING)
+    [live] = Tags(page(owner_client.get(brief.get_absolute_url()))).find("section", id="live")
+    assert live["data-fragment"] == reverse("brief-fragment", args=[brief.pk])
 
 
 def test_a_missing_brief_is_a_404(owner_client):
@@ -540,7 +585,8 @@ def test_the_list_is_paginated_in_constant_queries(owner_client, owner, django_a
         Brief.objects.all().delete()
         for i in range(n):
             finished_brief(owner, question=f"question {i}")
-        with django_assert_num_queries(4) as captured:  # session, user, count, page
+        # session, user, count, page, unread watch runs (the navigation)
+        with django_assert_num_queries(5) as captured:
             response = owner_client.get(reverse("brief-list"), {"status": "succeeded"})
         assert response.status_code == 200
         return len(captured)

@@ -103,7 +103,8 @@ def test_another_users_briefs_are_not_listed(owner_client, other_user):
 def test_the_list_reads_in_constant_queries(owner_client, owner, django_assert_num_queries):
     for n in range(25):
         finished_brief(owner, question=f"question {n}", citations=[{"n": 1}] * (n % 4))
-    with django_assert_num_queries(4):  # session, user, count, page with snippets and counts
+    # session, user, count, page with snippets and counts, unread watch runs (the navigation)
+    with django_assert_num_queries(5):
         body = page(owner_client.get(reverse("brief-list")))
     assert len(rows(body)) == 20
 

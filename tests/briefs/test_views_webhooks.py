@@ -204,6 +204,7 @@ def test_the_page_reads_in_constant_queries(owner_client, owner, hook, django_as
         WebhookDelivery.objects.create(webhook=hook, event="brief.finished", event_id=f"{n:032x}")
     second = webhook_create(owner=owner, url=hook.url)
     WebhookDelivery.objects.create(webhook=second, event="brief.finished", event_id="f" * 32)
-    with django_assert_num_queries(4):  # session, user, webhooks, their latest deliveries
+    # session, user, webhooks, their latest deliveries, unread watch runs (the navigation)
+    with django_assert_num_queries(5):
         body = page(owner_client.get(PAGE))
     assert body.count("data-delivery=") == 10 + 1

@@ -68,6 +68,9 @@ def test_steps_arrive_live_before_the_brief_and_cite_the_right_items(stack, brow
     sign_in(browser, stack, "alice")
     brief_id = ask(browser, stack, SLOW)
     wait(browser).until(lambda d: len(d.execute_script(SEQS_JS)) >= 4)
+    assert browser.execute_script(SEQS_JS)[0] == 1
+    assert browser.find_element(By.ID, "step-1").get_attribute("data-kind") == "brief_queued"
+    browser.execute_script("window.livePage = 'the same page'")  # a reload would drop it
     assert browser.find_elements(By.ID, "live"), "still the live page"
     assert not browser.find_elements(By.ID, "brief-body")
     assert status_of(stack, brief_id) in ("queued", "running"), "steps came before the brief"
@@ -77,6 +80,9 @@ def test_steps_arrive_live_before_the_brief_and_cite_the_right_items(stack, brow
     screenshot(browser, "03-brief-running")
 
     wait(browser).until(lambda d: d.find_elements(By.ID, "brief-body"))
+    assert browser.execute_script("return window.livePage") == "the same page", (
+        "the finished brief was swapped in, not reloaded"
+    )
     assert status_of(stack, brief_id) == "succeeded"
     badge = browser.find_element(By.CSS_SELECTOR, "#brief-status .badge")
     assert (badge.get_attribute("data-outcome"), badge.get_attribute("class")) == (
@@ -109,8 +115,8 @@ def test_steps_arrive_live_before_the_brief_and_cite_the_right_items(stack, brow
     assert browser.find_element(By.ID, "as-of").text
 
 
-# Records, in the tab's sessionStorage (it outlives the page's own reload when the brief is
-# ready), the seq of every step the live page appends after the observer is installed.
+# Records, in the tab's sessionStorage (it would outlive a reload too), the seq of every step the
+# live page appends after the observer is installed, until the finished brief is swapped in.
 LIVE_SEQS_OBSERVE_JS = """
 sessionStorage.setItem('liveSeqs', '[]');
 new MutationObserver((changes) => {
@@ -132,7 +138,7 @@ def test_reloading_mid_run_shows_no_gap_and_no_duplicate(stack, browser):
     after_reload = browser.execute_script(SEQS_JS)
     browser.execute_script(LIVE_SEQS_OBSERVE_JS)
     assert_gapless(after_reload)
-    # The page reloads itself to show the brief; the observer's record outlives that.
+    # The page swaps in the finished brief; the observer's record holds what came live before.
     wait(browser).until(lambda d: d.find_elements(By.ID, "brief-body"))
     live = browser.execute_script("return JSON.parse(sessionStorage.getItem('liveSeqs') || '[]')")
     assert live, "steps kept arriving live after the reload"

@@ -47,8 +47,9 @@ def finished(driver, stack, question: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def site(stack, receiver, tmp_path_factory) -> dict[str, int]:
-    """Alice's briefs, token and webhook, made in the browser once for every page test."""
+def site(stack, receiver, tmp_path_factory) -> dict:
+    """Alice's briefs, token, webhook and a share link, made in the browser once for every page
+    test."""
     driver = chrome(tmp_path_factory.mktemp("site-chrome"))
     try:
         sign_in(driver, stack, "alice")
@@ -65,12 +66,16 @@ def site(stack, receiver, tmp_path_factory) -> dict[str, int]:
         wait(driver, 15).until(lambda d: d.find_elements(By.ID, "webhook-secret"))
         driver.find_element(By.CSS_SELECTOR, "[data-action=test]").click()
         wait(driver, 15).until(lambda d: d.find_elements(By.CSS_SELECTOR, "tr[data-delivery]"))
-        return {"answered": answered, "failed": failed}
+        driver.get(f"{stack.url}/briefs/{answered}/")
+        driver.find_element(By.ID, "share-create-button").click()
+        field = wait(driver, 15).until(lambda d: d.find_element(By.ID, "share-url-field"))
+        shared = field.text.removeprefix(stack.url)
+        return {"answered": answered, "failed": failed, "shared": shared}
     finally:
         driver.quit()
 
 
-def alice_pages(site: dict[str, int]) -> dict[str, str]:
+def alice_pages(site: dict) -> dict[str, str]:
     return {
         "home": "/",
         "briefs": "/briefs/",
@@ -80,6 +85,7 @@ def alice_pages(site: dict[str, int]) -> dict[str, str]:
         "brief-delete": f"/briefs/{site['answered']}/delete/",
         "tokens": "/tokens/",
         "webhooks": "/webhooks/",
+        "feeds": "/feeds/",
         "password-change": "/accounts/password_change/",
         "404": "/no-such-page/",
         "403-route-health": "/health/routes/",
@@ -89,7 +95,7 @@ def alice_pages(site: dict[str, int]) -> dict[str, str]:
 PAGES_OF = {
     "nora": lambda site: {"home-empty": "/", "briefs-empty": "/briefs/"},
     "sam": lambda site: {"route-health": "/health/routes/"},
-    None: lambda site: {"login": "/accounts/login/"},
+    None: lambda site: {"login": "/accounts/login/", "shared-brief": site["shared"]},
 }
 
 

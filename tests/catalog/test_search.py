@@ -14,6 +14,7 @@ from catalog.search import (
 )
 from catalog.search_index import search_index_current, search_index_invalidate
 from catalog.search_terms import ENTITY_WEIGHT, question_terms
+from catalog.services import routes_set_enabled
 
 ZHIHU_HOT = "/zhihu/hot/:category?"
 ZHIHU_PIN_HOTLIST = "/zhihu/pin/hotlist"
@@ -276,6 +277,36 @@ def test_it_excludes_namespaces_and_routes_already_tried():
         r.namespace for r in result.routes
     }
     assert ZHIHU_HOT not in [h.path for h in routes_for_platforms(["zhihu"], "", exclude=[hot.id])]
+
+
+# --- Keeping the index ---------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_staff_enabling_a_route_keeps_the_index_and_offers_the_route():
+    index = search_index_current()
+    weibo = Route.objects.get(path=WEIBO_HOT_SEARCH)
+    assert routes_set_enabled(route_ids=[weibo.pk], enabled=True) == 1  # moves updated_at
+    assert route_paths("微博热搜榜")[0] == WEIBO_HOT_SEARCH
+    assert search_index_current() is index, "one route's curation rebuilt the whole index"
+
+
+@pytest.mark.django_db
+def test_a_route_whose_text_changed_rebuilds_the_index():
+    index = search_index_current()
+    Route.objects.filter(path=ZHIHU_PIN_HOTLIST).update(
+        name="Quokkaboard of ideas", updated_at=timezone.now()
+    )
+    assert route_paths("quokkaboard")[:1] == [ZHIHU_PIN_HOTLIST]
+    assert search_index_current() is not index
+
+
+@pytest.mark.django_db
+def test_an_alias_edit_rebuilds_the_index():
+    index = search_index_current()
+    Platform.objects.filter(namespace="zhihu").update(aliases=["Quokkahu"])  # updated_at kept
+    assert top_namespace("Quokkahu 热榜") == "zhihu"
+    assert search_index_current() is not index
 
 
 # --- Cost ---------------------------------------------------------------------------------------

@@ -111,9 +111,9 @@ def test_route_health_runs_bounded_queries(staff_client, django_assert_max_num_q
         Route.objects.filter(pk__in=[r.pk for r in routes]).update(attempts=3, successes=2)
         for route in routes:
             attempts_for(route, ["ok", "timeout"])
-        # 14: the per-instance column reads the page's routes on every instance in one query;
-        # the egress banner reads the instances, then their egress rows.
-        with django_assert_max_num_queries(14) as captured:
+        # 15: the nav's unread count; the per-instance column reads the page's routes on every
+        # instance in one query; the egress banner reads the instances, then their egress rows.
+        with django_assert_max_num_queries(15) as captured:
             assert staff_client.get(reverse("route-health")).status_code == 200
         return len(captured)
 

@@ -217,10 +217,13 @@ async def case_route(case: EvalCase, *, owner, use_llm: bool) -> EvalOutcome:
         fetch_retry=settings.AGENT_FETCH_RETRY,
         memory_steps=[],
     )
-    ctx.rewrite = await node_rewrite(ctx)
-    outcome = EvalOutcome(case, query=ctx.rewrite.query, keywords=list(ctx.rewrite.keywords))
-    if await node_platform(ctx):
-        await node_route(ctx)
+    try:
+        ctx.rewrite = await node_rewrite(ctx)
+        outcome = EvalOutcome(case, query=ctx.rewrite.query, keywords=list(ctx.rewrite.keywords))
+        if await node_platform(ctx):
+            await node_route(ctx)
+    finally:
+        await ctx.model_thread_close()
     offered: list[str] = []
     for kind, payload in ctx.memory_steps:
         if kind == "candidates" and payload["node"] == "platform":

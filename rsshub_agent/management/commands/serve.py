@@ -45,6 +45,7 @@ class Command(BaseCommand):
                 self._spawn("worker", [sys.executable, "manage.py", "qcluster"])
             self.stdout.write(self.style.SUCCESS(f"\nOpen http://{host}:{port}/ and sign in."))
             self.stdout.write(f"Admin: http://{host}:{port}/admin/  RSSHub: {settings.RSSHUB_URL}")
+            self.stdout.write(f"MCP: http://{host}:{port}/mcp/ (a token from the Tokens page)")
             self.stdout.write("Press Ctrl-C to stop everything.\n")
             self._wait()
         except KeyboardInterrupt:

@@ -1,0 +1,122 @@
+"""Email about watches: a run's brief (new items, or recovered sources), and the notice that a
+watch's sources keep failing. Plain text and HTML, in the brief's language, with links back to
+the site (``SITE_URL``) and an unsubscribe link that pauses the watch.
+
+The unsubscribe link carries a signed token (``django.core.signing``, salted for this use) that
+names the watch and its owner: it works without signing in, for that one watch, and cannot be
+forged or pointed at another watch. Mail clients that offer one-click unsubscribe (RFC 8058) POST
+to the same URL, announced in the ``List-Unsubscribe`` headers.
+
+Sending goes through Django's email framework (``EMAIL_*`` settings: the console backend unless
+``EMAIL_HOST`` is set). A failure is logged by kind, never with the server's password, and does
+not fail the run.
+"""
+
+import logging
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from briefs.markdown import brief_html, brief_markdown_export, citations_read
+from watches.models import NO_DATA_FAILING, Watch, WatchRun
+
+log = logging.getLogger(__name__)
+
+UNSUBSCRIBE_SALT = "watches.unsubscribe"
+SUBJECT_QUESTION_CHARS = 80
+LOCALES = {"zh": "zh-hans"}  # a brief's language -> the site's translation
+
+
+def site_url(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def unsubscribe_token(watch: Watch) -> str:
+    return signing.dumps({"w": watch.pk, "o": watch.owner_id}, salt=UNSUBSCRIBE_SALT)
+
+
+def unsubscribe_watch(token: str) -> Watch | None:
+    """The watch an unsubscribe token names, if it is genuine and the watch still exists."""
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), int) for k in ("w", "o")):
+        return None
+    return Watch.objects.filter(pk=data["w"], owner_id=data["o"]).first()
+
+
+def _subject(text: str, watch: Watch) -> str:
+    question = " ".join(watch.question.split())
+    if len(question) > SUBJECT_QUESTION_CHARS:
+        question = question[: SUBJECT_QUESTION_CHARS - 1] + "…"
+    return text % {"question": question}
+
+
+def _message(run: WatchRun, *, template: str, subject: str, **extra) -> EmailMultiAlternatives:
+    watch, brief = run.watch, run.brief
+    unsubscribe = site_url(reverse("watch-unsubscribe", args=[unsubscribe_token(watch)]))
+    citations = citations_read(brief.citations)
+    context = {
+        "watch": watch,
+        "brief": brief,
+        "delta": brief.delta or {},
+        "citations": citations,
+        "body_html": brief_html(brief.body, citations),
+        "body_text": brief_markdown_export(
+            question=brief.question, body=brief.body, citations=citations
+        ),
+        "brief_url": site_url(reverse("watch-run-open", args=[run.pk])),
+        "watch_url": site_url(reverse("watch-detail", args=[watch.pk])),
+        "unsubscribe_url": unsubscribe,
+        **extra,
+    }
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=render_to_string(f"watches/email/{template}.txt", context),
+        to=[watch.owner.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.attach_alternative(
+        render_to_string(f"watches/email/{template}.html", context), "text/html"
+    )
+    return message
+
+
+def run_email(run: WatchRun, *, recovered: bool = False) -> EmailMultiAlternatives:
+    """The run's brief, with its citations; says first when the sources answer again."""
+    with translation.override(LOCALES.get(run.brief.language, "en")):
+        if recovered:
+            subject = _subject(_("Your watch's sources answer again: %(question)s"), run.watch)
+        else:
+            subject = _subject(_("New on your watch: %(question)s"), run.watch)
+        return _message(run, template="run", subject=subject, recovered=recovered)
+
+
+def failing_email(run: WatchRun) -> EmailMultiAlternatives:
+    """The watch's sources gave no data several runs in a row (said once)."""
+    with translation.override(LOCALES.get(run.brief.language, "en")):
+        subject = _subject(_("Your watch's sources are failing: %(question)s"), run.watch)
+        return _message(run, template="failing", subject=subject, runs=NO_DATA_FAILING)
+
+
+def email_send(message: EmailMultiAlternatives, *, what: str) -> bool:
+    """Send; False (logged by kind, the password never in it) when it could not be sent."""
+    try:
+        message.send()
+    except Exception as exc:  # any backend failure: SMTP, DNS, TLS, refused recipients
+        detail = str(exc)[:200]
+        password = getattr(settings, "EMAIL_HOST_PASSWORD", "")
+        if password:
+            detail = detail.replace(password, "***")
+        log.warning("email for %s not sent: %s: %s", what, type(exc).__name__, detail)
+        return False
+    return True

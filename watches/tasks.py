@@ -1,0 +1,19 @@
+"""Worker tasks (django-q2). Thin: the dispatcher's schedule, and a watch's run."""
+
+from briefs.tasks import run_brief
+from watches.dispatch import watches_dispatch
+from watches.notify import watch_run_settle
+
+
+def dispatch() -> dict[str, int]:
+    """The every-minute schedule (``watches/migrations/0002``): claim due watches, start them."""
+    return watches_dispatch()
+
+
+def watch_brief_run(brief_id: int) -> str:
+    """Run a watch's brief as any brief is run (``briefs.tasks.run_brief``: claim, run,
+    settle), then settle the watch's run: its failing state and notifications. A run whose
+    worker dies before that is settled by the next dispatch."""
+    result = run_brief(brief_id)
+    watch_run_settle(brief_id)
+    return result

@@ -1,0 +1,32 @@
+"""Dashboard pages of watches, under /watches/."""
+
+from django.urls import path, register_converter
+
+from watches import views
+
+
+class FeedSecretConverter:
+    """What ``feed_secret_new`` makes (URL-safe base64); anything else is not a feed."""
+
+    regex = "[A-Za-z0-9_-]{20,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(FeedSecretConverter, "feed_secret")
+
+urlpatterns = [
+    path("", views.watch_list, name="watch-list"),
+    path("<int:pk>/", views.watch_detail, name="watch-detail"),
+    path("<int:pk>/run/", views.watch_run, name="watch-run"),
+    path("<int:pk>/active/", views.watch_active, name="watch-active"),
+    path("<int:pk>/delete/", views.watch_delete, name="watch-delete"),
+    path("<int:pk>/feed/rotate/", views.watch_feed_rotate, name="watch-feed-rotate"),
+    path("feeds/<feed_secret:secret>.atom", views.watch_feed, name="watch-feed"),
+    path("runs/<int:pk>/", views.watch_run_open, name="watch-run-open"),
+    path("unsubscribe/<str:token>/", views.watch_unsubscribe, name="watch-unsubscribe"),
+]
