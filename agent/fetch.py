@@ -55,5 +55,7 @@ async def node_fetch(ctx: RunContext, paths: list[tuple[str, int | None]]) -> li
             latency_ms=result.latency_ms,
             message=result.message,
             fetch_age_s=result.fetch_age_s,
+            instance=result.instance,
+            failed_over=list(result.failed_over),
         )
     return results

@@ -1,13 +1,14 @@
 """``GET /api/v1/status``: the database, the queue, RSSHub's reachability, the answering mode.
 
-RSSHub's reachability is the one probe of ``/healthz`` (``fetching.reachability``), asked anew on
-every call; its URL and access key never appear in the answer. Whether RSSHub itself can reach
-the internet (its egress) is what the last canary check found (``fetching.egress``): ``/healthz``
-says nothing about it.
+RSSHub's reachability is the one probe of ``/healthz`` (``fetching.reachability``), asked anew of
+every enabled instance on every call, side by side. ``rsshub`` sums them up (ok while one
+answers; the figures of the best) and ``rsshub.instances`` lists each by name, up or down, its
+latency and its circuit. An instance's access key never appears in the answer, and its address
+only for staff. Whether RSSHub itself can reach the internet (its egress) is what the last
+canary check found (``fetching.egress``): ``/healthz`` says nothing about it.
 """
 
 import time
-from dataclasses import asdict
 from datetime import timedelta
 
 from django.db import DatabaseError, connection
@@ -17,8 +18,8 @@ from rest_framework.response import Response
 
 from agent import llm
 from api.base import ApiView, api_schema, errors
-from fetching.egress import egress_outage
-from fetching.reachability import rsshub_reachability
+from fetching.egress import egress_outage_everywhere, egress_outages
+from fetching.reachability import instances_reachability
 from housekeeping.selectors import housekeeping_status
 
 # A task waiting longer than this means no worker is taking tasks.
@@ -48,12 +49,24 @@ class EgressOut(serializers.Serializer):
     detail = serializers.CharField()
 
 
-class RSSHubOut(serializers.Serializer):
-    ok = serializers.BooleanField()
+class InstanceOut(serializers.Serializer):
+    name = serializers.CharField()
+    host = serializers.CharField(allow_null=True, help_text="Staff only (null for others).")
+    ok = serializers.BooleanField(help_text="It answered its health check.")
     http_status = serializers.IntegerField(allow_null=True)
     latency_ms = serializers.IntegerField(allow_null=True)
     detail = serializers.CharField()
-    egress = EgressOut()
+    circuit = serializers.CharField(help_text="closed, open or half_open: its own breaker.")
+    egress_ok = serializers.BooleanField(help_text="False while it cannot reach the internet.")
+
+
+class RSSHubOut(serializers.Serializer):
+    ok = serializers.BooleanField(help_text="Some instance answers its health check.")
+    http_status = serializers.IntegerField(allow_null=True)
+    latency_ms = serializers.IntegerField(allow_null=True)
+    detail = serializers.CharField()
+    egress = EgressOut(help_text="Down only while no instance reaches the internet.")
+    instances = InstanceOut(many=True)
 
 
 class TableSizeOut(serializers.Serializer):
@@ -125,6 +138,27 @@ def queue_status() -> dict:
     }
 
 
+def rsshub_status(*, staff: bool) -> dict:
+    """Every enabled instance probed now, and their sum: the figures of the best one."""
+    statuses = instances_reachability()
+    outages = egress_outages()
+    instances = [
+        {
+            **status.as_dict(), "host": status.host if staff else None,
+            "egress_ok": status.id not in outages,
+        }
+        for status in statuses
+    ]  # fmt: skip
+    best = next((s for s in statuses if s.ok), statuses[0] if statuses else None)
+    summary = {"ok": False, "http_status": None, "latency_ms": None, "detail": "no instance"}
+    if best is not None:
+        summary = {
+            "ok": best.ok, "http_status": best.http_status, "latency_ms": best.latency_ms,
+            "detail": best.detail,
+        }  # fmt: skip
+    return {**summary, "egress": egress_status(), "instances": instances}
+
+
 def _redis_queue_status() -> dict:
     """The Redis broker's backlog: tasks no cluster has taken yet (taken ones leave Redis)."""
     from django_q.brokers import get_broker
@@ -145,7 +179,7 @@ def _redis_queue_status() -> dict:
 
 
 def egress_status() -> dict:
-    outage = egress_outage()
+    outage = egress_outage_everywhere()
     if outage is None:
         return {
             "ok": True,
@@ -172,7 +206,7 @@ class StatusApi(ApiView):
         data = {
             "database": database_status(),
             "queue": queue_status(),
-            "rsshub": {**asdict(rsshub_reachability()), "egress": egress_status()},
+            "rsshub": rsshub_status(staff=request.user.is_staff),
             "answering_mode": llm.llm_mode_label(),
             "llm_configured": llm.llm_configured(),
             "housekeeping": housekeeping_status() if request.user.is_staff else None,

@@ -125,12 +125,28 @@ def _choice_rejected(p: dict) -> SafeString:
     )
 
 
+def _instance(p: dict) -> SafeString:
+    """Which RSSHub instance answered, and which failed over to it (older steps: nothing)."""
+    instance = p.get("instance")
+    if not isinstance(instance, str) or not instance:
+        return format_html("")
+    failed = p.get("failed_over") if isinstance(p.get("failed_over"), list) else []
+    via = format_html(_(" · via {instance}"), instance=format_html("<em>{}</em>", instance))
+    if not failed:
+        return via
+    return format_html(
+        _("{via} (after {failed} failed)"),
+        via=via,
+        failed=", ".join(str(name) for name in failed),
+    )
+
+
 def _fetch_result(p: dict) -> SafeString:
     path = format_html("<code>{}</code>", p.get("path", ""))
     latency = _int(p.get("latency_ms"))
     if p.get("outcome") in SUCCESS:
         items = _int(p.get("items_new")) + _int(p.get("items_seen"))
-        return format_html(
+        line = format_html(
             ngettext(
                 "{path}: {items} item ({new} new) in {latency} ms",
                 "{path}: {items} items ({new} new) in {latency} ms",
@@ -141,8 +157,9 @@ def _fetch_result(p: dict) -> SafeString:
             new=_int(p.get("items_new")),
             latency=latency,
         )
+        return format_html("{}{}", line, _instance(p))
     transient = _("transient") if p.get("transient") else _("semantic")
-    return format_html(
+    line = format_html(
         _("{path}: {outcome} ({transient}) in {latency} ms: {message}"),
         path=path,
         outcome=format_html('<span class="outcome">{}</span>', p.get("outcome", "")),
@@ -150,6 +167,7 @@ def _fetch_result(p: dict) -> SafeString:
         latency=latency,
         message=p.get("message", ""),
     )
+    return format_html("{}{}", line, _instance(p))
 
 
 def _router(p: dict) -> SafeString:
@@ -248,7 +266,10 @@ def _fetch_result_plain(p: dict) -> str:
         if p["outcome"] in SUCCESS
         else f"{p['outcome']} {p['message'][:80]}"
     )
-    return f"  {p['path']}: {result} ({p['latency_ms']} ms)"
+    via = f" via {p['instance']}" if p.get("instance") else ""
+    if p.get("failed_over"):
+        via += f" after {', '.join(p['failed_over'])} failed"
+    return f"  {p['path']}: {result} ({p['latency_ms']} ms{via})"
 
 
 def _router_plain(p: dict) -> str:

@@ -19,8 +19,8 @@ from briefs.examples import EXAMPLE_QUESTIONS
 from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm
 from briefs.markdown import body_snippet, brief_html, brief_markdown_export, citations_read
 from briefs.models import Brief, BriefOutcome
-from fetching.egress import egress_outage
-from fetching.reachability import rsshub_answers
+from fetching.egress import egress_outage_everywhere, egress_outages
+from fetching.reachability import instances_status
 
 BRIEFS_PER_PAGE = 20
 
@@ -85,10 +85,21 @@ def home(request: HttpRequest) -> HttpResponse:
         "recent": selectors.briefs_recent(owner=request.user),
         "examples": EXAMPLE_QUESTIONS,
         "mode": llm_mode_label(),
-        "rsshub_up": rsshub_answers(),
-        "egress_outage": egress_outage(),
+        **_rsshub_banner(),
     }
     return render(request, "briefs/home.html", context, status=400 if form.errors else 200)
+
+
+def _rsshub_banner() -> dict:
+    """Every enabled RSSHub instance, up or down (as remembered: ``fetching.reachability``)."""
+    statuses = instances_status()
+    offline = egress_outages()
+    return {
+        "rsshub_up": any(status.ok for status in statuses),
+        "rsshub_all_up": bool(statuses) and all(status.ok for status in statuses),
+        "rsshub_instances": [(status, status.id in offline) for status in statuses],
+        "egress_outage": egress_outage_everywhere(),
+    }
 
 
 @login_required

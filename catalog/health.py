@@ -47,16 +47,28 @@ class HealthState(models.TextChoices):
     OPEN = "open", _("open")
 
 
+def health_state(
+    *, attempts: int, successes: int, consecutive_failures: int, circuit: str = CircuitState.CLOSED
+) -> HealthState:
+    """The health state of any row with the health fields (a route, a route on one instance)."""
+    if circuit != CircuitState.CLOSED:
+        return HealthState.OPEN
+    if not attempts:
+        return HealthState.UNKNOWN
+    if consecutive_failures:
+        return HealthState.FAILING
+    rate = successes / attempts
+    return HealthState.HEALTHY if rate >= HEALTHY_SUCCESS_RATE else HealthState.DEGRADED
+
+
 def route_health_state(route) -> HealthState:
     """The health state of a ``catalog.Route`` row (``Route.health_state``)."""
-    if route.circuit != CircuitState.CLOSED:
-        return HealthState.OPEN
-    if not route.attempts:
-        return HealthState.UNKNOWN
-    if route.consecutive_failures:
-        return HealthState.FAILING
-    rate = route.successes / route.attempts
-    return HealthState.HEALTHY if rate >= HEALTHY_SUCCESS_RATE else HealthState.DEGRADED
+    return health_state(
+        attempts=route.attempts,
+        successes=route.successes,
+        consecutive_failures=route.consecutive_failures,
+        circuit=route.circuit,
+    )
 
 
 def health_condition(state: str) -> Q:

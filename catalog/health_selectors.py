@@ -1,7 +1,7 @@
 """Reads for the route health page: the tried routes by state or text, each one's success and
 latency over the last ``HEALTH_DAYS`` days in ``BUCKET_HOURS`` buckets, the summary tiles and the
-recent circuit changes. Failures while RSSHub itself was unavailable count against no route
-(DESIGN.md 2.3), here as in route health.
+recent circuit changes, and each route's health on each RSSHub instance. Failures while RSSHub
+itself was unavailable count against no route (DESIGN.md 2.3), here as in route health.
 """
 
 from collections import defaultdict
@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from catalog.health import CircuitState, HealthState, health_condition
 from catalog.models import CircuitChange, Route
-from fetching.models import SUCCESS_OUTCOMES, FetchAttempt, Outcome
+from fetching.models import SUCCESS_OUTCOMES, FetchAttempt, Outcome, RouteInstanceHealth
 
 HEALTH_DAYS = 7
 BUCKET_HOURS = 6
@@ -137,6 +137,20 @@ def health_summary(*, now: datetime | None = None) -> HealthSummary:
         success_24h=day["ok"] / day["n"] if day["n"] else None,
         latency_24h=day["latency"],
     )
+
+
+def instance_health_by_route(route_ids: list[int]) -> dict[int, list[RouteInstanceHealth]]:
+    """Each route's health on each RSSHub instance that answered for it, in one query (the
+    instances' order: priority, then id)."""
+    rows = (
+        RouteInstanceHealth.objects.filter(route_id__in=route_ids)
+        .select_related("instance")
+        .order_by("-instance__priority", "instance_id")
+    )
+    by_route: dict[int, list[RouteInstanceHealth]] = defaultdict(list)
+    for row in rows:
+        by_route[row.route_id].append(row)
+    return dict(by_route)
 
 
 def circuit_changes_recent(limit: int = RECENT_CHANGES) -> list[CircuitChange]:

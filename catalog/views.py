@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET
 
 from catalog import health_selectors
 from catalog.forms import RouteHealthFilterForm
-from fetching.egress import egress_outage
+from fetching.egress import egress_outage_everywhere
 from housekeeping.selectors import housekeeping_status
 
 
@@ -29,8 +29,9 @@ def route_health(request: HttpRequest) -> HttpResponse:
     overall = (
         health_selectors.health_series(route_ids=None).get(None) or health_selectors.series_empty()
     )
+    on_instances = health_selectors.instance_health_by_route([r.pk for r in page.object_list])
     rows = [
-        (route, series.get(route.pk) or health_selectors.series_empty())
+        (route, series.get(route.pk) or health_selectors.series_empty(), on_instances.get(route.pk))
         for route in page.object_list
     ]
     query = request.GET.copy()
@@ -42,7 +43,7 @@ def route_health(request: HttpRequest) -> HttpResponse:
         "summary": health_selectors.health_summary(),
         "overall": overall,
         "changes": health_selectors.circuit_changes_recent(),
-        "egress_outage": egress_outage(),
+        "egress_outage": egress_outage_everywhere(),
         "days": health_selectors.HEALTH_DAYS,
         "query": query.urlencode(),
         **_housekeeping_context(),

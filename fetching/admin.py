@@ -1,11 +1,16 @@
 """Read-only views of what fetching stored: attempts, feeds and items (for staff to look at),
-and one action: fetch selected feeds anew, whatever their freshness window says."""
+and one action: fetch selected feeds anew, whatever their freshness window says. The RSSHub
+instances are the staff's to curate; their access keys are never shown back."""
 
+from django import forms
 from django.contrib import admin, messages
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
-from fetching.models import SUCCESS_OUTCOMES, Feed, FetchAttempt, Item
+from fetching.instance_url import InstanceURLRefused, instance_url_clean
+from fetching.instances import instance_save_by_staff, instances_read
+from fetching.models import SUCCESS_OUTCOMES, Feed, FetchAttempt, Item, RSSHubInstance
+from fetching.reachability import instances_reachability
 from fetching.services import fetch_paths_sync
 
 FETCH_NOW_LIMIT = 20  # feeds per action: each is a request RSSHub answers while staff wait
@@ -28,13 +33,13 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class FetchAttemptAdmin(ReadOnlyAdmin):
     list_display = [
         "created_at", "path", "outcome", "transient", "http_status", "latency_ms", "items_new",
-        "items_seen", "brief_id",
+        "items_seen", "instance", "brief_id",
     ]  # fmt: skip
-    list_filter = ["outcome", "transient"]
-    list_select_related = ["route", "feed"]
+    list_filter = ["outcome", "transient", "instance"]
+    list_select_related = ["route", "feed", "instance"]
     search_fields = ["path", "message"]
     date_hierarchy = "created_at"
-    raw_id_fields = ["route", "feed"]
+    raw_id_fields = ["route", "feed", "instance"]
     show_full_result_count = False  # counting millions of attempts per page view is waste
 
 
@@ -72,3 +77,84 @@ class ItemAdmin(ReadOnlyAdmin):
     @admin.display(description=_("link"))
     def link_short(self, item: Item) -> str:
         return item.link[:80]
+
+
+class RSSHubInstanceForm(forms.ModelForm):
+    """The access key is never shown back: a field to replace it, a box to remove it."""
+
+    new_access_key = forms.CharField(
+        label=_("New access key"),
+        required=False,
+        max_length=500,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
+        help_text=_("RSSHub's ACCESS_KEY. Replaces the stored key; leave empty to keep it."),
+    )
+    clear_access_key = forms.BooleanField(label=_("Remove the stored key"), required=False)
+
+    class Meta:
+        model = RSSHubInstance
+        fields = ["name", "base_url", "priority", "enabled", "notes"]
+
+    def clean_base_url(self) -> str:
+        try:
+            return instance_url_clean(self.cleaned_data["base_url"])
+        except InstanceURLRefused as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+
+@admin.register(RSSHubInstance)
+class RSSHubInstanceAdmin(admin.ModelAdmin):
+    """Staff curate the instances; health is read-only, written by every fetch."""
+
+    form = RSSHubInstanceForm
+    list_display = [
+        "label", "host", "enabled", "priority", "reachable", "circuit", "latency",
+        "consecutive_failures", "key_set", "from_environment",
+    ]  # fmt: skip
+    list_filter = ["enabled", "circuit", "from_environment"]
+    search_fields = ["name", "base_url", "notes"]
+    readonly_fields = [
+        "key_set", "from_environment", "reachable", "reachability_checked_at", "circuit",
+        "circuit_open_until", "attempts", "successes", "consecutive_failures", "latency",
+        "last_success_at", "last_error_class", "last_error", "catalog_read_at", "namespaces",
+    ]  # fmt: skip
+    fieldsets = [
+        (None, {"fields": ["name", "base_url", "priority", "enabled", "notes"]}),
+        (_("Access key"), {"fields": ["key_set", "new_access_key", "clear_access_key"]}),
+        (_("Health"), {"fields": readonly_fields[2:-2]}),
+        (_("Catalog"), {"fields": ["catalog_read_at", "namespaces", "from_environment"]}),
+    ]
+    actions = ["probe_now"]
+
+    def changelist_view(self, request, extra_context=None):
+        instances_read()  # the environment's seeds show before the first fetch
+        return super().changelist_view(request, extra_context)
+
+    def save_model(self, request, obj, form, change) -> None:
+        instance_save_by_staff(
+            obj,
+            new_key=form.cleaned_data.get("new_access_key", ""),
+            clear_key=form.cleaned_data.get("clear_access_key", False),
+        )
+
+    @admin.display(description=_("key set"), boolean=True)
+    def key_set(self, instance: RSSHubInstance) -> bool:
+        return bool(instance.access_key)
+
+    @admin.display(description=_("latency"))
+    def latency(self, instance: RSSHubInstance) -> str:
+        return f"{instance.latency_ms:.0f} ms" if instance.latency_ms is not None else "—"
+
+    @admin.display(description=_("namespaces served"))
+    def namespaces(self, instance: RSSHubInstance) -> str:
+        if instance.catalog_read_at is None:
+            return gettext("not read yet: every namespace is sent to it")
+        return str(instance.platforms.count())
+
+    @admin.action(description=_("Check reachability now (/healthz)"))
+    def probe_now(self, request, queryset):
+        wanted = set(queryset.values_list("pk", flat=True))
+        for status in instances_reachability():
+            if status.id in wanted:
+                level = messages.SUCCESS if status.ok else messages.WARNING
+                self.message_user(request, f"{status.name} ({status.host}): {status.detail}", level)

@@ -18,6 +18,11 @@ The circuit, per route:
 Each change of state is a ``CircuitChange`` row, for statistics and alerts. What the row means
 lives in ``catalog.health``: the circuit and health states, the healthy threshold, and the score
 search uses (success with a prior x speed x freshness, x 0.1 when open).
+
+The same breaker guards each RSSHub instance (``fetching.instances``): a ``Breaker`` names the
+rows that carry the circuit (``Route`` or ``RSSHubInstance``) and the rows that record its
+changes (``CircuitChange`` or ``InstanceCircuitChange``); the rules above are the same for both.
+A route's health on one instance (``RouteInstanceHealth``) has the health fields and no circuit.
 """
 
 from __future__ import annotations
@@ -27,13 +32,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from catalog.health import CircuitState
 from catalog.models import CircuitChange, Route
-from fetching.models import SUCCESS_OUTCOMES, FetchAttempt, Outcome
+from fetching.models import (
+    SUCCESS_OUTCOMES,
+    FetchAttempt,
+    InstanceCircuitChange,
+    Outcome,
+    RSSHubInstance,
+)
 from fetching.outcomes import Verdict, message_clean
 
 CIRCUIT_THRESHOLD = 3
@@ -56,6 +67,20 @@ def backoff_seconds(failures: int, *, retry_after: int | None = None, jitter: fl
 
 
 @dataclass(frozen=True)
+class Breaker:
+    """Whose circuit: the rows that carry it, and the rows that record its changes (with the
+    name of their foreign key to the first)."""
+
+    model: type[models.Model]
+    change_model: type[models.Model]
+    owner: str
+
+
+ROUTES = Breaker(Route, CircuitChange, "route_id")
+INSTANCES = Breaker(RSSHubInstance, InstanceCircuitChange, "instance_id")
+
+
+@dataclass(frozen=True)
 class Admission:
     """Whether a fetch of a route may go out now: ``allowed``; ``probe_at`` set when it is the
     single half-open probe (the claim time identifies it). ``open_until`` and the last error
@@ -68,9 +93,11 @@ class Admission:
     last_error: str = ""
 
 
-def _change_record(route_id: int, old: str, new: str, reason: str, open_until=None, now=None):
-    return CircuitChange.objects.create(
-        route_id=route_id,
+def _change_record(
+    breaker: Breaker, owner_id: int, old: str, new: str, reason: str, open_until=None, now=None
+):
+    return breaker.change_model.objects.create(
+        **{breaker.owner: owner_id},
         from_state=old,
         to_state=new,
         reason=message_clean(reason, limit=300),
@@ -79,7 +106,7 @@ def _change_record(route_id: int, old: str, new: str, reason: str, open_until=No
     )
 
 
-_ADMIT_FIELDS = [
+ADMIT_FIELDS = [
     "circuit",
     "circuit_open_until",
     "circuit_probe_at",
@@ -88,30 +115,32 @@ _ADMIT_FIELDS = [
 ]
 
 
-def _probe_claim(row: dict, now: datetime) -> bool:
+def _probe_claim(breaker: Breaker, row: dict, now: datetime) -> bool:
     """Compare-and-set on the row: of two workers racing for the probe, exactly one wins."""
-    route_id = row["id"]
+    owner_id, rows = row["id"], breaker.model.objects
     if row["circuit"] == CircuitState.OPEN:
         expired = Q(circuit_open_until__isnull=True) | Q(circuit_open_until__lte=now)
         with transaction.atomic():
-            claimed = Route.objects.filter(expired, id=route_id, circuit=CircuitState.OPEN).update(
+            claimed = rows.filter(expired, id=owner_id, circuit=CircuitState.OPEN).update(
                 circuit=CircuitState.HALF_OPEN, circuit_probe_at=now
             )
             if claimed:
                 old, new = CircuitState.OPEN, CircuitState.HALF_OPEN
-                _change_record(route_id, old, new, "probe claimed", now=now)
+                _change_record(breaker, owner_id, old, new, "probe claimed", now=now)
         return bool(claimed)
     free = Q(circuit_probe_at__isnull=True) | Q(circuit_probe_at__lt=now - PROBE_STALE)
-    claimed = Route.objects.filter(free, id=route_id, circuit=CircuitState.HALF_OPEN).update(
+    claimed = rows.filter(free, id=owner_id, circuit=CircuitState.HALF_OPEN).update(
         circuit_probe_at=now
     )
     return bool(claimed)
 
 
-def _admission(row: dict, now: datetime) -> Admission:
+def admission_of(breaker: Breaker, row: dict, now: datetime) -> Admission:
+    """Admit a fetch on ``row`` (its ``ADMIT_FIELDS`` and id, as read): closed lets it through;
+    otherwise it is let through only as the claimed half-open probe."""
     if row["circuit"] == CircuitState.CLOSED:
         return Admission(allowed=True)
-    claimed = _probe_claim(row, now)
+    claimed = _probe_claim(breaker, row, now)
     return Admission(
         allowed=claimed,
         probe_at=now if claimed else None,
@@ -127,8 +156,8 @@ def circuits_admit(
     """For each route: let a fetch through, claim its half-open probe, or refuse. One query
     reads all states; only routes whose circuit is not closed cost a write (the claim)."""
     now = now or timezone.now()
-    rows = Route.objects.filter(id__in=set(route_ids)).values("id", *_ADMIT_FIELDS)
-    return {row["id"]: _admission(row, now) for row in rows}
+    rows = Route.objects.filter(id__in=set(route_ids)).values("id", *ADMIT_FIELDS)
+    return {row["id"]: admission_of(ROUTES, row, now) for row in rows}
 
 
 def circuit_admit(route_id: int, *, now: datetime | None = None) -> Admission:
@@ -136,10 +165,10 @@ def circuit_admit(route_id: int, *, now: datetime | None = None) -> Admission:
     return circuits_admit([route_id], now=now).get(route_id, Admission(allowed=True))
 
 
-def circuit_probe_release(route_id: int, probe_at: datetime) -> None:
-    """Give the probe back unused (the attempt said nothing about the route)."""
-    Route.objects.filter(
-        id=route_id, circuit=CircuitState.HALF_OPEN, circuit_probe_at=probe_at
+def circuit_probe_release(owner_id: int, probe_at: datetime, *, breaker: Breaker = ROUTES) -> None:
+    """Give the probe back unused (the attempt said nothing about the route, or instance)."""
+    breaker.model.objects.filter(
+        id=owner_id, circuit=CircuitState.HALF_OPEN, circuit_probe_at=probe_at
     ).update(circuit_probe_at=None)
 
 
@@ -163,7 +192,9 @@ def _newest(newest_item_at: datetime | None, now: datetime) -> datetime | None:
     return newest_item_at
 
 
-def _health_updates(verdict: Verdict, latency_ms: int, newest: datetime | None, now: datetime):
+def health_updates(verdict: Verdict, latency_ms: int, newest: datetime | None, now: datetime):
+    """The column updates of one attempt on a row with the health fields (``HealthFields``):
+    counters as ``F()`` expressions, so concurrent writers add up without a lock."""
     updates = {"attempts": F("attempts") + 1, "last_attempt_at": Value(now)}
     if verdict.success:
         updates |= {
@@ -193,40 +224,41 @@ def _health_updates(verdict: Verdict, latency_ms: int, newest: datetime | None, 
 
 @dataclass(frozen=True)
 class HealthRecord:
-    """One attempt, as route health sees it."""
+    """One attempt, as the health of the row it is credited to (a route, an instance) sees it."""
 
-    route_id: int
+    owner_id: int
     verdict: Verdict
     latency_ms: int
     newest_item_at: datetime | None = None
 
 
-def _record_apply(record: HealthRecord, row: dict, now: datetime) -> CircuitChange | None:
-    """One ``UPDATE`` for one attempt; ``row`` (the locked state) is advanced to match."""
+def _record_apply(breaker: Breaker, record: HealthRecord, row: dict, now: datetime):
+    """One ``UPDATE`` for one attempt; ``row`` (the locked state) is advanced to match. Returns
+    the change row when the circuit changed state."""
     verdict = record.verdict
     failures = 0 if verdict.success else row["consecutive_failures"] + 1
     circuit, open_until = _next_circuit(row["circuit"], failures, verdict, now)
-    updates = _health_updates(verdict, record.latency_ms, _newest(record.newest_item_at, now), now)
+    updates = health_updates(verdict, record.latency_ms, _newest(record.newest_item_at, now), now)
     # Every outcome leaves half-open (to closed or open), so a claimed probe is spent.
     updates |= {
         "circuit": Value(circuit),
         "circuit_open_until": Value(open_until),
         "circuit_probe_at": Value(None),
     }
-    Route.objects.filter(id=record.route_id).update(**updates)
+    breaker.model.objects.filter(id=record.owner_id).update(**updates)
     old = row["circuit"]
     row["circuit"], row["consecutive_failures"] = circuit, failures
     if circuit == old:
         return None
     reason = "success" if verdict.success else f"{verdict.outcome}: {verdict.message}"
-    return _change_record(record.route_id, old, circuit, reason, open_until, now)
+    return _change_record(breaker, record.owner_id, old, circuit, reason, open_until, now)
 
 
-def routes_health_record(
-    records: Sequence[HealthRecord], *, now: datetime | None = None
-) -> list[CircuitChange]:
-    """Record attempts on their routes, in order: one ``UPDATE`` per attempt, plus a
-    ``CircuitChange`` row for each change of circuit state (returned).
+def health_record(
+    breaker: Breaker, records: Sequence[HealthRecord], *, now: datetime | None = None
+) -> list:
+    """Record attempts on their rows, in order: one ``UPDATE`` per attempt, plus a change row
+    for each change of circuit state (returned).
 
     The rows are locked first, together and in id order (so two workers cannot deadlock), only
     to know the state each change starts *from*; the counters are ``F()`` expressions."""
@@ -235,15 +267,22 @@ def routes_health_record(
     # No savepoint of its own: inside the fetch batch's transaction that would be two more
     # statements, and a failure here fails the batch, which then retries attempt by attempt.
     with transaction.atomic(savepoint=False):
-        ids = sorted({r.route_id for r in records})
-        locked = Route.objects.select_for_update().filter(id__in=ids).order_by("id")
+        ids = sorted({r.owner_id for r in records})
+        locked = breaker.model.objects.select_for_update().filter(id__in=ids).order_by("id")
         rows = {row["id"]: row for row in locked.values("id", "circuit", "consecutive_failures")}
         for record in records:
-            row = rows.get(record.route_id)
-            change = _record_apply(record, row, now) if row else None
+            row = rows.get(record.owner_id)
+            change = _record_apply(breaker, record, row, now) if row else None
             if change is not None:
                 changes.append(change)
     return changes
+
+
+def routes_health_record(
+    records: Sequence[HealthRecord], *, now: datetime | None = None
+) -> list[CircuitChange]:
+    """``health_record`` on routes (``HealthRecord.owner_id`` is the route)."""
+    return health_record(ROUTES, records, now=now)
 
 
 def route_health_record(
@@ -259,6 +298,22 @@ def route_health_record(
     record = HealthRecord(route_id, verdict, latency_ms, newest_item_at)
     changes = routes_health_record([record], now=now)
     return changes[0] if changes else None
+
+
+def health_success_quick(
+    breaker: Breaker, owner_id: int, *, latency_ms: int, now: datetime | None = None
+) -> bool:
+    """A success on a row whose circuit is closed and that has not failed since its last
+    success, in one ``UPDATE`` and without a lock: nothing can change state, so nothing needs
+    to know the state it starts from. False when the row is in any other state: then
+    ``health_record`` takes the lock. (Every fetch succeeds on the same few instance rows; a
+    lock on them per attempt would queue the workers behind each other.)"""
+    now = now or timezone.now()
+    updates = health_updates(Verdict(Outcome.OK), latency_ms, None, now)
+    steady = breaker.model.objects.filter(
+        id=owner_id, circuit=CircuitState.CLOSED, consecutive_failures=0
+    )
+    return bool(steady.update(**updates))
 
 
 # Attempts that never said anything against their route (RSSHub down or without internet, a

@@ -45,6 +45,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from fetching.client import FetchFailed, RSSHubClient
+from fetching.instances import instances_read
 from fetching.models import SUCCESS_OUTCOMES, FetchAttempt, Outcome, RSSHubEgress
 from fetching.outcomes import Verdict, message_clean, verdict_for_status
 from fetching.paths import RoutePathRejected
@@ -148,17 +149,22 @@ def egress_triage(base_url: str, *, now: datetime) -> tuple[EgressState | None, 
     return _last_answer(row), row.down_since
 
 
-def canary_paths(*, exclude: set[str], now: datetime, first: str = "") -> list[str]:
+def canary_paths(
+    *, exclude: set[str], now: datetime, first: str = "", instance_id: int | None = None
+) -> list[str]:
     """The paths to ask, best first: ``first`` (the recovery's last canary), a path of another
-    namespace that succeeded recently, then the configured canary."""
+    namespace that succeeded recently (on this instance, when it is one of the rows: another
+    instance's success says nothing about what this one serves), then the configured canary."""
     skip = exclude | OFFLINE_NAMESPACES
+    attempts = FetchAttempt.objects.filter(
+        outcome__in=list(SUCCESS_OUTCOMES),
+        created_at__gte=now - CANARY_RECENT,
+        route__isnull=False,
+    )
+    if instance_id is not None:
+        attempts = attempts.filter(instance_id=instance_id)
     recent = (
-        FetchAttempt.objects.filter(
-            outcome__in=list(SUCCESS_OUTCOMES),
-            created_at__gte=now - CANARY_RECENT,
-            route__isnull=False,
-        )
-        .exclude(route__platform__namespace__in=skip)
+        attempts.exclude(route__platform__namespace__in=skip)
         .order_by("-created_at")
         .values_list("path", flat=True)[:1]
     )
@@ -167,13 +173,34 @@ def canary_paths(*, exclude: set[str], now: datetime, first: str = "") -> list[s
     return list(dict.fromkeys(wanted))[:CANARIES_PER_CHECK]
 
 
+def _outage(row: RSSHubEgress) -> EgressOutage:
+    return EgressOutage(row.base_url, row.down_since, row.checked_at, row.last_check_message)
+
+
 def egress_outage(base_url: str | None = None) -> EgressOutage | None:
-    """The instance's outage (the configured RSSHub by default), or None while its egress works."""
+    """The instance's outage (by default the first the environment lists), or None while its
+    egress works."""
     key = egress_key(base_url or settings.RSSHUB_URL)
     row = RSSHubEgress.objects.filter(base_url=key, down_since__isnull=False).first()
-    if row is None:
+    return _outage(row) if row is not None else None
+
+
+def egress_outages(rows: list | None = None) -> dict[int, EgressOutage]:
+    """The enabled instances (of ``rows``, else all) whose egress is down: id -> its outage."""
+    enabled = {row.base_url: row.pk for row in rows or instances_read() if row.enabled}
+    down = RSSHubEgress.objects.filter(base_url__in=list(enabled), down_since__isnull=False)
+    return {enabled[row.base_url]: _outage(row) for row in down}
+
+
+def egress_outage_everywhere() -> EgressOutage | None:
+    """The earliest outage when *every* enabled instance has lost the internet (then every source
+    fails, whatever instance is asked), else None: an instance that still reaches the internet
+    serves the fetches, and the banner names the others."""
+    rows = [row for row in instances_read() if row.enabled]
+    outages = egress_outages(rows)
+    if not rows or len(outages) < len(rows):
         return None
-    return EgressOutage(row.base_url, row.down_since, row.checked_at, row.last_check_message)
+    return min(outages.values(), key=lambda outage: outage.down_since)
 
 
 # --- The check ------------------------------------------------------------------------------------
@@ -200,11 +227,15 @@ async def _canary_ask(client: RSSHubClient, path: str) -> tuple[bool | None, str
     return (True if verdict.success else None), message
 
 
-async def egress_check(client: RSSHubClient, *, exclude: set[str], first: str = "") -> bool | None:
+async def egress_check(
+    client: RSSHubClient, *, exclude: set[str], first: str = "", instance_id: int | None = None
+) -> bool | None:
     """Ask the canaries in turn until one says something about the network, and record the
     answer on the instance's row. The caller holds this minute's claim."""
     now = timezone.now()
-    paths = await sync_to_async(canary_paths)(exclude=exclude, now=now, first=first)
+    paths = await sync_to_async(canary_paths)(
+        exclude=exclude, now=now, first=first, instance_id=instance_id
+    )
     ok, message, asked = None, "no canary path to ask (set RSSHUB_EGRESS_CANARY)", ""
     for path in paths:
         asked = path
@@ -239,12 +270,13 @@ def verdict_settled(verdict: Verdict, state: EgressState, since: datetime | None
 
 
 class EgressGuard:
-    """One fetch batch's view of its instance's egress: the batch's first network-level failure
-    asks (the row, and the canary when this worker claims the check); the batch's other
-    suspects share that answer."""
+    """One fetch batch's view of one instance's egress: the batch's first network-level failure
+    on that instance asks (the row, and the canary when this worker claims the check); the
+    batch's other suspects on it share that answer. A batch has a guard per instance."""
 
-    def __init__(self, client: RSSHubClient) -> None:
+    def __init__(self, client: RSSHubClient, *, instance_id: int | None = None) -> None:
         self._client = client
+        self._instance_id = instance_id
         self._decision: asyncio.Future | None = None
 
     async def settle(self, path: str, verdict: Verdict) -> Verdict:
@@ -261,7 +293,9 @@ class EgressGuard:
             state, since = await triage(self._client.base_url, now=timezone.now())
             if state is not None:
                 return state, since
-            ok = await egress_check(self._client, exclude={namespace})
+            ok = await egress_check(
+                self._client, exclude={namespace}, instance_id=self._instance_id
+            )
             if ok is False:
                 outage = await sync_to_async(egress_outage)(self._client.base_url)
                 return EgressState.DOWN, outage.down_since if outage else None
@@ -280,22 +314,24 @@ class EgressGuard:
 # --- Recovery ------------------------------------------------------------------------------------
 
 
-async def _recovery_check(row: RSSHubEgress) -> bool | None:
-    async with RSSHubClient(base_url=row.base_url) as client:
-        return await egress_check(client, exclude=set(), first=row.last_check_path)
+async def _recovery_check(row: RSSHubEgress, instance) -> bool | None:
+    async with RSSHubClient(base_url=row.base_url, access_key=instance.access_key) as client:
+        return await egress_check(
+            client, exclude=set(), first=row.last_check_path, instance_id=instance.pk
+        )
 
 
 def egress_recover(*, now: datetime | None = None) -> int:
-    """The recovery check (scheduled every minute): ask again for the configured instance while
-    its egress is down; the row is cleared when a canary answers. Returns how many recovered.
+    """The recovery check (scheduled every minute): ask again, for every enabled instance whose
+    egress is down; its row is cleared when a canary answers. Returns how many recovered.
     Route health is never touched: the outage did not count against any route."""
     now = now or timezone.now()
     recovered = 0
-    keys = [egress_key(settings.RSSHUB_URL)]
-    for row in RSSHubEgress.objects.filter(base_url__in=keys, down_since__isnull=False):
+    instances = {row.base_url: row for row in instances_read() if row.enabled}
+    for row in RSSHubEgress.objects.filter(base_url__in=list(instances), down_since__isnull=False):
         if not egress_check_claim(row.base_url, now=now, slack=RECOVERY_SLACK):
             continue  # a check of this minute is done or under way
-        if async_to_sync(_recovery_check)(row) is True:
+        if async_to_sync(_recovery_check)(row, instances[row.base_url]) is True:
             recovered += 1
             logger.info("RSSHub at %s reaches the internet again", row.base_url)
     return recovered

@@ -114,18 +114,20 @@ def served_result(row: PathFetch, *, now: datetime) -> FetchResult:
         path=row.path, outcome=outcome, transient=row.transient, http_status=row.http_status,
         message=row.message, retry_after=row.retry_after, feed_id=row.feed_id,
         item_ids=tuple(pk for (pk,) in feed_recent_values(row.feed_id, "id")) if ok else (),
-        route_id=row.route_id,
+        route_id=row.route_id, instance=row.instance.label if row.instance_id else "",
         reason=row.reason, fetch_age_s=max(0, int((now - row.answered_at).total_seconds())),
     )  # fmt: skip
 
 
 def _rows_ensure(paths: set[str]) -> dict[str, PathFetch]:
     """The paths' rows, created for paths seen the first time (insert-or-nothing, then a read)."""
-    rows = {row.path: row for row in PathFetch.objects.filter(path__in=paths)}
+    # With the instance that answered, so a served answer can say where it came from.
+    known = PathFetch.objects.select_related("instance")
+    rows = {row.path: row for row in known.filter(path__in=paths)}
     missing = paths - rows.keys()
     if missing:
         PathFetch.objects.bulk_create([PathFetch(path=p) for p in missing], ignore_conflicts=True)
-        rows |= {row.path: row for row in PathFetch.objects.filter(path__in=missing)}
+        rows |= {row.path: row for row in known.filter(path__in=missing)}
     return rows
 
 
@@ -151,17 +153,18 @@ def flight_prepare(plans: list[Plan], *, since: datetime, refresh: bool) -> dict
 
 
 def answers_record(
-    answers: list[tuple[FetchResult, ParsedFeed | None, str]], *, now: datetime
+    answers: list[tuple[FetchResult, ParsedFeed | None, str, int | None]], *, now: datetime
 ) -> None:
     """Write how each fetch ended on its path's row, for the runs waiting and the ones to come,
     and give back the database claim ``token`` with it when it is still the row's (one
-    ``UPDATE`` each, in the caller's transaction)."""
-    for result, parsed, token in answers:
+    ``UPDATE`` each, in the caller's transaction). Each answer: the result, the parsed feed,
+    the claim's token and the instance that answered."""
+    for result, parsed, token, instance_id in answers:
         fields = {
             "answered_at": now, "outcome": result.outcome, "transient": result.transient,
             "http_status": result.http_status, "message": result.message,
             "retry_after": result.retry_after, "reason": result.reason,
-            "route_id": result.route_id, "feed_id": result.feed_id,
+            "route_id": result.route_id, "feed_id": result.feed_id, "instance_id": instance_id,
         }  # fmt: skip
         if parsed is not None:  # a 304 keeps the ttl of the last full answer
             fields["ttl_seconds"] = feed_ttl_seconds(parsed.ttl)

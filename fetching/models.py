@@ -1,8 +1,12 @@
 """What fetching stores: feeds (one concrete path each), their items, and every attempt."""
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from catalog.health import CircuitState, HealthState, health_state
+from fetching.instance_url import MAX_LENGTH, InstanceURLRefused, instance_host, instance_url_clean
 
 
 class Outcome(models.TextChoices):
@@ -91,6 +95,142 @@ class Item(models.Model):
         return self.title or self.link or self.guid_hash
 
 
+def instance_base_url_validate(value: str) -> None:
+    try:
+        instance_url_clean(value)
+    except InstanceURLRefused as exc:
+        raise ValidationError(str(exc)) from None
+
+
+class HealthFields(models.Model):
+    """What every attempt updates on the row it is credited to (``fetching.circuit``, one
+    ``UPDATE`` per attempt): the same names as ``catalog.Route``'s health, so one rule writes
+    them all."""
+
+    attempts = models.PositiveIntegerField(default=0)
+    successes = models.PositiveIntegerField(default=0)
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    latency_ms = models.FloatField(null=True, blank=True, help_text=_("EWMA of latency."))
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+    last_error_class = models.CharField(max_length=30, blank=True)
+    last_error = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class RSSHubInstance(HealthFields):
+    """One RSSHub instance fetches may go to (``fetching.instances`` holds the rules).
+
+    Staff curate them in the admin; ``RSSHUB_URLS`` (or ``RSSHUB_URL``) seeds rows
+    ``from_environment``, which follow the environment until staff edit them. The access key is
+    stored here and never shown back: the admin says only whether one is set. Health is the
+    instance's own (a refused connection, a hang, its own 5xx, its key refused): an attempt
+    that says something about a route counts as a success here, since the instance answered.
+    ``platforms``: the namespaces the last catalog import found on it (``catalog_read_at``);
+    before any import every namespace may be sent to it.
+    """
+
+    name = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text=_("Shown to everyone (steps, banner, status); the address only to staff."),
+    )
+    base_url = models.CharField(
+        max_length=MAX_LENGTH, unique=True, validators=[instance_base_url_validate]
+    )
+    access_key = models.CharField(max_length=500, blank=True)
+    priority = models.IntegerField(default=0, help_text=_("Higher is tried first."))
+    enabled = models.BooleanField(default=True)
+    notes = models.TextField(blank=True)
+    # Seeded from RSSHUB_URLS: enabled while listed there, its key RSSHUB_ACCESS_KEY; an edit in
+    # the admin makes the row the staff's (both False), and the environment leaves it alone.
+    from_environment = models.BooleanField(default=False)
+    key_from_environment = models.BooleanField(default=False)
+    # Reachability: the last /healthz probe (the banner, the status API, a failover).
+    reachable = models.BooleanField(null=True, blank=True)
+    reachability_checked_at = models.DateTimeField(null=True, blank=True)
+    circuit = models.CharField(
+        max_length=10, choices=CircuitState.choices, default=CircuitState.CLOSED
+    )
+    circuit_open_until = models.DateTimeField(null=True, blank=True)
+    circuit_probe_at = models.DateTimeField(null=True, blank=True)
+    platforms = models.ManyToManyField(
+        "catalog.Platform", blank=True, related_name="rsshub_instances"
+    )
+    catalog_read_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-priority", "id"]
+        verbose_name = _("RSSHub instance")
+        verbose_name_plural = _("RSSHub instances")
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """What people see: the name, else a number (the address is for staff only)."""
+        return self.name or f"RSSHub {self.pk}"
+
+    @property
+    def host(self) -> str:
+        return instance_host(self.base_url)
+
+
+class InstanceCircuitChange(models.Model):
+    """One row per change of an instance's circuit state (``catalog.CircuitChange`` for routes)."""
+
+    instance = models.ForeignKey(
+        RSSHubInstance, on_delete=models.CASCADE, related_name="circuit_changes"
+    )
+    from_state = models.CharField(max_length=10, choices=CircuitState.choices)
+    to_state = models.CharField(max_length=10, choices=CircuitState.choices)
+    reason = models.CharField(max_length=300, blank=True)
+    open_until = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.instance_id}: {self.from_state} -> {self.to_state}"
+
+
+class RouteInstanceHealth(HealthFields):
+    """A route's health on one instance: the attempts that counted against (or for) the route,
+    split by the instance that answered. A route broken on one instance (its IP banned there,
+    a cookie or a browser missing) keeps being sent to another (``fetching.instances``)."""
+
+    route = models.ForeignKey(
+        "catalog.Route", on_delete=models.CASCADE, related_name="instance_health"
+    )
+    instance = models.ForeignKey(
+        RSSHubInstance, on_delete=models.CASCADE, related_name="route_health"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["route", "instance"], name="route_instance_health_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.route_id} on {self.instance_id}"
+
+    @property
+    def health_state(self) -> HealthState:
+        """The route's state on this instance (no circuit of its own: ``catalog.health``)."""
+        return health_state(
+            attempts=self.attempts,
+            successes=self.successes,
+            consecutive_failures=self.consecutive_failures,
+        )
+
+
 class FetchAttempt(models.Model):
     path = models.CharField(max_length=1000)
     route = models.ForeignKey(
@@ -102,6 +242,14 @@ class FetchAttempt(models.Model):
     )
     feed = models.ForeignKey(
         Feed, null=True, blank=True, on_delete=models.SET_NULL, related_name="attempts"
+    )
+    # The instance that was asked (None: nothing was sent, or a client given by the caller).
+    instance = models.ForeignKey(
+        RSSHubInstance,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="fetch_attempts",
     )
     # A string reference: briefs depends on fetching, never the other way round.
     brief_id = models.BigIntegerField(null=True, blank=True, db_index=True)
@@ -152,6 +300,10 @@ class PathFetch(models.Model):
     )
     # The feed's own <ttl>, in seconds (capped): how long its publisher says it stays fresh.
     ttl_seconds = models.PositiveIntegerField(null=True, blank=True)
+    # The instance that answered the last fetch (a served answer says where it came from).
+    instance = models.ForeignKey(
+        RSSHubInstance, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     def __str__(self) -> str:
         return self.path

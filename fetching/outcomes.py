@@ -42,6 +42,7 @@ from email.utils import parsedate_to_datetime
 from fetching.models import SUCCESS_OUTCOMES, TRANSIENT_OUTCOMES, Outcome
 
 MESSAGE_LIMIT = 500  # FetchAttempt.message
+ACCESS_KEY_REASON = "access_key"  # Verdict.reason: the instance refused our access key
 RETRY_AFTER_CAP = 24 * 3600
 ERROR_BODY_LIMIT = 64 * 1024  # enough for RSSHub's ~6 KB error page
 
@@ -115,7 +116,9 @@ class Verdict:
     # RSSHub got no answer from the source at all (DNS, refused, reset, timeout): the route or
     # RSSHub's own egress is to blame, which ``fetching.egress`` settles before it is recorded.
     network: bool = False
-    reason: str = ""  # why a class was chosen when the class alone does not say: "egress"
+    # Why a class was chosen when the class alone does not say: "egress" (fetching.egress),
+    # "instance" (the instance failed on its own: fetching.failover), "access_key".
+    reason: str = ""
 
     @property
     def transient(self) -> bool:
@@ -210,9 +213,13 @@ def verdict_for_status(
         text = message or "RSSHub answered 429 Too Many Requests"
         return Verdict(Outcome.RATE_LIMITED, text, status, retry_after=wait)
     if status in (401, 403):
-        counts = not _ACCESS_DENIED_RE.search(message)
-        text = message if counts else "RSSHub refused the access key (check RSSHUB_ACCESS_KEY)"
-        return Verdict(Outcome.AUTH_REQUIRED, text, status, counts_for_route=counts)
+        if _ACCESS_DENIED_RE.search(message):  # the instance refused our key: no route's fault
+            text = "RSSHub refused the access key (check RSSHUB_ACCESS_KEY)"
+            return Verdict(
+                Outcome.AUTH_REQUIRED, text, status, counts_for_route=False,
+                reason=ACCESS_KEY_REASON,
+            )  # fmt: skip
+        return Verdict(Outcome.AUTH_REQUIRED, message, status)
     if status in (404, 410):
         text = message or f"RSSHub answered {status}"
         return Verdict(Outcome.NOT_FOUND, text, status, counts_for_route=not route_matched)

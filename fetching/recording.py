@@ -2,9 +2,12 @@
 path's shared answer (``fetching.flight``).
 
 Writes are batched by ``Recorder``, so answers that arrive together share a transaction. What is
-written per attempt: one ``FetchAttempt`` row; one ``UPDATE`` of route health when the outcome
-says something about the route (``rsshub_unavailable``, ``rejected`` and a refused access key do
-not); one ``UPDATE`` of the path's ``PathFetch`` row. A 304 writes nothing else (but the seen
+written per attempt: one ``FetchAttempt`` row (and one for each instance that failed on its own
+before the answer: ``fetching.failover``); one ``UPDATE`` of route health, and one of the
+route's health on the instance that answered (``RouteInstanceHealth``), when the outcome says
+something about the route (``rsshub_unavailable``, ``rejected`` and a refused access key do
+not); one ``UPDATE`` of the path's ``PathFetch`` row. (The instance's own health is written as
+each try ends, by ``fetching.failover``.) A 304 writes nothing else (but the seen
 times of a day-stale feed and its items: ``fetching.ingest.seen_refresh``). A 200 stores new items
 only, and touches the ``Feed`` row only when it is new or its ETag / Last-Modified changed.
 """
@@ -24,6 +27,7 @@ from fetching.circuit import HealthRecord, circuit_probe_release, routes_health_
 from fetching.client import RSSHubResponse
 from fetching.flight import answers_record
 from fetching.ingest import feed_details_update, feed_recent_values, items_store, seen_refresh
+from fetching.instances import route_instance_health_record
 from fetching.models import Feed, FetchAttempt, Item, Outcome
 from fetching.outcomes import Verdict, message_clean, verdict_for_status
 from fetching.parsing import FeedRejected, ParsedFeed, feed_parse
@@ -165,30 +169,49 @@ def _answered_feeds(batch: list[Done], feeds: dict[str, Feed]) -> list[Feed]:
 
 
 def _health_apply(batch: list[Done], stored: list[_Stored], now: datetime) -> None:
-    """Route health for the attempts that say something about their route; probes that were
-    claimed but not credited are given back."""
-    records = []
+    """Route health, and the route's health on the instance that answered, for the attempts
+    that say something about their route; probes that were claimed but not credited are given
+    back."""
+    records, pairs = [], []
     for done, row in zip(batch, stored, strict=True):
         credited = row.route_id is not None and done.verdict.counts_for_route
         if credited:
             newest = _newest(done.parsed)
             records.append(HealthRecord(row.route_id, done.verdict, done.latency_ms, newest))
+            if done.instance is not None and done.instance.id is not None:
+                pairs.append((row.route_id, done.instance.id, done.verdict, done.latency_ms))
         plan = done.plan
         if plan.probe_at and not (credited and row.route_id == plan.route_id):
             circuit_probe_release(plan.route_id, plan.probe_at)
     if records:
         routes_health_record(records, now=now)
+    if pairs:
+        route_instance_health_record(pairs, now=now)
+
+
+def _instance_id(done: Done) -> int | None:
+    return done.instance.id if done.instance is not None else None
 
 
 def _attempt_row(done: Done, stored: _Stored, brief_id: int | None, now) -> FetchAttempt:
     verdict = done.verdict
     return FetchAttempt(
         path=done.plan.path, route_id=stored.route_id, feed_id=stored.feed_id, brief_id=brief_id,
-        outcome=verdict.outcome, transient=verdict.transient, http_status=verdict.http_status,
-        message=message_clean(verdict.message), latency_ms=done.latency_ms,
-        items_new=stored.new, items_seen=stored.seen, retry_after=verdict.retry_after,
-        created_at=now,
+        instance_id=_instance_id(done), outcome=verdict.outcome, transient=verdict.transient,
+        http_status=verdict.http_status, message=message_clean(verdict.message),
+        latency_ms=done.latency_ms, items_new=stored.new, items_seen=stored.seen,
+        retry_after=verdict.retry_after, created_at=now,
     )  # fmt: skip
+
+
+def _failover_rows(batch: list[Done], brief_id: int | None, now) -> list[FetchAttempt]:
+    """The tries an instance failed on its own before the answer: attempts of their own,
+    credited to no route's health (their verdicts do not count)."""
+    return [
+        _attempt_row(tried, _Stored(route_id=tried.plan.route_id, feed_id=None), brief_id, now)
+        for done in batch
+        for tried in done.failovers
+    ]
 
 
 def _result(done: Done, stored: _Stored, attempt: FetchAttempt) -> FetchResult:
@@ -199,6 +222,8 @@ def _result(done: Done, stored: _Stored, attempt: FetchAttempt) -> FetchResult:
         latency_ms=done.latency_ms, message=attempt.message, retry_after=verdict.retry_after,
         feed_id=stored.feed_id, item_ids=stored.item_ids, route_id=stored.route_id,
         attempt_id=attempt.pk, reason=verdict.reason,
+        instance=done.instance.label if done.instance is not None else "",
+        failed_over=tuple(tried.instance.label for tried in done.failovers),
     )  # fmt: skip
 
 
@@ -214,11 +239,14 @@ def _batch_write(batch: list[Done], brief_id: int | None) -> list[FetchResult]:
     listed = (pair for row in stored for pair in row.item_seen)
     seen_refresh(feeds=_answered_feeds(batch, feeds), items=listed, now=now)
     rows = [_attempt_row(d, s, brief_id, now) for d, s in zip(batch, stored, strict=True)]
-    attempts = FetchAttempt.objects.bulk_create(rows)
+    attempts = FetchAttempt.objects.bulk_create(rows + _failover_rows(batch, brief_id, now))
     _health_apply(batch, stored, now)
-    results = [_result(*parts) for parts in zip(batch, stored, attempts, strict=True)]
+    results = [_result(*parts) for parts in zip(batch, stored, attempts, strict=False)]
     # Written with the attempt: the runs waiting for this path read their answer here.
-    answers = [(r, d.parsed, d.plan.claim_token) for r, d in zip(results, batch, strict=True)]
+    answers = [
+        (r, d.parsed, d.plan.claim_token, _instance_id(d))
+        for r, d in zip(results, batch, strict=True)
+    ]
     answers_record(answers, now=now)
     return results
 
@@ -230,7 +258,7 @@ def _unrecorded(done: Done) -> FetchResult:
         http_status=verdict.http_status, latency_ms=done.latency_ms,
         message=message_clean(f"{verdict.message} (not recorded: database error)"),
         retry_after=verdict.retry_after, feed_id=done.plan.feed_id, route_id=done.plan.route_id,
-        reason=verdict.reason,
+        reason=verdict.reason, instance=done.instance.label if done.instance is not None else "",
     )  # fmt: skip
 
 

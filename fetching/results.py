@@ -16,6 +16,7 @@ from fetching.paths import RoutePathRejected
 
 if TYPE_CHECKING:
     from fetching.flight import Ticket
+    from fetching.instances import InstanceRef
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,9 @@ class FetchResult:
     ``item_ids``: the answer's items (for a 304, or an answer served from an earlier fetch, the
     feed's newest stored ones). ``fetch_age_s`` is set when no request was made for this result:
     it is the answer of a fetch that ended that many seconds earlier (within the path's
-    freshness window, or the fetch of another run this one waited for)."""
+    freshness window, or the fetch of another run this one waited for). ``instance``: the name
+    of the RSSHub instance that answered (never its address or key); ``failed_over``: the
+    instances tried before it that failed on their own (``fetching.failover``)."""
 
     path: str
     outcome: Outcome
@@ -43,6 +46,8 @@ class FetchResult:
     circuit_open: bool = False
     reason: str = ""  # "egress": RSSHub cannot reach the internet (fetching.egress)
     fetch_age_s: int | None = None
+    instance: str = ""
+    failed_over: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -52,6 +57,7 @@ class FetchResult:
         data = asdict(self)
         data["outcome"] = str(self.outcome)
         data["item_ids"] = list(self.item_ids)
+        data["failed_over"] = list(self.failed_over)
         return data
 
 
@@ -66,6 +72,8 @@ class Plan:
     feed: Feed | None = None  # as read before sending (validators, title, link)
     probe_at: datetime | None = None
     window_s: float = 0.0  # the path's freshness window (fetching.flight)
+    namespace: str = ""
+    instances: list[InstanceRef] = field(default_factory=list)  # best first (fetching.instances)
     ticket: Ticket | None = None  # the path's claim, once taken (fetching.flight)
     result: FetchResult | None = field(default=None, repr=False)  # decided before sending
 
@@ -87,6 +95,9 @@ class Done:
     latency_ms: int
     response: RSSHubResponse | None = None
     parsed: ParsedFeed | None = None
+    instance: InstanceRef | None = None  # the instance asked (None: nothing was sent)
+    # The tries before this one that failed on their instance's own fault, written with it.
+    failovers: list[Done] = field(default_factory=list)
 
 
 def _storable(raw: str) -> str:

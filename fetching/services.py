@@ -1,9 +1,11 @@
 """Fetching as the rest of the app sees it: paths in, one ``FetchResult`` per path out.
 
 ``fetch_paths`` runs a batch concurrently: one database round (confine every path, match its
-route, read the feeds' validators and the paths' shared answers, claim circuits), then for each
-path still to fetch its claim (``fetching.flight``: fetch once, serve many), the requests in
-parallel, each parsed in the parse worker pool as it arrives, then the writes
+route, read the feeds' validators and the paths' shared answers, rank the RSSHub instances for
+each path (``fetching.instances``), claim circuits), then for each path still to fetch its claim
+(``fetching.flight``: fetch once, serve many; any instance may serve it), the requests in
+parallel, each sent to its best instance and moved on to the next when one fails on its own
+(``fetching.failover``), each parsed in the parse worker pool as it arrives, then the writes
 (``fetching.recording``). Every path ends in exactly one outcome class; nothing raises for a bad
 path or a failed fetch.
 
@@ -27,9 +29,8 @@ nothing and should know it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -37,8 +38,8 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.utils import timezone
 
 from fetching.circuit import Admission, circuit_probe_release, circuits_admit
-from fetching.client import FetchFailed, RSSHubClient, RSSHubResponse
-from fetching.egress import EgressGuard
+from fetching.client import RSSHubClient
+from fetching.failover import InstancePool, fetch_across_instances
 from fetching.flight import (
     Ticket,
     answer_cutoff,
@@ -47,12 +48,19 @@ from fetching.flight import (
     path_acquire,
     path_release,
 )
+from fetching.instances import instances_choose
 from fetching.models import Feed, FetchAttempt, Outcome
-from fetching.outcomes import Verdict, message_clean, outcome_is_transient
+from fetching.outcomes import message_clean, outcome_is_transient
 from fetching.parsing import feed_parser_warm
-from fetching.paths import RoutePathRejected, path_confine, route_for_path
-from fetching.recording import FEED_FIELDS, Recorder, verdict_for
-from fetching.results import Done, FetchResult, Plan, result_rejected
+from fetching.paths import (
+    RoutePathRejected,
+    namespaces_known,
+    path_confine,
+    path_namespace,
+    route_for_path,
+)
+from fetching.recording import FEED_FIELDS, Recorder
+from fetching.results import FetchResult, Plan, result_rejected
 
 __all__ = ["FetchResult", "fetch_path", "fetch_path_sync", "fetch_paths", "fetch_paths_sync"]
 
@@ -125,6 +133,45 @@ def _circuits_apply(live: list[Plan], now: datetime) -> None:
             plan.result = _circuit_refusal(plan, admission, now)
 
 
+def _no_instance(plan: Plan, *, any_enabled: bool) -> FetchResult:
+    """Nothing to send the path to: no instance enabled, or none serves its namespace."""
+    if any_enabled:
+        outcome = Outcome.NOT_FOUND
+        message = f"no enabled RSSHub instance serves the namespace {plan.namespace!r}"
+    else:
+        outcome = Outcome.RSSHUB_UNAVAILABLE
+        message = "no RSSHub instance is enabled (staff: Admin, RSSHub instances)"
+    return FetchResult(
+        path=plan.path, outcome=outcome, transient=outcome_is_transient(outcome),
+        message=message_clean(message), feed_id=plan.feed_id, route_id=plan.route_id,
+    )  # fmt: skip
+
+
+def _instances_apply(live: list[Plan], pool: InstancePool, now: datetime) -> None:
+    """Each plan's instances, best first (``fetching.instances``); a plan no instance may serve
+    gets its result here, before it claims its path."""
+    given = pool.given_ref()
+    if given is not None:
+        for plan in live:
+            plan.instances = [given]
+        return
+    if not live:
+        return
+    known = namespaces_known()
+    for plan in live:
+        plan.namespace = path_namespace(plan.path, known) or ""
+    choice = instances_choose(
+        namespaces={p.namespace for p in live}, route_ids={p.route_id for p in live if p.route_id},
+        now=now,
+    )  # fmt: skip
+    for ref in choice.refs:
+        pool.claim_hold(ref)
+    for plan in live:
+        plan.instances = choice.ranked(namespace=plan.namespace or None, route_id=plan.route_id)
+        if not plan.instances:
+            plan.result = _no_instance(plan, any_enabled=bool(choice.refs))
+
+
 def _plans_prepare(
     paths: Sequence[str],
     *,
@@ -134,6 +181,7 @@ def _plans_prepare(
     allow_disabled: bool,
     since: datetime,
     refresh: bool,
+    pool: InstancePool,
 ) -> list[Plan]:
     now = timezone.now()
     plans = [_plan_confine(p, route_id=route_id, allow_disabled=allow_disabled) for p in paths]
@@ -144,6 +192,7 @@ def _plans_prepare(
     for plan in live:
         plan.feed = by_path.get(plan.path)
     rows = flight_prepare(live, since=since, refresh=refresh)
+    _instances_apply([p for p in live if p.result is None], pool, now)
     if not force:
         _circuits_apply([p for p in live if p.result is None], now)
     flight_claims_take([p for p in live if p.result is None], rows, since=since, refresh=refresh)
@@ -153,49 +202,19 @@ def _plans_prepare(
 # --- The batch ---------------------------------------------------------------------------------
 
 
-async def _request(rsshub: RSSHubClient, plan: Plan) -> Done:
-    feed = plan.feed
-    try:
-        response = await rsshub.get(
-            plan.path,
-            etag=feed.etag if feed else "",
-            last_modified=feed.last_modified if feed else "",
-        )
-    except FetchFailed as exc:
-        counts = exc.outcome != Outcome.RSSHUB_UNAVAILABLE  # RSSHub down: no route is sick
-        verdict = Verdict(exc.outcome, exc.message, exc.http_status, counts_for_route=counts)
-        return Done(plan, verdict, exc.latency_ms)
-    except RoutePathRejected as exc:  # confined already; kept so no path can slip through
-        verdict = Verdict(Outcome.REJECTED, f"path refused: {exc}", counts_for_route=False)
-        return Done(plan, verdict, 0)
-    verdict, parsed = await verdict_for(response, _fetched_url(rsshub, response))
-    return Done(plan, verdict, response.latency_ms, response, parsed)
-
-
-def _fetched_url(rsshub: RSSHubClient, response: RSSHubResponse) -> str:
-    """The URL the feed came from: the last base for its relative links. Only joined with links,
-    never requested; the path never holds the access key."""
-    return rsshub.base_url.rstrip("/") + response.path
-
-
 @dataclass(frozen=True)
 class _Batch:
     """What every path of one ``fetch_paths`` call shares."""
 
-    rsshub: RSSHubClient
+    pool: InstancePool
     recorder: Recorder
-    guard: EgressGuard
     since: datetime
     refresh: bool
     wait_s: float | None
 
 
 async def _fetch_claimed(batch: _Batch, plan: Plan) -> FetchResult:
-    done = await _request(batch.rsshub, plan)
-    # An error page may echo the request URL; the key must not travel on into steps or logs.
-    done.verdict = replace(done.verdict, message=batch.rsshub.redact(done.verdict.message))
-    # No answer from the source at all: the route's fault, or RSSHub's lost internet access?
-    done.verdict = await batch.guard.settle(plan.path, done.verdict)
+    done = await fetch_across_instances(batch.pool, plan)
     return await batch.recorder.record(done)
 
 
@@ -228,15 +247,6 @@ async def _plan_run(batch: _Batch, plan: Plan) -> FetchResult:
             await path_release(plan.path, held)
 
 
-@contextlib.asynccontextmanager
-async def _client_scope(client: RSSHubClient | None) -> AsyncIterator[RSSHubClient]:
-    if client is not None:
-        yield client
-        return
-    async with RSSHubClient() as own:
-        yield own
-
-
 async def fetch_paths(
     paths: Sequence[str],
     *,
@@ -257,24 +267,25 @@ async def fetch_paths(
     fetch of a path (``fetching.flight``). Cancelling the caller cancels the requests.
     """
     since = timezone.now()
+    pool = InstancePool(client)
     prepare = sync_to_async(_plans_prepare)
     plans = await prepare(
         list(paths), brief_id=brief_id, force=force, route_id=route_id,
-        allow_disabled=allow_disabled, since=since, refresh=refresh,
+        allow_disabled=allow_disabled, since=since, refresh=refresh, pool=pool,
     )  # fmt: skip
+    pool.probes_start()
     if all(p.result is not None for p in plans):
+        await pool.close()
         return [p.result for p in plans]
     # Start a parse worker while the requests are out, so the first parse does not wait for one.
     warm = asyncio.create_task(asyncio.to_thread(feed_parser_warm))
     recorder = Recorder(brief_id)
+    batch = _Batch(pool, recorder, since, refresh, wait_s)
     try:
-        async with _client_scope(client) as rsshub:
-            guard = EgressGuard(rsshub)
-            batch = _Batch(rsshub, recorder, guard, since, refresh, wait_s)
-            try:
-                return list(await asyncio.gather(*(_plan_run(batch, plan) for plan in plans)))
-            finally:
-                await guard.close()
+        try:
+            return list(await asyncio.gather(*(_plan_run(batch, plan) for plan in plans)))
+        finally:
+            await pool.close()
     finally:
         await recorder.close()
         await warm

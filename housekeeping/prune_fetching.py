@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from catalog.models import CircuitChange
-from fetching.models import Feed, FetchAttempt, Item, PathFetch
+from fetching.models import Feed, FetchAttempt, InstanceCircuitChange, Item, PathFetch
 from housekeeping.batches import Pass, Step, by_age, delete_in_batches
 
 
@@ -38,6 +38,12 @@ def _path_answers_old(run: Pass) -> QuerySet:
 
 def _circuit_changes_old(run: Pass) -> QuerySet:
     return CircuitChange.objects.filter(
+        created_at__lt=run.days_ago(settings.HOUSEKEEP_CIRCUIT_CHANGE_DAYS)
+    )
+
+
+def _instance_circuit_changes_old(run: Pass) -> QuerySet:
+    return InstanceCircuitChange.objects.filter(
         created_at__lt=run.days_ago(settings.HOUSEKEEP_CIRCUIT_CHANGE_DAYS)
     )
 
@@ -117,6 +123,7 @@ def fetching_steps() -> list[Step]:
     return [
         by_age("fetching_fetchattempt", _attempts_old),
         by_age("catalog_circuitchange", _circuit_changes_old),
+        by_age("fetching_instancecircuitchange", _instance_circuit_changes_old),
         by_age("fetching_pathfetch", _path_answers_old),
         Step("fetching_item (text cleared)", texts_pending, texts_clear),
         Step("fetching_item", items_pending, items_prune),

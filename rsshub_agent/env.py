@@ -10,6 +10,8 @@ from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
+from fetching.instance_url import InstanceURLRefused, instance_url_clean
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
@@ -88,6 +90,27 @@ def env_url(name: str, default: str, *, schemes: tuple[str, ...]) -> str:
     if parts.query or parts.fragment:
         raise ImproperlyConfigured(f"{name} must not carry a query or fragment, got {raw!r}")
     return raw.rstrip("/")
+
+
+def env_rsshub_urls(name: str) -> list[str]:
+    """A comma-separated list of RSSHub base URLs (``fetching.instance_url`` says what one may
+    be), without duplicates, in the order given; [] when unset. Errors name the entry by its
+    place, never echo it: a refused URL may hold credentials."""
+    urls = []
+    for n, raw in enumerate(env_list(name, []), 1):
+        try:
+            urls.append(instance_url_clean(raw))
+        except InstanceURLRefused as exc:
+            raise ImproperlyConfigured(f"{name}: entry {n}: {exc}") from None
+    return list(dict.fromkeys(urls))
+
+
+def env_rsshub_url(name: str) -> str:
+    """One RSSHub base URL (as ``env_rsshub_urls``), or "" when unset."""
+    urls = env_rsshub_urls(name)
+    if len(urls) > 1:
+        raise ImproperlyConfigured(f"{name} holds one URL; list several in RSSHUB_URLS")
+    return urls[0] if urls else ""
 
 
 ENDPOINT_KEYS = frozenset({"name", "base_url", "api_key", "router_model", "writer_model"})

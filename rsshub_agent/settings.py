@@ -18,6 +18,8 @@ from rsshub_agent.env import (
     env_float,
     env_int,
     env_list,
+    env_rsshub_url,
+    env_rsshub_urls,
     env_str,
     env_url,
 )
@@ -289,10 +291,13 @@ SPECTACULAR_SETTINGS = {"DEFAULT_GENERATOR_CLASS": "api.schema.ApiSchemaGenerato
 # --- RSSHub -------------------------------------------------------------------------------------
 # Unset: the local RSSHub that `manage.py serve` starts (scripts/rsshub-serve) on this port.
 RSSHUB_LOCAL_PORT = env_int("RSSHUB_LOCAL_PORT", 1200, minimum=1, maximum=65535)
-RSSHUB_URL_CONFIGURED = bool(env_str("RSSHUB_URL"))
-RSSHUB_URL = env_url(
-    "RSSHUB_URL", f"http://127.0.0.1:{RSSHUB_LOCAL_PORT}", schemes=("http", "https")
-)
+# RSSHUB_URLS (comma-separated) lists every instance; RSSHUB_URL is a list of one. They seed the
+# RSSHubInstance rows staff curate in the admin (fetching/instances.py); RSSHUB_URL stays the
+# first of them, for the local RSSHub `serve` starts and for the probes of a single instance.
+RSSHUB_URLS = env_rsshub_urls("RSSHUB_URLS")
+_RSSHUB_URL_ONE = env_rsshub_url("RSSHUB_URL")
+RSSHUB_URL_CONFIGURED = bool(RSSHUB_URLS or _RSSHUB_URL_ONE)
+RSSHUB_URL = (RSSHUB_URLS or [_RSSHUB_URL_ONE or f"http://127.0.0.1:{RSSHUB_LOCAL_PORT}"])[0]
 RSSHUB_ACCESS_KEY = env_str("RSSHUB_ACCESS_KEY")
 RSSHUB_TIMEOUT = env_float("RSSHUB_TIMEOUT", 20.0, minimum=0.1)
 RSSHUB_CONNECT_TIMEOUT = env_float("RSSHUB_CONNECT_TIMEOUT", 5.0, minimum=0.1)

@@ -126,7 +126,8 @@ class _Server(ThreadingHTTPServer):
 class ScriptedServer:
     """A real HTTP server on 127.0.0.1:<free port> that answers from registered handlers."""
 
-    def __init__(self, default: Handler | None = None) -> None:
+    def __init__(self, default: Handler | None = None, *, port: int = 0) -> None:
+        self._port = port  # 0: a free one; a given one lets a stopped server come back on it
         self._handlers: dict[str, Handler] = {}
         self._default = default or Reply(404, {"Content-Type": "text/plain"}, b"no handler")
         self._lock = threading.Lock()
@@ -163,9 +164,10 @@ class ScriptedServer:
             return [r for r in self.requests if r.path == path]
 
     def start(self) -> ScriptedServer:
-        httpd = _Server(("127.0.0.1", 0), _RequestHandler)
+        httpd = _Server(("127.0.0.1", self._port), _RequestHandler)
         httpd.scripted, httpd.stopping = self, threading.Event()
         self._httpd = httpd
+        self._port = httpd.server_address[1]  # kept: start() after stop() binds it again
         # A short poll interval keeps stop() (and so every test's teardown) quick.
         self._thread = threading.Thread(
             target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="scripted-http"

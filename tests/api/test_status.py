@@ -9,7 +9,8 @@ from django.utils import timezone
 from django_q.conf import Conf
 from django_q.models import OrmQ
 
-from fetching.models import RSSHubEgress
+from fetching.models import RSSHubEgress, RSSHubInstance
+from tests.fetching.instance_standins import InstancePair, failing_on_its_own
 from tests.httpserver import Reply, ScriptedServer
 
 pytestmark = pytest.mark.django_db
@@ -104,6 +105,28 @@ def test_it_reports_a_moving_queue(api, rsshub):
 
 def test_it_requires_authentication(anon):
     assert anon.get(STATUS).status_code == 401
+
+
+@pytest.fixture
+def pair(settings):
+    instances = InstancePair(settings)
+    yield instances
+    instances.stop()
+
+
+def test_it_lists_every_instance_by_name_and_its_address_only_to_staff(pair, api, staff_api):
+    RSSHubInstance.objects.filter(pk=pair.a.pk).update(access_key=KEY, name="primary")
+    failing_on_its_own(pair.b_server, Reply(503, body=b"down"))
+    for client, staff in ((api, False), (staff_api, True)):
+        response = client.get(STATUS)
+        body = response.json()["rsshub"]
+        instances = [(i["name"], i["ok"], i["http_status"]) for i in body["instances"]]
+        assert instances == [("primary", True, 200), (pair.b.label, False, 503)]
+        assert body["ok"] is True, "one instance answers"
+        text = response.content.decode()
+        assert KEY not in text
+        assert (pair.a_url.removeprefix("http://") in text) is staff
+        assert all(i["egress_ok"] and i["circuit"] == "closed" for i in body["instances"])
 
 
 @pytest.mark.parametrize("reachable", [True, False])

@@ -20,7 +20,15 @@ from django.utils import timezone
 
 from catalog.models import Platform, Route
 from fetching.client import FetchFailed, RSSHubClient
-from fetching.models import Feed, FetchAttempt, Item, Outcome, PathFetch
+from fetching.models import (
+    Feed,
+    FetchAttempt,
+    Item,
+    Outcome,
+    PathFetch,
+    RouteInstanceHealth,
+    RSSHubInstance,
+)
 from fetching.outcomes import ERROR_BODY_LIMIT
 from fetching.paths import RoutePathRejected
 from fetching.services import fetch_path_sync, fetch_paths, fetch_paths_sync, route_probe
@@ -441,6 +449,9 @@ def test_a_304_writes_nothing_but_the_attempt(rsshub_at_server):
         f'INSERT INTO "{FetchAttempt._meta.db_table}"',
         f'UPDATE "{Route._meta.db_table}" SET',
         f'UPDATE "{PathFetch._meta.db_table}" SET',  # the path's claim and shared answer
+        # The instance that answered: its own health, and the route's health on it.
+        f'UPDATE "{RSSHubInstance._meta.db_table}" SET',
+        f'UPDATE "{RouteInstanceHealth._meta.db_table}" SET',
     }
 
 

@@ -10,7 +10,8 @@ from fetching.services import FetchResult, fetch_path_sync
 
 class Command(BaseCommand):
     help = (
-        "Fetch one RSSHub path (e.g. /36kr/newsflashes) from RSSHUB_URL through the client and "
+        "Fetch one RSSHub path (e.g. /36kr/newsflashes) from the best RSSHub instance through the "
+        "client and "
         "the ingest, record the attempt, and print the outcome. Exit status 0 for ok and "
         "not_modified, 1 otherwise. A path fetched within its freshness window is answered from "
         "that fetch unless --refresh is given."
@@ -49,4 +50,8 @@ class Command(BaseCommand):
             text += f"; retry after {result.retry_after} s"
         if result.fetch_age_s is not None:
             text += f" (no request: from a fetch {result.fetch_age_s} s ago)"
+        if result.instance:
+            text += f"; via {result.instance}"
+            if result.failed_over:
+                text += f" after {', '.join(result.failed_over)} failed"
         return text

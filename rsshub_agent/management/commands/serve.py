@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand
 
 from catalog.importer import CatalogSourceError, catalog_import, catalog_read_file
 from catalog.seed import SEED_PATH
-from fetching.catalog_download import catalog_fetch
+from fetching.catalog_download import catalog_import_from_instances
 from fetching.reachability import rsshub_reachability
 
 SCRIPTS = Path(settings.BASE_DIR) / "scripts"
@@ -62,9 +62,11 @@ class Command(BaseCommand):
         return self._rsshub_answers(deadline=60)
 
     def _rsshub_answers(self, *, deadline: float) -> bool:
+        """Whether some configured instance answers (before migrating: no database read)."""
+        urls = list(settings.RSSHUB_URLS) or [settings.RSSHUB_URL]
         end = time.monotonic() + deadline
         while time.monotonic() < end:
-            if rsshub_reachability().ok:
+            if any(rsshub_reachability(base_url=url).ok for url in urls):
                 return True
             if any(child.poll() is not None for child in self.children):
                 break
@@ -73,17 +75,17 @@ class Command(BaseCommand):
         return False
 
     def _import_catalog(self, rsshub_up: bool) -> None:
-        source = settings.RSSHUB_URL if rsshub_up else str(SEED_PATH)
-        try:
-            data = (
-                catalog_fetch(settings.RSSHUB_URL, access_key=settings.RSSHUB_ACCESS_KEY)
-                if rsshub_up
-                else catalog_read_file(SEED_PATH)
-            )
-        except CatalogSourceError as exc:
-            self.stderr.write(f"catalog from RSSHub refused ({exc}); using the seed")
-            source, data = str(SEED_PATH), catalog_read_file(SEED_PATH)
-        report = catalog_import(data)
+        """From every RSSHub instance that answers (recording which serves what), else the
+        offline seed."""
+        report = None
+        if rsshub_up:
+            try:
+                report, found = catalog_import_from_instances()
+                source = ", ".join(found.labels.values())
+            except CatalogSourceError as exc:
+                self.stderr.write(f"catalog from RSSHub refused ({exc}); using the seed")
+        if report is None:
+            source, report = str(SEED_PATH), catalog_import(catalog_read_file(SEED_PATH))
         self.stdout.write(
             f"catalog from {source}: {report.routes.added} routes added, "
             f"{report.routes.updated} updated, {report.routes.removed} removed upstream"
