@@ -1,6 +1,5 @@
-"""The route-search index: one in-memory inverted index of the catalog per process.
-
-Terms come from ``catalog.search_terms``, the same for the catalog and for a question.
+"""The route-search index: one in-memory inverted index of the catalog per process. Its terms
+come from ``catalog.search_terms``, the same for the catalog and for a question.
 
 What is indexed. Every platform and route, whatever its curation. Per route, each term keeps its
 best field: name (route name and its translations), path (literal segments of the route key and
@@ -15,16 +14,12 @@ Curation (who is searchable, priorities) sits beside the text in a ``Curation`` 
 whole, so a staff edit costs a reload of four columns, not a rebuild.
 
 Invalidation. ``search_index_current()`` reads ``catalog_search_version()`` (two aggregate
-queries; 6 to 10 ms on SQLite for the real catalog, too dear for every search) at most every
-``CATALOG_SEARCH_RECHECK_SECONDS`` (default 2 s). A changed text signature (an import wrote, an
-alias changed) rebuilds the index, unless the rows written since the build kept their text
-(``catalog.search_touch``: staff enabling a route); a changed curation signature reloads only
-the curation. Every
-process (web, worker) so converges within the interval, without signals or a shared cache.
-Search itself re-reads curation and health of its few top candidates on every call
-(``catalog.search``), so a disabled route or platform disappears at once and a health change
-counts at once; only additions (a newly enabled route, a new alias) wait for the next check.
-Health stays out of the index entirely: it changes on every fetch.
+queries, too dear for every search) at most every ``CATALOG_SEARCH_RECHECK_SECONDS``. A changed
+text signature rebuilds the index, unless the rows written since kept their text
+(``catalog.search_touch``); a changed curation signature reloads only the curation. Search
+re-reads curation and health of its top candidates on every call (``catalog.search``), so a
+disabled route disappears at once; additions wait for the next check. Health stays out of the
+index: it changes on every fetch.
 """
 
 import math
