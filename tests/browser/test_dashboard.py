@@ -26,6 +26,15 @@ def wait(driver, seconds: float = RUN_SECONDS) -> WebDriverWait:
     )
 
 
+def text_by_id(driver, element_id: str) -> str | None:
+    """The element's visible text, read in one script run against whichever document is loaded:
+    a page that reloads after a form post cannot hand back a node of the document it left."""
+    return driver.execute_script(
+        "const e = document.getElementById(arguments[0]); return e ? e.innerText.trim() : null",
+        element_id,
+    )
+
+
 def sign_in(driver, stack, username: str) -> None:
     driver.get(f"{stack.url}/accounts/login/")
     driver.find_element(By.ID, "id_username").send_keys(username)

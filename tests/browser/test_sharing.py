@@ -6,7 +6,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.browser.test_content_security import console_after, csp_violations
-from tests.browser.test_dashboard import FAST, ask, sign_in, wait
+from tests.browser.test_dashboard import FAST, ask, sign_in, text_by_id, wait
 
 pytestmark = pytest.mark.browser
 
@@ -53,4 +53,6 @@ def test_the_feeds_page_under_the_policy(stack, browser):
     assert address.startswith(f"{stack.url}/feeds/") and address.endswith("/briefs.atom")
     copied(browser, "feed-copy-button")
     browser.find_element(By.ID, "feed-rotate-button").click()
-    wait(browser, 15).until(lambda d: d.find_element(By.ID, "feed-url-field").text != address)
+    wait(browser, 15).until(lambda d: text_by_id(d, "feed-url-field") not in (None, address))
+    rotated = text_by_id(browser, "feed-url-field")
+    assert rotated.startswith(f"{stack.url}/feeds/") and rotated.endswith("/briefs.atom")

@@ -65,9 +65,15 @@ def test_a_watch_runs_now_and_its_run_shows_in_its_history(stack, browser, watch
         .get_attribute("href")
         .endswith(f"/watches/{watch_id}/")
     )
+    brief_id = int(re.search(r"/briefs/(\d+)/$", browser.current_url).group(1))
+    [(outcome, delta)] = stack.query(
+        "SELECT outcome, delta FROM briefs_brief WHERE id = %s", brief_id
+    )
+    assert delta is not None, f"the watch's run must carry what changed; outcome {outcome!r}"
     browser.get(f"{stack.url}/watches/{watch_id}/")
     cells = browser.find_elements(By.CSS_SELECTOR, "#run-table td.new-items")
-    assert len(cells) == 1 and int(cells[0].text) > 0
+    assert [c.text for c in cells] == [str(delta["new_items"])]
+    assert delta["new_items"] > 0, f"a first run's items are all new, got {delta}"
 
 
 def test_the_feed_address_copies_and_serves_atom(stack, browser, watch_id):
