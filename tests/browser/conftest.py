@@ -78,10 +78,25 @@ class Stack:
     database: dict
     rsshub_url: str
 
+    env: dict
+
     def query(self, statement: str, *params) -> list[tuple]:
-        """Read the stack's database (the tests only ever read it)."""
+        """Read the stack's database (the tests write only through the pages and staff actions)."""
         with psycopg.connect(**self.database) as conn:
             return conn.execute(statement, params).fetchall()
+
+    def test_route_health_reset(self) -> None:
+        """What staff do after a known breakage (the admin's "reset health"): the "broken"
+        option's failures (the try and its retries) open the test route's circuit for a minute,
+        which would turn the next pages' questions on that route into briefs that found nothing."""
+        _manage(
+            self.env,
+            "shell",
+            "-c",
+            "from catalog.models import Route; from catalog.services import routes_health_reset; "
+            "routes_health_reset(route_ids=Route.objects.filter(platform__namespace='test')"
+            ".values_list('id', flat=True))",
+        )
 
 
 def _require_tools() -> None:
@@ -222,7 +237,12 @@ def stack(tmp_path_factory):
             processes.append(_spawn("qcluster", [sys.executable, "manage.py", "qcluster"], env))
             url = f"http://127.0.0.1:{port}"
             _wait_for(f"{url}/accounts/login/", web, "daphne")
-            yield Stack(url=url, database={**database, "autocommit": True}, rsshub_url=rsshub.url)
+            yield Stack(
+                url=url,
+                database={**database, "autocommit": True},
+                rsshub_url=rsshub.url,
+                env=env,
+            )
         finally:
             for process in processes:
                 _stop(process)

@@ -55,6 +55,7 @@ def site(stack, receiver, tmp_path_factory) -> dict:
         sign_in(driver, stack, "alice")
         answered = finished(driver, stack, FAST)
         failed = finished(driver, stack, BROKEN)
+        stack.test_route_health_reset()
         driver.get(f"{stack.url}/tokens/")
         driver.find_element(By.ID, "id_name").send_keys("newsroom bot")
         driver.find_element(By.ID, "token-submit").click()
