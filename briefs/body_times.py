@@ -17,7 +17,9 @@ from datetime import UTC, date, datetime, time
 
 from django.utils import formats, timezone
 
-BODY_TIME_RE = re.compile(r"(?<![\w:.-])(?:(\d{4})-(\d{2})-(\d{2})[ T])?(\d{2}):(\d{2}) UTC(?!\w)")
+BODY_TIME_RE = re.compile(
+    r"(?<![\w:.-])(?:(\d{4})-(\d{2})-(\d{2})[ T])?(\d{2}):(\d{2}) UTC(?![\w+-])"
+)
 
 
 def body_times_local(text: str, *, reference: datetime | None) -> str:
