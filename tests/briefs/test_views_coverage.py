@@ -170,3 +170,29 @@ def test_only_the_coverage_section_is_stripped():
     assert coverage_stripped(body) == "Lead.\n\n## Coverage\n\nA paragraph the model wrote.\n"
     assert coverage_stripped("## 覆盖情况\n\n- `/a`: x\n") == "\n"
     assert coverage_stripped("No coverage here.") == "No coverage here."
+
+
+def test_an_open_circuit_says_when_it_is_tried_again_in_the_readers_zone(owner_client, owner):
+    until = datetime(2026, 12, 1, 2, 12, tzinfo=UTC)
+    attempt = Attempted(
+        "/36kr/hot-list", "timeout", 0, "circuit open until 2026-12-01 02:12:00 UTC",
+        circuit_open=True, circuit_until=until,
+    )  # fmt: skip
+    brief = finished_brief(owner, coverage=coverage_of([attempt]), as_of=AS_OF)
+    owner_client.cookies[TIMEZONE_COOKIE] = "Asia/Shanghai"
+    table = text_of(
+        section(owner_client.get(brief.get_absolute_url()).content.decode(), "coverage")
+    )
+    assert "36kr failed several times in a row" in table
+    assert "tried again after Dec. 1, 2026, 10:12 a.m. CST." in table
+
+
+def test_a_stored_circuit_time_that_is_not_a_time_is_not_said(owner_client, owner):
+    row = {"path": "/36kr/x", "outcome": "timeout", "items": 0, "attempts": 1, "ok": False,
+           "message": "", "circuit_open": True, "circuit_until": "tomorrow-ish"}  # fmt: skip
+    coverage = {"tried": ["/36kr/x"], "succeeded": [], "failed": [row]}
+    brief = finished_brief(owner, coverage=coverage)
+    table = text_of(
+        section(owner_client.get(brief.get_absolute_url()).content.decode(), "coverage")
+    )
+    assert "tried again with the next question" in table
