@@ -182,8 +182,9 @@ def row_explanation(row: dict) -> str:
         until = datetime.fromisoformat(until) if isinstance(until, str) else None
     except ValueError:
         until = None
+    items = row.get("items")
     return outcome_explanation(
-        row.get("outcome"), path=row.get("path"), items=int(row.get("items") or 0),
+        row.get("outcome"), path=row.get("path"), items=items if isinstance(items, int) else 0,
         reason=str(row.get("reason") or ""), circuit_open=bool(row.get("circuit_open")),
         circuit_until=until if until and until.tzinfo else None,
     )  # fmt: skip

@@ -157,7 +157,11 @@ def test_the_markdown_export_keeps_utc_whatever_the_readers_zone(owner_client, b
 
 
 def test_a_malformed_coverage_does_not_break_the_page(owner_client, owner):
-    coverage = {"tried": ["/x"], "succeeded": ["not a row"], "failed": [{"path": 5}]}
+    coverage = {
+        "tried": ["/x"],
+        "succeeded": ["not a row", {"path": "/a", "outcome": "ok", "items": "many", "ok": True}],
+        "failed": [{"path": 5}, {"outcome": ["x"], "circuit_open": "yes", "circuit_until": 7}],
+    }
     brief = finished_brief(owner, coverage=coverage)
     assert owner_client.get(brief.get_absolute_url()).status_code == 200
 
