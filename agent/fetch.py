@@ -6,6 +6,9 @@ cancel request stops the fetches in flight (checked every ``CANCEL_POLL_SECONDS`
 """
 
 import asyncio
+from datetime import datetime, timedelta
+
+from django.utils import timezone
 
 from agent.context import RunContext
 from agent.summary.draft import Attempted
@@ -31,14 +34,24 @@ async def _fetch_cancellable(ctx: RunContext, paths: list[str]) -> list[FetchRes
             await asyncio.gather(fetch, return_exceptions=True)
 
 
+def _circuit_until(result: FetchResult) -> datetime | None:
+    """When a route refused for its open circuit will be asked again (None: the next time)."""
+    if not result.circuit_open or not result.retry_after:
+        return None
+    return timezone.now() + timedelta(seconds=result.retry_after)
+
+
 async def node_fetch(ctx: RunContext, paths: list[tuple[str, int | None]]) -> list[FetchResult]:
     results = await _fetch_cancellable(ctx, [p for p, _ in paths])
     for result in results:
         # A 304 carries no new or seen counts, but the feed's stored items answer for it.
         items = max(result.items_new + result.items_seen, len(result.item_ids))
-        ctx.attempted.append(
-            Attempted(result.path, result.outcome, items, result.message, result.fetch_age_s)
-        )
+        attempted = Attempted(
+            result.path, result.outcome, items, result.message, result.fetch_age_s,
+            reason=result.reason, circuit_open=result.circuit_open,
+            circuit_until=_circuit_until(result),
+        )  # fmt: skip
+        ctx.attempted.append(attempted)
         if result.circuit_open and result.route_id:
             ctx.circuit_skipped.add(result.route_id)
         if result.ok:

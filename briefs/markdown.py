@@ -24,7 +24,10 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_inline import StateInline
 
+from agent.summary.draft import coverage_stripped
+from briefs.body_times import body_times_local
 from fetching.feeditems import is_absolute_http_url
+from fetching.plaintext import text_cut  # also this module's: briefs.forms, tests
 
 CITATION_RE = re.compile(r"\[(\d{1,4})\]")
 ALLOWED_TAGS = {
@@ -203,19 +206,6 @@ def _plain(inline) -> str:
     return SPACE_BEFORE_STOP_RE.sub(r"\1", "".join(words))
 
 
-def text_cut(text: str, limit: int) -> str:
-    """``text`` with at most ``limit`` characters, cut after a whole word (or a CJK character)
-    and ended with "…" when it was longer."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    head = text[: limit - 1]
-    space = head.rfind(" ")
-    if space > limit // 2 and text[limit - 1] not in " ":
-        head = head[:space]
-    return head.rstrip(" ·,;:") + "…"
-
-
 def brief_html(body: str, citations: list[Citation]) -> SafeString:
     """The body as sanitised HTML; ``[n]`` links only to the cited items' http(s) URLs."""
     by_number = {c.n: c for c in citations}
@@ -235,6 +225,18 @@ def brief_html(body: str, citations: list[Citation]) -> SafeString:
         strip_comments=True,
     )
     return mark_safe(cleaned)  # noqa: S308 -- nh3's allowlist output is the point of this module
+
+
+def brief_page_html(
+    body: str, citations: list[Citation], *, as_of: datetime | None, coverage_apart: bool
+) -> SafeString:
+    """The body as one reader's page shows it: its UTC times in the reader's zone
+    (``briefs.body_times``); without its coverage section when the page shows the coverage as
+    a table of its own (``coverage_apart``), so it appears once."""
+    if not body:
+        return SafeString("")
+    text = coverage_stripped(body) if coverage_apart else body
+    return brief_html(body_times_local(text, reference=as_of), citations)
 
 
 # A bracket with any backslashes before it; a citation "[n]" not followed by what would make it

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from briefs.templatetags.dashboard import outcome_label
+from fetching.outcome_text import outcome_name
 
 SUCCESS = ("ok", "not_modified")
 CANDIDATES_SHOWN = 6
@@ -162,7 +163,7 @@ def _fetch_result(p: dict) -> SafeString:
     line = format_html(
         _("{path}: {outcome} ({transient}) in {latency} ms: {message}"),
         path=path,
-        outcome=format_html('<span class="outcome">{}</span>', p.get("outcome", "")),
+        outcome=format_html('<span class="outcome">{}</span>', outcome_name(p.get("outcome"))),
         transient=transient,
         latency=latency,
         message=p.get("message", ""),

@@ -17,7 +17,12 @@ from agent.llm import llm_configured, llm_mode_label
 from briefs import selectors, services
 from briefs.examples import EXAMPLE_QUESTIONS
 from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm
-from briefs.markdown import body_snippet, brief_html, brief_markdown_export, citations_read
+from briefs.markdown import (
+    body_snippet,
+    brief_markdown_export,
+    brief_page_html,
+    citations_read,
+)
 from briefs.models import Brief, BriefOutcome
 from fetching.egress import egress_outage_everywhere, egress_outages
 from fetching.reachability import instances_status
@@ -121,6 +126,11 @@ def brief_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "briefs/detail.html", context)
 
 
+def _coverage_shown(brief: Brief) -> bool:
+    """The page shows the coverage table (``briefs/detail.html``): the paths tried."""
+    return isinstance(brief.coverage, dict) and bool(brief.coverage.get("tried"))
+
+
 def _detail_context(brief: Brief) -> dict:
     citations = citations_read(brief.citations)
     steps = selectors.brief_steps(brief_id=brief.pk)
@@ -130,7 +140,9 @@ def _detail_context(brief: Brief) -> dict:
         "last_seq": steps[-1].seq if steps else 0,
         "queue_position": selectors.brief_queue_position(brief),
         "citations": citations,
-        "body_html": brief_html(brief.body, citations) if brief.body else "",
+        "body_html": brief_page_html(
+            brief.body, citations, as_of=brief.as_of, coverage_apart=_coverage_shown(brief)
+        ),
         "markdown": brief_markdown_export(
             question=brief.question, body=brief.body, citations=citations
         ),

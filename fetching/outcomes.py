@@ -40,31 +40,12 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
 from fetching.models import SUCCESS_OUTCOMES, TRANSIENT_OUTCOMES, Outcome
+from fetching.plaintext import text_cut
 
 MESSAGE_LIMIT = 500  # FetchAttempt.message
 ACCESS_KEY_REASON = "access_key"  # Verdict.reason: the instance refused our access key
 RETRY_AFTER_CAP = 24 * 3600
 ERROR_BODY_LIMIT = 64 * 1024  # enough for RSSHub's ~6 KB error page
-
-# What each class means, for people reading steps and the admin.
-OUTCOME_SUMMARY: dict[Outcome, str] = {
-    Outcome.OK: "items fetched",
-    Outcome.NOT_MODIFIED: "unchanged since the last fetch",
-    Outcome.EMPTY: "a valid answer with no items",
-    Outcome.NOT_FOUND: "no such route, or the source has no such page",
-    Outcome.AUTH_REQUIRED: "the source or RSSHub refused access",
-    Outcome.NEEDS_CONFIG: "the route needs configuration RSSHub does not have",
-    Outcome.NEEDS_BROWSER: "the route needs a browser RSSHub does not have",
-    Outcome.NOT_A_FEED: "the answer is not a feed",
-    Outcome.TOO_LARGE: "the answer is larger than allowed",
-    Outcome.PARSE_ERROR: "the feed could not be parsed",
-    Outcome.PARSE_TIMEOUT: "parsing the feed took too long",
-    Outcome.RATE_LIMITED: "rate limited; try later",
-    Outcome.TIMEOUT: "no complete answer within the deadline",
-    Outcome.UPSTREAM_ERROR: "RSSHub could not get the source",
-    Outcome.RSSHUB_UNAVAILABLE: "RSSHub itself is unreachable",
-    Outcome.REJECTED: "the path failed validation; nothing was sent",
-}
 
 _BODY_PATTERNS: list[tuple[re.Pattern[str], Outcome, bool]] = [
     (re.compile(r"ConfigNotFoundError|config(?:uration)? not found", re.I), Outcome.NEEDS_CONFIG,
@@ -141,12 +122,13 @@ def outcome_is_success(outcome: str) -> bool:
 
 
 def message_clean(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """One line of plain text: tags, control characters and banners removed, length capped."""
+    """One line of plain text: tags, control characters and banners removed, length capped
+    after a whole word (``fetching.plaintext.text_cut``)."""
     text = html.unescape(_TAG_RE.sub(" ", text))
     text = _DRAWING_RE.sub(" ", text)
     text = "".join(c if c.isprintable() else " " for c in text)
     text = _SPACE_RE.sub(" ", text).strip()
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return text_cut(text, limit)
 
 
 def rsshub_error_message(body: bytes, content_type: str = "") -> str:

@@ -37,6 +37,31 @@ def plain_line(value: Any, limit: int) -> str:
     return text_clean(value, limit) if isinstance(value, str) else ""
 
 
+# Letters and digits of scripts that separate words with spaces; a CJK character is a word of
+# its own, so a cut between two of them is not a cut inside a word.
+_CJK_START = 0x2E80
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() and ord(c) < _CJK_START
+
+
+def text_cut(text: str, limit: int) -> str:
+    """``text`` on one line with at most ``limit`` characters, ended with "…" when it was longer.
+    The cut falls after a whole word (or a CJK character): at the last space, or else at the
+    last punctuation (``getaddrinfo ENOTFOUND a.example``: after ``a.``), never inside a word;
+    only a single word longer than half the limit is cut inside."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    if _word_char(head[-1]) and _word_char(text[limit - 1]):
+        back = range(len(head) - 1, limit // 2, -1)
+        end = next((i + 1 for i in back if not _word_char(head[i])), None)
+        head = head[:end] if end else head
+    return head.rstrip(" ·,;:") + "…"
+
+
 class _TextExtractor(HTMLParser):
     """Collects the text of an HTML fragment; script and style contents are dropped."""
 

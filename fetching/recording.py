@@ -60,7 +60,8 @@ async def verdict_for(
         return Verdict(exc.outcome, message_clean(exc.message), status), None
     if not parsed.items:
         return Verdict(Outcome.EMPTY, "a valid feed with no items", status), parsed
-    return Verdict(Outcome.OK, f"{len(parsed.items)} items", status), parsed
+    count = len(parsed.items)
+    return Verdict(Outcome.OK, f"{count} item{'' if count == 1 else 's'}", status), parsed
 
 
 FEED_FIELDS = ("id", "path", "etag", "last_modified", "title", "link", "last_fetched_at")

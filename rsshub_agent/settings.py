@@ -166,6 +166,7 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
+FORMAT_MODULE_PATH = ["rsshub_agent.formats"]  # times name their zone
 
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from briefs.markdown import brief_html, brief_markdown_export, citations_read
+from briefs.markdown import brief_markdown_export, brief_page_html, citations_read
 from briefs.models import Brief
 from sharing import selectors, services
 from sharing.atom import atom_response, feed_tag_uri
@@ -112,7 +112,9 @@ def shared_brief(request: HttpRequest, secret: str) -> HttpResponse:
     context = {
         "brief": brief,
         "citations": citations,
-        "body_html": brief_html(brief.body, citations) if brief.body else "",
+        "body_html": brief_page_html(
+            brief.body, citations, as_of=brief.as_of, coverage_apart=False
+        ),
         "markdown": brief_markdown_export(
             question=brief.question, body=brief.body, citations=citations
         ),

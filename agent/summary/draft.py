@@ -13,12 +13,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from agent.question import TimeWindow
 from agent.summary.folding import stories_fold
 from agent.summary.subject import fold
+from fetching.outcome_text import outcome_explanation
+from fetching.plaintext import text_cut
 
 if TYPE_CHECKING:  # outcome reads the attempts this module defines
     from agent.summary.outcome import Verdict
@@ -51,6 +55,9 @@ class Attempted:
     items: int
     message: str = ""
     fetch_age_s: int | None = None  # served from a fetch this old: no request was made
+    reason: str = ""  # FetchResult.reason: a cause the class alone does not say
+    circuit_until: datetime | None = None  # not asked: the route's circuit is open until then
+    circuit_open: bool = False
 
 
 @dataclass
@@ -144,33 +151,87 @@ def escape_markdown(text: str) -> str:
 
 
 SUCCESS = ("ok", "not_modified")
+MESSAGE_LIMIT = 500  # the raw message kept on a coverage row, cut after a whole word
 
 
 def coverage_rows(attempted: list[Attempted]) -> list[dict]:
-    """One row per path tried: its last outcome, items, message and how many attempts."""
+    """One row per path tried: its last outcome, items, message and how many attempts; the
+    reason and the circuit's end only when the last attempt had them."""
     rows: dict[str, dict] = {}
     for a in attempted:
         row = rows.setdefault(a.path, {"path": a.path, "attempts": 0})
-        row.update(outcome=a.outcome, items=a.items, message=a.message[:300])
-        row.pop("fetch_age_s", None)  # set only when no request was made for the last outcome
+        row.update(outcome=a.outcome, items=a.items, message=text_cut(a.message, MESSAGE_LIMIT))
+        for key in ("fetch_age_s", "reason", "circuit_open", "circuit_until"):
+            row.pop(key, None)
         if a.fetch_age_s is not None:
             row["fetch_age_s"] = a.fetch_age_s
+        if a.reason:
+            row["reason"] = a.reason
+        if a.circuit_open:
+            row["circuit_open"] = True
+            row["circuit_until"] = a.circuit_until.isoformat() if a.circuit_until else None
         row["attempts"] += 1
         row["ok"] = a.outcome in SUCCESS
     return list(rows.values())
 
 
+def row_explanation(row: dict) -> str:
+    """A coverage row (as stored on the brief) in one line: ``fetching.outcome_text``."""
+    until = row.get("circuit_until")
+    try:
+        until = datetime.fromisoformat(until) if isinstance(until, str) else None
+    except ValueError:
+        until = None
+    items = row.get("items")
+    return outcome_explanation(
+        row.get("outcome"), path=row.get("path"), items=items if isinstance(items, int) else 0,
+        reason=str(row.get("reason") or ""), circuit_open=bool(row.get("circuit_open")),
+        circuit_until=until if until and until.tzinfo else None,
+    )  # fmt: skip
+
+
 def coverage_markdown(attempted: list[Attempted]) -> str:
-    lines = ["", "## " + _("Coverage"), ""]
+    """The coverage section: each path, what happened in words, and under a failure the raw
+    message whole (up to ``MESSAGE_LIMIT``, cut after a word)."""
+    lines = ["", COVERAGE_HEADING_MARK + _("Coverage"), ""]
     for row in coverage_rows(attempted):
-        result = items_count(row["items"]) if row["ok"] else row["outcome"]
-        tries = _(", %(n)d attempts") % {"n": row["attempts"]} if row["attempts"] > 1 else ""
-        message = row["message"][:120]
-        detail = f": {escape_markdown(message)}" if message and not row["ok"] else ""
-        age = row.get("fetch_age_s")
-        result += _(", from a fetch %(age)d s ago") % {"age": age} if age is not None else ""
-        lines.append(f"- `{row['path']}`: {result}{tries}{detail}")
+        notes = []
+        if row["attempts"] > 1:
+            notes.append(attempts_count(row["attempts"]))
+        if row.get("fetch_age_s") is not None:
+            notes.append(_("from a fetch %(age)d s ago") % {"age": row["fetch_age_s"]})
+        extra = f" ({_(', ').join(notes)})" if notes else ""
+        lines.append(f"- `{row['path']}`: {escape_markdown(row_explanation(row))}{extra}")
+        if row["message"] and not row["ok"]:
+            detail = _("Details: %(message)s") % {"message": escape_markdown(row["message"])}
+            lines.append(f"  - {detail}")
     return "\n".join(lines)
+
+
+COVERAGE_HEADING_MARK = "## "
+
+
+def coverage_stripped(body: str) -> str:
+    """The body without its coverage section (``coverage_markdown``), in whichever language it
+    was written: for a page that shows the coverage as a table of its own. Only the section's
+    own lines go (its heading, then list entries of paths and their details)."""
+    headings = set()
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            headings.add(COVERAGE_HEADING_MARK + _("Coverage"))
+    lines = (body or "").split("\n")
+    starts = [i for i, line in enumerate(lines) if line.strip() in headings]
+    if not starts:
+        return body
+    start = end = starts[-1]
+    end += 1
+    while end < len(lines) and (not lines[end].strip() or lines[end].startswith(("- `", "  - "))):
+        end += 1
+    return "\n".join(lines[:start] + lines[end:]).rstrip() + "\n"
+
+
+def attempts_count(n: int) -> str:
+    return ngettext("%(n)d attempt", "%(n)d attempts", n) % {"n": n}
 
 
 def items_count(n: int) -> str:

@@ -5,9 +5,12 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from agent.summary.draft import row_explanation
+from briefs.body_times import body_times_local
 from briefs.markdown import path_with_breaks
 from briefs.models import BriefOutcome
 from catalog.health import HEALTHY_SUCCESS_RATE, HealthState
+from fetching.outcome_text import outcome_name
 
 register = template.Library()
 
@@ -46,6 +49,20 @@ HEALTH_TONES = {
 def path_breaks(path: object) -> SafeString:
     """A route path as ``<code class="path">`` that wraps only after a ``/``."""
     return mark_safe(f'<code class="path">{path_with_breaks(str(path or ""))}</code>')  # noqa: S308 -- escaped part by part
+
+
+@register.filter
+def fetch_outcome_name(outcome: object) -> str:
+    """A fetch's outcome class by its name in the current language (``fetching.outcome_text``)."""
+    return outcome_name(outcome)
+
+
+@register.filter
+def coverage_explained(row: object) -> str:
+    """A coverage row in one line, its times in the reader's zone; "" for a malformed row."""
+    if not isinstance(row, dict):
+        return ""
+    return body_times_local(row_explanation(row), reference=None)
 
 
 @register.filter

@@ -50,7 +50,8 @@ def test_a_second_brief_within_the_window_makes_no_request(run_owner, alpha):
     assert "fetch_age_s" not in coverage_row(first)
     age = coverage_row(second)["fetch_age_s"]
     assert 40 <= age <= 45
-    assert f"`{PATH}`: 3 items, from a fetch {age} s ago" in second.body
+    source = PATH.strip("/").split("/")[0]
+    assert f"`{PATH}`: {source} answered with 3 items. (from a fetch {age} s ago)" in second.body
     assert [c["title"] for c in second.citations] == [c["title"] for c in first.citations]
     assert steps_of(second, "fetch_result")[0]["fetch_age_s"] == age
 

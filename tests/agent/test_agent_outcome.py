@@ -63,7 +63,7 @@ def test_a_source_of_the_answering_batch_failing_makes_it_partial(run_owner, stu
 
     assert brief.outcome == BriefOutcome.PARTIAL
     assert ready(brief)["outcome"] == "partial"
-    assert brief.citations and "`/beta/latest`: not_found" in brief.body
+    assert brief.citations and "`/beta/latest`: beta has no such page" in brief.body
 
 
 def test_items_outside_the_window_asked_for_make_it_partial(run_owner, stub_rsshub):
@@ -99,7 +99,7 @@ def test_feeds_that_answer_with_nothing_are_no_data_not_found(run_owner, stub_rs
     }
     assert brief.body.startswith("**Not found.** As of ")
     assert "the sources read answered but had no items" in brief.body
-    assert "`/alpha/stories`: empty" in brief.body
+    assert "`/alpha/stories`: alpha answered but had no items" in brief.body
 
 
 def test_every_route_failing_is_no_data_unreachable(run_owner, stub_rsshub, settings):
@@ -249,7 +249,7 @@ def test_the_framing_follows_the_questions_language(run_owner, stub_rsshub):
     assert "的 4 条内容都没有提到 泽菲尔。" in brief.body.splitlines()[0]
     assert "## 最新内容（与 泽菲尔 无关）" in brief.body  # noqa: RUF001
     assert "## 覆盖情况" in brief.body
-    assert "`/alpha/flash`: 4 条内容" in brief.body
+    assert "`/alpha/flash`: alpha 返回了 4 条内容" in brief.body
 
 
 def test_an_english_question_after_a_chinese_page_stays_english(run_owner, stub_rsshub):

@@ -9,7 +9,9 @@ import re
 
 import pytest
 
+from agent.summary.draft import escape_markdown
 from briefs.models import BriefOutcome, BriefStatus
+from fetching.outcome_text import outcome_explanation
 from tests.agent.conftest import (
     NOT_FOUND,
     UPSTREAM_DOWN,
@@ -46,7 +48,7 @@ def test_partial_success_is_success_and_the_failure_is_reported(run_owner, stub_
     assert decisions(brief) == ["summarize"]
     assert [row["path"] for row in brief.coverage["failed"]] == ["/beta/latest"]
     assert brief.coverage["failed"][0]["outcome"] == "not_found"
-    assert "`/beta/latest`: not_found" in brief.body
+    assert "`/beta/latest`: beta has no such page" in brief.body
     assert brief.outcome == BriefOutcome.PARTIAL
 
 
@@ -160,7 +162,8 @@ def test_nothing_fetched_says_so_lists_what_was_tried_and_invents_nothing(
         "/beta/opinion": "not_found",
     }
     for path, outcome in tried.items():
-        assert f"`{path}`: {outcome}" in brief.body
+        said = outcome_explanation(outcome, path=path)
+        assert f"`{path}`: {escape_markdown(said)}" in brief.body, f"{path} is not explained"
     # The only time in the body is the run's own "as of"; the only number besides it and the
     # paths is the count of sources tried.
     assert re.findall(r"\d{4}-\d\d-\d\d \d\d:\d\d", brief.body) == [f"{brief.as_of:%Y-%m-%d %H:%M}"]

@@ -138,8 +138,12 @@ def test_the_no_data_brief_lists_each_path_with_why_it_failed_and_invents_nothin
         "**Can't query.** As of 2026-03-11 15:30 UTC, I could not fetch anything to answer this "
         "question: 2 sources were tried and none could be read."
     )
-    assert "- `/alpha/flash`: not_found: Not Found" in draft.body
-    assert "- `/beta/latest`: upstream_error, 2 attempts: FetchError: ECONNRESET" in draft.body
+    assert "- `/alpha/flash`: alpha has no such page, or RSSHub has no such route" in draft.body
+    assert "  - Details: Not Found" in draft.body
+    assert (
+        "- `/beta/latest`: RSSHub could not get beta; try again later, or ask staff to check "
+        "the route. (2 attempts)\n  - Details: FetchError: ECONNRESET"
+    ) in draft.body
     assert not re.search(r"\[\d+\]", draft.body)
 
 

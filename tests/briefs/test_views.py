@@ -313,7 +313,7 @@ def test_a_finished_brief_is_rendered_with_citations_and_coverage(owner_client, 
     assert tags.find("li", id="cite-1")
     assert "As of" in body
     assert '<code class="path">/<wbr>test/<wbr>error</code>' in body
-    assert "upstream_error" in body and "Error test" in body
+    assert "upstream error" in body and "Error test" in body
     assert "321" in body, "usage shows the node's prompt tokens"
     assert "Offline fallbacks" in body
     for button in ("rerun-button", "copy-button"):
