@@ -4,7 +4,8 @@ terminal (``manage.py ask``: plain text). ``briefs.steps`` documents the kinds a
 
 On the page, payload strings can come from the model (reasons) or from feeds (error messages):
 every value goes through ``format_html``, so it is escaped; only the translated format strings
-are trusted.
+are trusted. The agent's own reasons are stored in English and shown translated
+(``agent.reasons``).
 """
 
 import json
@@ -17,6 +18,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from agent.reasons import reason_translate
 from briefs.templatetags.dashboard import outcome_label
 
 SUCCESS = ("ok", "not_modified")
@@ -63,7 +65,7 @@ def _run_resumed(p: dict) -> SafeString:
     return format_html(
         _("Resumed, attempt {attempt}: {reason}"),
         attempt=_int(p.get("attempt")),
-        reason=p.get("reason", ""),
+        reason=reason_translate(p.get("reason")),
     )
 
 
@@ -112,7 +114,7 @@ def _choice(p: dict) -> SafeString:
         chosen=format_html_join(", ", "<code>{}</code>", ((c,) for c in chosen)),
         node=_node(p.get("node")),
         method=p.get("method", ""),
-        reason=p.get("reason", ""),
+        reason=reason_translate(p.get("reason")),
     )
 
 
@@ -121,7 +123,7 @@ def _choice_rejected(p: dict) -> SafeString:
         _("Refused {value} for {node}: {reason}"),
         value=format_html("<code>{}</code>", p.get("value", "")),
         node=_node(p.get("node")),
-        reason=p.get("reason", ""),
+        reason=reason_translate(p.get("reason")),
     )
 
 
@@ -174,7 +176,7 @@ def _router(p: dict) -> SafeString:
     return format_html(
         _("Router → {decision}: {reason}"),
         decision=format_html("<strong>{}</strong>", _node(p.get("decision"))),
-        reason=p.get("reason", ""),
+        reason=reason_translate(p.get("reason")),
     )
 
 
@@ -228,7 +230,7 @@ def _brief_ready(p: dict) -> SafeString:
 
 
 def _reason_only(text: str):
-    return lambda p: format_html(text(), reason=p.get("reason", ""))
+    return lambda p: format_html(text(), reason=reason_translate(p.get("reason")))
 
 
 # --- the terminal ---------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from agent.reasons import reason_translate
 from briefs.markdown import path_with_breaks
 from briefs.models import BriefOutcome
 from catalog.health import HEALTHY_SUCCESS_RATE, HealthState
@@ -46,6 +47,12 @@ HEALTH_TONES = {
 def path_breaks(path: object) -> SafeString:
     """A route path as ``<code class="path">`` that wraps only after a ``/``."""
     return mark_safe(f'<code class="path">{path_with_breaks(str(path or ""))}</code>')  # noqa: S308 -- escaped part by part
+
+
+@register.filter
+def agent_reason(stored: object) -> str:
+    """A reason or error the agent stored in English, in the reader's language."""
+    return reason_translate(stored)
 
 
 @register.filter

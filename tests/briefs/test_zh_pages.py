@@ -169,7 +169,10 @@ def test_no_page_shows_catalog_english_in_chinese(run_owner, stub_rsshub, settin
     )
     anonymous = Client()
     shared = share.get("Location", "") if share.status_code in (301, 302) else ""
-    problems += findings_of(anonymous, {"login": reverse("login")} | ({"shared": shared} if shared.startswith("/s/") else {}))
+    problems += findings_of(
+        anonymous,
+        {"login": reverse("login")} | ({"shared": shared} if shared.startswith("/s/") else {}),
+    )
     problems += flashed(anonymous, reverse("login"), {"username": "x", "password": "wrong"})
     assert not problems, "\n".join(problems)
 
@@ -188,7 +191,8 @@ def test_the_failed_page_shows_no_catalog_english_in_chinese(owner):
 
 
 @pytest.mark.django_db
-def test_no_email_shows_catalog_english_in_chinese(reader, watch_settings):
+@pytest.mark.usefixtures("watch_settings")
+def test_no_email_shows_catalog_english_in_chinese(reader):  # noqa: F811 (the fixture)
     watch = watch_make(reader, question="阿尔法快讯 的消息", notify_email=True)
     run = run_finished(watch, body="芯片降价 [1]。")
     Brief.objects.filter(pk=run.brief_id).update(language="zh")
