@@ -6,6 +6,9 @@ sign-in and password pages. And the catalogs themselves have no empty or fuzzy t
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
@@ -20,7 +23,9 @@ from fetching.paths import catalog_cache_clear
 from tests.agent.conftest import brief_run, feed
 from tests.untranslated import (
     CATALOGS,
+    ROOT,
     catalog_problems,
+    po_entries,
     untranslated_in_html,
     untranslated_in_text,
 )
@@ -52,6 +57,19 @@ def test_the_check_finds_catalog_english_and_nothing_else():
         "'running' in 'running'",
         "'Copy as markdown' in 'Copy as markdown'",
     ], found
+
+
+def test_every_word_the_script_writes_is_in_the_javascript_catalog(client):
+    script = (ROOT / "static" / "dashboard" / "dashboard.js").read_text()
+    words = set(re.findall(r'gettext\("([^"]+)"\)', script))
+    assert {"live", "reconnecting", "Copied"} <= words, "the script asks the catalog"
+    chinese = {e.msgid: e.msgstrs[0] for e in po_entries(CATALOGS[1])}
+    assert words <= set(chinese), f"no translation for {sorted(words - set(chinese))}"
+    served = client.get(reverse("javascript-catalog"), **ZH)
+    assert served.status_code == 200
+    body = served.content.decode()
+    missing = [w for w in words if json.dumps(chinese[w]) not in body]
+    assert not missing, f"/jsi18n/ in Chinese lacks {missing}"
 
 
 # --- the pages --------------------------------------------------------------------------------
