@@ -77,11 +77,13 @@ def _regex(english: str) -> re.Pattern:
 
 @functools.cache
 def _known() -> tuple[tuple[re.Pattern, Reason], ...]:
-    return tuple(
-        (_regex(form), reason)
-        for reason in ALL
-        for form in filter(None, (reason.singular, reason.plural))
-    )
+    """Fixed reasons before those with values: "the question does not give a required subject"
+    is that reason, not "the question does not give {missing}"."""
+    forms = [
+        (form, reason) for reason in ALL for form in filter(None, (reason.singular, reason.plural))
+    ]
+    forms.sort(key=lambda pair: pair[0].count("{"))
+    return tuple((_regex(form), reason) for form, reason in forms)
 
 
 def _part_translate(part: str) -> str:

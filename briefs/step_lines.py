@@ -34,6 +34,18 @@ NODE_LABELS = {
 }
 
 
+# How a node answered (a step's "method") and a run's "mode", as the reader says them.
+METHOD_LABELS = {
+    "offline": gettext_lazy("offline"),
+    "model": gettext_lazy("model"),
+    "mixed": gettext_lazy("mixed"),
+}
+
+
+def _method(value: Any) -> str:
+    return str(METHOD_LABELS.get(value, value or ""))
+
+
 def _node(value: Any) -> str:
     return str(NODE_LABELS.get(value, value or ""))
 
@@ -55,7 +67,7 @@ def _run_started(p: dict) -> SafeString:
             "Run started: mode {mode}, budget of {budget} steps (attempt {attempt})",
             _int(p.get("budget")),
         ),
-        mode=p.get("mode", ""),
+        mode=_method(p.get("mode")),
         budget=_int(p.get("budget")),
         attempt=_int(p.get("attempt")) or 1,
     )
@@ -77,7 +89,7 @@ def _query_rewritten(p: dict) -> SafeString:
         query=p.get("query", ""),
         keywords=", ".join(map(str, keywords)) or "—",
         window=window.get("label", ""),
-        method=p.get("method", ""),
+        method=_method(p.get("method")),
     )
 
 
@@ -113,7 +125,7 @@ def _choice(p: dict) -> SafeString:
         _("Chose {chosen} for {node} ({method}): {reason}"),
         chosen=format_html_join(", ", "<code>{}</code>", ((c,) for c in chosen)),
         node=_node(p.get("node")),
-        method=p.get("method", ""),
+        method=_method(p.get("method")),
         reason=reason_translate(p.get("reason")),
     )
 

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from briefs.models import Brief, BriefStatus
 from briefs.services import step_append
@@ -34,6 +35,15 @@ from watches.emails import failing_email, run_email
 
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 WIRE = ("Chip prices fall", "Port strike ends", "Rain in the north", "Markets open higher")
+
+
+@pytest.fixture(autouse=True)
+def language_kept():
+    """A Chinese request (the 500 page's above all) leaves its language active in this thread:
+    the next module's tests start in the language this one started in."""
+    language = translation.get_language()
+    yield
+    translation.activate(language)
 
 
 # --- the check itself -------------------------------------------------------------------------
