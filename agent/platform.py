@@ -10,7 +10,7 @@ this run (the router widens by excluding them).
 
 from asgiref.sync import sync_to_async
 
-from agent import llm
+from agent import llm, reasons
 from agent.context import RunContext
 from agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
 from catalog.search import PlatformHit, search_catalog
@@ -34,10 +34,10 @@ def platform_candidates(ctx: RunContext) -> list[PlatformHit]:
 def platforms_offline(candidates: list[PlatformHit]) -> tuple[list[str], str]:
     top = candidates[0].score
     chosen = [c.namespace for c in candidates if c.score >= top * CLOSE_TO_TOP][:MAX_PLATFORMS]
-    reason = f"highest search score ({top:.2f})" + (
-        f" and {len(chosen) - 1} close to it" if len(chosen) > 1 else ""
-    )
-    return chosen, reason
+    score = f"{top:.2f}"
+    if len(chosen) > 1:
+        return chosen, reasons.PLATFORM_TOP_AND_CLOSE.english(score=score, count=len(chosen) - 1)
+    return chosen, reasons.PLATFORM_TOP.english(score=score)
 
 
 def _choice_schema(options: list[str], max_items: int) -> dict:

@@ -11,6 +11,7 @@ the question does not give ends the node with ``ctx.needs`` set.
 
 from asgiref.sync import sync_to_async
 
+from agent import reasons
 from agent.context import RunContext
 from agent.routes.choice import MAX_PATHS
 from agent.routes.fit import offline_choice, platform_words, route_said
@@ -66,8 +67,12 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
     chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS)
     if not chosen:
         _needs_add(ctx, missing[:MAX_PATHS])
-    reason = "route that takes the subject the question names" if named else "best-matching route"
-    return chosen, f"{reason}, one per chosen platform", rejected
+    reason = reasons.ROUTE_SUBJECT if named else reasons.ROUTE_BEST
+    return (
+        chosen,
+        reasons.reason_join(reason.english(), reasons.ROUTE_PER_PLATFORM.english()),
+        rejected,
+    )
 
 
 def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> None:

@@ -17,6 +17,7 @@ last three, when the platform or route node has nothing left. Every decision is 
 step (``router_decide``).
 """
 
+from agent import reasons
 from agent.context import RunContext
 from fetching.egress import EGRESS_REASON
 from fetching.models import Outcome as FetchOutcome
@@ -35,27 +36,34 @@ async def route_after_fetch(ctx: RunContext, results: list[FetchResult], retries
     with_items = [r for r in results if r.ok and r.item_ids]
     if with_items:
         failed = len(results) - len(with_items)
-        note = f"; {failed} failed and are reported" if failed else ""
-        return await router_decide(
-            ctx, "summarize", f"{len(with_items)} paths returned items{note}"
+        reason = reasons.reason_join(
+            reasons.ITEMS_RETURNED.english(count=len(with_items)),
+            reasons.FAILED_REPORTED.english(count=failed) if failed else "",
         )
+        return await router_decide(ctx, "summarize", reason)
     if any(r.reason == EGRESS_REASON for r in results):
         # Every route needs the internet RSSHub has lost: retries and other routes only spend
         # the budget. The brief says so (summarize reads ctx.egress_down).
         ctx.egress_down = True
-        return await router_decide(ctx, "summarize", "RSSHub cannot reach the internet right now")
+        return await router_decide(ctx, "summarize", reasons.NO_INTERNET.english())
     transient = [r for r in results if r.transient and not r.circuit_open]
     if transient and retries < ctx.fetch_retry:
         ctx.paths = [(r.path, r.route_id) for r in transient]
         return await router_decide(
             ctx,
             "retry",
-            f"{len(transient)} transient failures; retry {retries + 1} of {ctx.fetch_retry}",
+            reasons.reason_join(
+                reasons.TRANSIENT.english(count=len(transient)),
+                reasons.RETRY.english(attempt=retries + 1, limit=ctx.fetch_retry),
+            ),
         )
     if all(r.outcome == FetchOutcome.RSSHUB_UNAVAILABLE for r in results):
         # RSSHub itself does not answer, even after the retries: every other route goes
         # through the same RSSHub, so trying them only spends the budget.
         ctx.rsshub_down = True
-        return await router_decide(ctx, "summarize", "RSSHub itself does not answer")
+        return await router_decide(ctx, "summarize", reasons.RSSHUB_DOWN.english())
     kinds = ", ".join(sorted({r.outcome for r in results}))
-    return await router_decide(ctx, "route", f"no items ({kinds}); choose another route")
+    reason = reasons.reason_join(
+        reasons.NO_ITEMS.english(kinds=kinds), reasons.ANOTHER_ROUTE.english()
+    )
+    return await router_decide(ctx, "route", reason)

@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils import timezone, translation
 
-from agent import llm
+from agent import llm, reasons
 from agent.context import RunCancelled, RunContext
 from agent.fetch import node_fetch
 from agent.mode import MODE_MODEL, MODE_OFFLINE, run_mode, run_model_usage
@@ -56,14 +56,12 @@ async def _loop(ctx: RunContext) -> None:
     node, retries, batch = "platform", 0, []
     while True:
         if ctx.budget_left <= 0:
-            await router_decide(ctx, "summarize", f"step budget of {ctx.budget} spent")
+            await router_decide(ctx, "summarize", reasons.BUDGET_SPENT.english(budget=ctx.budget))
             return
         await ctx.spend(node)
         if node == "platform":
             if not await node_platform(ctx):
-                await router_decide(
-                    ctx, "summarize", "no platform left in the catalog for this question"
-                )
+                await router_decide(ctx, "summarize", reasons.NO_PLATFORM.english())
                 return
             node = "route"
         elif node == "route":
@@ -72,10 +70,10 @@ async def _loop(ctx: RunContext) -> None:
             elif ctx.needs and not ctx.fetched_item_ids:
                 # Another platform would answer a question it was not asked: ask for the value.
                 missing = ", ".join(n.get("parameter", "") for n in ctx.needs)
-                await router_decide(ctx, "needs_input", f"the question does not give {missing}")
+                await router_decide(ctx, "needs_input", reasons.NOT_GIVEN.english(missing=missing))
                 return
             else:
-                node = await router_decide(ctx, "platform", "no route left on the chosen platforms")
+                node = await router_decide(ctx, "platform", reasons.NO_ROUTE.english())
         else:
             results = await node_fetch(ctx, ctx.paths)
             node = await route_after_fetch(ctx, results, retries)
@@ -180,10 +178,12 @@ async def agent_run(brief_id: int) -> None:
 
 def brief_mark_cancelled(ctx: RunContext) -> None:
     if Brief.objects.filter(pk=ctx.brief_id, status=BriefStatus.RUNNING).update(
-        status=BriefStatus.CANCELLED, finished_at=timezone.now(), error="Cancelled by its owner."
+        status=BriefStatus.CANCELLED,
+        finished_at=timezone.now(),
+        error=reasons.CANCELLED_ERROR.english(),
     ):
         step_append(
             brief_id=ctx.brief_id,
             kind="run_cancelled",
-            payload={"reason": "cancelled by its owner", "step": ctx.steps_used},
+            payload={"reason": reasons.CANCELLED.english(), "step": ctx.steps_used},
         )

@@ -162,7 +162,8 @@ class BriefStepsConsumer(AsyncJsonWebsocketConsumer):
         self.sent = step.seq
 
     async def _send_status(self, state) -> None:
-        message = state.as_message()
+        with translation.override(self.language):  # the badge's label, in the page's language
+            message = state.as_message()
         if message != self.last_status:
             self.last_status = message
             await self.send_json(message)

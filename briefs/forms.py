@@ -2,6 +2,7 @@
 
 from django import forms
 from django.utils import formats, timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from briefs.markdown import text_cut
@@ -75,6 +76,12 @@ class BriefSearchForm(forms.Form):
         return data
 
 
+def _format_shown(stored: object) -> str:
+    """A need's format, stored in the run's language: one of the agent's own phrasings ("a
+    domain name, like example.org") reads in the page's; a shape ("BV##########") as it is."""
+    return gettext(stored) if isinstance(stored, str) and stored else ""
+
+
 class NeedsAnswerForm(forms.Form):
     """One input per value a ``needs_input`` brief asks for (``value_0``, ``value_1``...)."""
 
@@ -87,7 +94,7 @@ class NeedsAnswerForm(forms.Form):
                 % {"source": source, "parameter": parameter},
                 max_length=NEED_VALUE_MAX_LENGTH,
                 help_text=need.get("description") or "",
-                widget=forms.TextInput(attrs={"placeholder": need.get("format") or ""}),
+                widget=forms.TextInput(attrs={"placeholder": _format_shown(need.get("format"))}),
             )
 
     def values(self) -> list[str]:

@@ -26,6 +26,7 @@ from markdown_it.rules_inline import StateInline
 
 from agent.summary.draft import coverage_stripped
 from briefs.body_times import body_times_local
+from catalog.path_breaks import path_with_breaks
 from fetching.feeditems import is_absolute_http_url
 from fetching.plaintext import text_cut  # also this module's: briefs.forms, tests
 
@@ -128,12 +129,6 @@ def _render_citation(self, tokens, idx, options, env) -> str:
         f'<sup class="cite"><a href="{escapeHtml(citation.url)}" title="{title}" '
         f'data-n="{n}" target="_blank">{text}</a></sup>'
     )
-
-
-def path_with_breaks(path: str) -> str:
-    """The path escaped, with a line-break opportunity after each ``/``: a long path wraps at a
-    slash, never inside a word (``/36kr/hot-list``, not ``/36kr/ho t-list``)."""
-    return "/<wbr>".join(escapeHtml(part) for part in path.split("/"))
 
 
 def _render_code_inline(self, tokens, idx, options, env) -> str:

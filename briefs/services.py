@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
+from agent import reasons
 from briefs.errors import FieldInvalid
 from briefs.models import (
     FINISHED_STATUSES,
@@ -92,7 +93,7 @@ def brief_cancel(*, owner: AbstractBaseUser, brief_id: int) -> Brief:
     cancelled_now = Brief.objects.filter(pk=brief.pk, status=BriefStatus.QUEUED).update(
         status=BriefStatus.CANCELLED,
         finished_at=timezone.now(),
-        error="Cancelled before it started.",
+        error=reasons.CANCELLED_EARLY_ERROR.english(),
     )
     if cancelled_now:
         step_append(

@@ -4,7 +4,8 @@ terminal (``manage.py ask``: plain text). ``briefs.steps`` documents the kinds a
 
 On the page, payload strings can come from the model (reasons) or from feeds (error messages):
 every value goes through ``format_html``, so it is escaped; only the translated format strings
-are trusted.
+are trusted. The agent's own reasons are stored in English and shown translated
+(``agent.reasons``).
 """
 
 import json
@@ -17,6 +18,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from agent.reasons import reason_translate
 from briefs.templatetags.dashboard import outcome_label
 from fetching.outcome_text import outcome_name
 
@@ -31,6 +33,18 @@ NODE_LABELS = {
     "retry": gettext_lazy("retry"),
     "needs_input": gettext_lazy("ask for input"),
 }
+
+
+# How a node answered (a step's "method") and a run's "mode", as the reader says them.
+METHOD_LABELS = {
+    "offline": gettext_lazy("offline"),
+    "model": gettext_lazy("model"),
+    "mixed": gettext_lazy("mixed"),
+}
+
+
+def _method(value: Any) -> str:
+    return str(METHOD_LABELS.get(value, value or ""))
 
 
 def _node(value: Any) -> str:
@@ -54,7 +68,7 @@ def _run_started(p: dict) -> SafeString:
             "Run started: mode {mode}, budget of {budget} steps (attempt {attempt})",
             _int(p.get("budget")),
         ),
-        mode=p.get("mode", ""),
+        mode=_method(p.get("mode")),
         budget=_int(p.get("budget")),
         attempt=_int(p.get("attempt")) or 1,
     )
@@ -64,7 +78,7 @@ def _run_resumed(p: dict) -> SafeString:
     return format_html(
         _("Resumed, attempt {attempt}: {reason}"),
         attempt=_int(p.get("attempt")),
-        reason=p.get("reason", ""),
+        reason=reason_translate(p.get("reason")),
     )
 
 
@@ -76,7 +90,7 @@ def _query_rewritten(p: dict) -> SafeString:
         query=p.get("query", ""),
         keywords=", ".join(map(str, keywords)) or "—",
         window=window.get("label", ""),
-        method=p.get("method", ""),
+        method=_method(p.get("method")),
     )
 
 
@@ -112,8 +126,8 @@ def _choice(p: dict) -> SafeString:
         _("Chose {chosen} for {node} ({method}): {reason}"),
         chosen=format_html_join(", ", "<code>{}</code>", ((c,) for c in chosen)),
         node=_node(p.get("node")),
-        method=p.get("method", ""),
-        reason=p.get("reason", ""),
+        method=_method(p.get("method")),
+        reason=reason_translate(p.get("reason")),
     )
 
 
@@ -122,7 +136,7 @@ def _choice_rejected(p: dict) -> SafeString:
         _("Refused {value} for {node}: {reason}"),
         value=format_html("<code>{}</code>", p.get("value", "")),
         node=_node(p.get("node")),
-        reason=p.get("reason", ""),
+        reason=reason_translate(p.get("reason")),
     )
 
 
@@ -175,7 +189,7 @@ def _router(p: dict) -> SafeString:
     return format_html(
         _("Router → {decision}: {reason}"),
         decision=format_html("<strong>{}</strong>", _node(p.get("decision"))),
-        reason=p.get("reason", ""),
+        reason=reason_translate(p.get("reason")),
     )
 
 
@@ -229,7 +243,7 @@ def _brief_ready(p: dict) -> SafeString:
 
 
 def _reason_only(text: str):
-    return lambda p: format_html(text(), reason=p.get("reason", ""))
+    return lambda p: format_html(text(), reason=reason_translate(p.get("reason")))
 
 
 # --- the terminal ---------------------------------------------------------------------------------

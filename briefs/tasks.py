@@ -45,6 +45,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django_q.exceptions import TimeoutException
 
+from agent import reasons
 from agent.runner import agent_run
 from briefs.models import Brief, BriefStatus
 from briefs.queue import brief_tasks_waiting, broker_redelivers
@@ -107,9 +108,9 @@ def brief_orphan_settle(brief_id: int) -> str | None:
     now = timezone.now()
     orphan = Brief.objects.filter(_unheld(now), pk=brief_id)
     if orphan.filter(cancel_requested=True).update(
-        status=BriefStatus.CANCELLED, finished_at=now, error="Cancelled by its owner."
+        status=BriefStatus.CANCELLED, finished_at=now, error=reasons.CANCELLED_ERROR.english()
     ):
-        reason = "cancelled by its owner while no worker was running it"
+        reason = reasons.CANCELLED_ORPHAN.english()
         step_append(brief_id=brief_id, kind="run_cancelled", payload={"reason": reason})
         return "cancelled"
     if orphan.filter(attempts__gte=MAX_ATTEMPTS).update(

@@ -5,16 +5,18 @@ from datetime import UTC
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.db.models import Q, QuerySet
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from catalog import services
 from catalog.health import HealthState, health_condition
 from catalog.models import CircuitChange, Platform, Route
+from catalog.path_breaks import path_with_breaks
 from catalog.selectors import category_condition
 from fetching.circuit import routes_failed_between
 from fetching.services import route_probe
@@ -92,6 +94,67 @@ class OutageRangeForm(forms.Form):
         return data
 
 
+class DisableNoteForm(forms.Form):
+    """Why staff disable: one line, kept on each row's note and in the admin log."""
+
+    note = forms.CharField(
+        label=_("Why are they disabled?"),
+        max_length=services.DISABLE_NOTE_MAX_CHARS,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text=_("Required. Kept on each one's note with today's date and your name."),
+    )
+
+    def clean_note(self) -> str:
+        note = " ".join(self.cleaned_data["note"].split())
+        if not note:
+            raise forms.ValidationError(_("Say why they are disabled."))
+        if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in note):
+            raise forms.ValidationError(_("The note cannot hold control characters."))
+        return note
+
+
+class DisableWithNote:
+    """The "disable" action of an admin: a confirmation page asks for the note first."""
+
+    disabled_message: tuple[str, str]  # ngettext's singular and plural, with %(n)d
+
+    def disable(self, request, queryset):
+        form = DisableNoteForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return self._disable_confirm(request, queryset, form)
+        note = form.cleaned_data["note"]
+        ids = list(queryset.values_list("id", flat=True))
+        count = services.curation_disable(
+            model=self.model, ids=ids, note=note, username=request.user.get_username()
+        )
+        LogEntry.objects.log_actions(
+            request.user.pk,
+            self.model.objects.filter(id__in=ids),
+            CHANGE,
+            change_message=f"disabled: {note}",
+        )
+        self.message_user(request, ngettext(*self.disabled_message, count) % {"n": count})
+        return None
+
+    def _disable_confirm(self, request, queryset, form: DisableNoteForm) -> TemplateResponse:
+        opts = self.model._meta
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Disable %(things)s") % {"things": opts.verbose_name_plural},
+            "opts": opts,
+            "form": form,
+            "objects": list(queryset[:DISABLE_SHOWN]),
+            "selected": queryset.count(),
+            "select_across": request.POST.get("select_across") == "1",
+            "selected_ids": request.POST.getlist(ACTION_CHECKBOX_NAME),
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/catalog/disable_confirm.html", context)
+
+
+DISABLE_SHOWN = 20  # the confirmation page lists this many of the selected, then a count
+
+
 class PlatformForm(forms.ModelForm):
     aliases = AliasesField(required=False, help_text=_("Comma-separated, e.g. B站, 哔哩哔哩"))
 
@@ -121,7 +184,7 @@ class PlatformCategoryFilter(CategoryFilter):
 
 
 @admin.register(Platform)
-class PlatformAdmin(admin.ModelAdmin):
+class PlatformAdmin(DisableWithNote, admin.ModelAdmin):
     form = PlatformForm
     list_display = ["namespace", "name", "url", "lang", "enabled", "priority", "upstream_state"]
     list_filter = ["enabled", "lang", PlatformCategoryFilter, "upstream_state"]
@@ -144,18 +207,19 @@ class PlatformAdmin(admin.ModelAdmin):
         message = ngettext("%(n)d platform enabled.", "%(n)d platforms enabled.", count)
         self.message_user(request, message % {"n": count})
 
+    disabled_message = ("%(n)d platform disabled.", "%(n)d platforms disabled.")
+
     @admin.action(description=_("Disable selected platforms"))
     def disable(self, request, queryset):
-        count = queryset.update(enabled=False)
-        message = ngettext("%(n)d platform disabled.", "%(n)d platforms disabled.", count)
-        self.message_user(request, message % {"n": count})
+        return super().disable(request, queryset)
 
 
 @admin.register(Route)
-class RouteAdmin(admin.ModelAdmin):
+class RouteAdmin(DisableWithNote, admin.ModelAdmin):
+    # Fits 1366 px without scrolling sideways: the name under the path, the success rate and
+    # latency under the health state.
     list_display = [
-        "path", "name", "platform_link", "enabled", "priority", "health_badge", "success_rate_pct",
-        "latency", "last_error_short", "last_success_at",
+        "path_and_name", "platform_link", "enabled", "priority", "state", "last_error_short",
     ]  # fmt: skip
     list_filter = [
         "enabled", HealthStateFilter, "require_config", "require_browser", "anti_crawler", "nsfw",
@@ -191,25 +255,37 @@ class RouteAdmin(admin.ModelAdmin):
         # The health colours: a class, not a style attribute (the CSP allows no inline style).
         css = {"all": ["catalog/admin.css"]}
 
-    @admin.display(description=_("health"))
-    def health_badge(self, route: Route) -> str:
-        state = route.health_state
-        return format_html('<b class="health-badge health-{}">{}</b>', state, state)
+    @admin.display(description=_("path"), ordering="path")
+    def path_and_name(self, route: Route) -> str:
+        return format_html(
+            '<span class="route-path">{}</span><br><span class="route-name">{}</span>',
+            path_with_breaks(route.path),
+            route.name,
+        )
 
-    @admin.display(description=_("success"), ordering="successes")
-    def success_rate_pct(self, route: Route) -> str:
+    @admin.display(description=_("health"), ordering="consecutive_failures")
+    def state(self, route: Route) -> str:
         rate = route.success_rate
-        return "-" if rate is None else f"{rate:.0%}"
-
-    @admin.display(description=_("latency"), ordering="latency_ms")
-    def latency(self, route: Route) -> str:
-        return "-" if route.latency_ms is None else f"{route.latency_ms:.0f} ms"
+        ms = route.latency_ms
+        latency = "-" if ms is None else gettext("%(ms)s ms") % {"ms": f"{ms:.0f}"}
+        return format_html(
+            '<b class="health-badge health-{}">{}</b><br>'
+            '<span class="route-numbers">{} · {}</span>',
+            route.health_state,
+            HealthState(route.health_state).label,
+            "-" if rate is None else f"{rate:.0%}",
+            latency,
+        )
 
     @admin.display(description=_("last error"))
     def last_error_short(self, route: Route) -> str:
         if not route.last_error_class:
             return ""
-        return f"{route.last_error_class}: {route.last_error[:60]}"
+        return format_html(
+            '<span class="route-error">{}: {}</span>',
+            route.last_error_class,
+            route.last_error[:60],
+        )
 
     @admin.action(description=_("Enable selected routes"))
     def enable(self, request, queryset):
@@ -219,12 +295,11 @@ class RouteAdmin(admin.ModelAdmin):
         message = ngettext("%(n)d route enabled.", "%(n)d routes enabled.", count)
         self.message_user(request, message % {"n": count})
 
+    disabled_message = ("%(n)d route disabled.", "%(n)d routes disabled.")
+
     @admin.action(description=_("Disable selected routes"))
     def disable(self, request, queryset):
-        ids = queryset.values_list("id", flat=True)
-        count = services.routes_set_enabled(route_ids=ids, enabled=False)
-        message = ngettext("%(n)d route disabled.", "%(n)d routes disabled.", count)
-        self.message_user(request, message % {"n": count})
+        return super().disable(request, queryset)
 
     @admin.action(description=_("Prefer selected routes"))
     def prefer(self, request, queryset):

@@ -153,5 +153,11 @@ def instance_health_by_route(route_ids: list[int]) -> dict[int, list[RouteInstan
     return dict(by_route)
 
 
-def circuit_changes_recent(limit: int = RECENT_CHANGES) -> list[CircuitChange]:
-    return list(CircuitChange.objects.select_related("route")[:limit])
+def circuit_changes_recent(
+    *, routes: QuerySet[Route] | None = None, limit: int = RECENT_CHANGES
+) -> list[CircuitChange]:
+    """The newest circuit changes, of ``routes`` only when given (the page's filters)."""
+    changes = CircuitChange.objects.select_related("route")
+    if routes is not None:
+        changes = changes.filter(route__in=routes.order_by().values("pk"))
+    return list(changes[:limit])

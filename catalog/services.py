@@ -3,12 +3,15 @@
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.db.models import Case, F, TextField, Value, When
+from django.db.models.functions import Concat
 from django.utils import timezone
 
 from catalog.health import CircuitState
-from catalog.models import CircuitChange, Route
+from catalog.models import CircuitChange, Platform, Route
 
 PREFERRED_PRIORITY = 10
+DISABLE_NOTE_MAX_CHARS = 500
 
 
 def routes_set_enabled(*, route_ids: Iterable[int], enabled: bool) -> int:
@@ -54,3 +57,22 @@ def routes_health_reset(*, route_ids: Iterable[int], reason: str = "reset by sta
     )
     CircuitChange.objects.bulk_create(changes)
     return count
+
+
+def curation_disable(
+    *, model: type[Platform] | type[Route], ids: Iterable[int], note: str, username: str
+) -> int:
+    """Disable the rows and append ``YYYY-MM-DD username: disabled: <note>`` to each one's
+    curated note, in one UPDATE (no read-modify-write: a concurrent edit keeps its line).
+    ``note`` is one line, checked by the caller's form. Returns how many rows were written."""
+    now = timezone.now()
+    line = f"{now:%Y-%m-%d} {username}: disabled: {note}"
+    return model.objects.filter(id__in=list(ids)).update(
+        enabled=False,
+        note=Case(
+            When(note="", then=Value(line)),
+            default=Concat(F("note"), Value("\n" + line), output_field=TextField()),
+            output_field=TextField(),
+        ),
+        updated_at=now,
+    )

@@ -21,6 +21,7 @@ def route_health(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied
     form = RouteHealthFilterForm(request.GET or None)
     filters = form.cleaned_data if form.is_valid() else {}
+    filtered = bool(filters.get("state") or filters.get("q"))
     routes = health_selectors.routes_for_health(
         state=filters.get("state", ""), text=filters.get("q", "")
     )
@@ -42,7 +43,8 @@ def route_health(request: HttpRequest) -> HttpResponse:
         "rows": rows,
         "summary": health_selectors.health_summary(),
         "overall": overall,
-        "changes": health_selectors.circuit_changes_recent(),
+        "changes": health_selectors.circuit_changes_recent(routes=routes if filtered else None),
+        "filtered": filtered,
         "egress_outage": egress_outage_everywhere(),
         "days": health_selectors.HEALTH_DAYS,
         "query": query.urlencode(),

@@ -27,6 +27,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent import reasons
 from agent.routes.params import Slot, SubjectMissing, route_slots
 from catalog.models import Route
 from fetching.paths import RoutePathRejected, path_build
@@ -206,10 +207,8 @@ def _value_check(
         return
     if not spec.subject and not spec.choices:
         return  # a setting without a value list: path_build checks its form
-    why = (
-        f":{spec.name} must be one of the listed values or a value the question gives"
-        if spec.choices
-        else f":{spec.name} names a subject the question does not give"
+    why = (reasons.NOT_LISTED if spec.choices else reasons.SUBJECT_NOT_GIVEN).english(
+        name=spec.name
     )
     hit = (candidate, spec) if spec.subject and not spec.optional else None
     rejections.add(value, why, hit)

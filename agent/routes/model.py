@@ -16,7 +16,7 @@ import html
 
 from asgiref.sync import sync_to_async
 
-from agent import llm
+from agent import llm, reasons
 from agent.context import RunContext
 from agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
 from agent.routes.choice import (
@@ -105,8 +105,8 @@ def _outcome(ctx: RunContext, value: RouteChoice | None, rejections: Rejections)
         if not (refused and rejections.subject):
             return None
         ctx.needs.extend(need_of(c, p) for c, p in rejections.subject.values())
-        return [], "the model named subjects the question does not give", [], "model"
+        return [], reasons.MODEL_SUBJECTS.english(), [], "model"
     if value.needs:
         ctx.needs.extend(value.needs)
-        return [], value.reason or "the question does not give a required subject", [], "model"
+        return [], value.reason or reasons.MODEL_NEEDS.english(), [], "model"
     return value.chosen, value.reason, [], "model"

@@ -4,12 +4,14 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from agent.reasons import reason_translate
 from agent.summary.draft import row_explanation
 from briefs.body_times import body_times_local
-from briefs.markdown import path_with_breaks
 from briefs.models import BriefOutcome
 from catalog.health import HEALTHY_SUCCESS_RATE, HealthState
+from catalog.path_breaks import path_with_breaks
 from fetching.outcome_text import outcome_name
 
 register = template.Library()
@@ -63,6 +65,29 @@ def coverage_explained(row: object) -> str:
     if not isinstance(row, dict):
         return ""
     return body_times_local(row_explanation(row), reference=None)
+
+
+# The question's time window (agent.question.TimeWindow.label) as the reader says it.
+WINDOW_NAMES = {
+    "latest": gettext_lazy("the newest items"),
+    "today": gettext_lazy("today"),
+    "yesterday": gettext_lazy("yesterday"),
+    "this_week": gettext_lazy("this week"),
+    "this_month": gettext_lazy("this month"),
+    "last_24h": gettext_lazy("the last 24 hours"),
+}
+
+
+@register.filter
+def window_name(label: object) -> str:
+    """A brief's window label in the reader's language; an unknown label as stored."""
+    return str(WINDOW_NAMES.get(str(label), label))
+
+
+@register.filter
+def agent_reason(stored: object) -> str:
+    """A reason or error the agent stored in English, in the reader's language."""
+    return reason_translate(stored)
 
 
 @register.filter

@@ -3,6 +3,13 @@
   "use strict";
 
   var TERMINAL_KINDS = ["brief_ready", "run_failed", "run_cancelled"];
+  /* The words this script writes, from the djangojs catalog (/jsi18n/, loaded before it);
+     English when that catalog did not load. */
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (format, values) {
+    return format.replace(/%\((\w+)\)s/g, function (whole, name) { return String(values[name]); });
+  };
+  var CONNECTION_WORDS = { live: gettext("live"), closed: gettext("closed"), reconnecting: gettext("reconnecting") };
   var CLOSE_NOT_SIGNED_IN = 4401, CLOSE_NOT_YOURS = 4403, CLOSE_GONE = 4410;
 
   function cookie(name) {
@@ -37,7 +44,7 @@
         var text = JSON.parse(document.getElementById(button.dataset.copy).textContent);
         var done = function () {
           var label = button.textContent;
-          button.textContent = button.dataset.done || "Copied";
+          button.textContent = button.dataset.done || gettext("Copied");
           setTimeout(function () { button.textContent = label; }, 1500);
         };
         if (navigator.clipboard && window.isSecureContext) {
@@ -77,9 +84,9 @@
   function elapsedText(seconds) {
     seconds = Math.max(0, Math.floor(seconds));
     var h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
-    if (h) return h + " h " + m + " min";
-    if (m) return m + " min " + s + " s";
-    return s + " s";
+    if (h) return interpolate(gettext("%(h)s h %(m)s min"), { h: h, m: m }, true);
+    if (m) return interpolate(gettext("%(m)s min %(s)s s"), { m: m, s: s }, true);
+    return interpolate(gettext("%(s)s s"), { s: s }, true);
   }
 
   function elapsedClock() {
@@ -122,7 +129,7 @@
     var count = document.getElementById("step-count");
 
     function setConnection(state) {
-      if (connection) { connection.dataset.state = state; connection.textContent = state; }
+      if (connection) { connection.dataset.state = state; connection.textContent = CONNECTION_WORDS[state] || state; }
     }
 
     function finish() {

@@ -74,7 +74,7 @@ def test_it_prints_each_step_then_the_brief(flash, capsys):
         for line in lines
     ), "the platform step says what it chose and its score"
     assert any(line.startswith("  /alpha/flash: 2 items (") for line in lines)
-    assert "  router -> summarize: 1 paths returned items" in lines
+    assert "  router -> summarize: 1 path returned items" in lines
     assert out.index("router -> summarize") < out.index("## Coverage")
     assert "brief ready: answered, 2 citations" in lines
     assert "- **Chip prices fall** · Alpha Wire · " in out

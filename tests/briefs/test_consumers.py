@@ -140,6 +140,12 @@ async def test_it_refuses_a_foreign_origin(brief, owner_cookie):
 # --- replay and live ----------------------------------------------------------------------------
 
 
+async def test_the_status_badge_is_labelled_in_the_pages_language(brief, owner_cookie):
+    communicator, _ = await connect(brief.pk, owner_cookie, query="after=0&lang=zh-hans")
+    status = await first_status(communicator)
+    assert (status["status"], status["status_label"]) == ("running", "运行中")
+
+
 async def test_it_replays_the_steps_after_the_given_seq(brief, owner_cookie):
     await append(brief.pk, 3)
     communicator, _ = await connect(brief.pk, owner_cookie, after=1)

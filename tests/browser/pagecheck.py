@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import ROOT, SCREENSHOTS
+from tests.untranslated import untranslated_in_html
 
 AXE = ROOT / "tools" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING_IMPACTS = ("serious", "critical")
@@ -102,6 +103,12 @@ def axe_violations(driver) -> list[dict]:
     driver.set_script_timeout(60)
     found = json.loads(driver.execute_async_script(AXE_RUN_JS))
     return [v for v in found if v["impact"] in BLOCKING_IMPACTS]
+
+
+def untranslated_on_page(driver) -> list[str]:
+    """Catalog English on the page as the browser shows it now, after its scripts ran (the live
+    badge, the connection state): the same check as the server-rendered pages', on the DOM."""
+    return untranslated_in_html(driver.execute_script("return document.documentElement.outerHTML"))
 
 
 def page_shot(driver, name: str) -> Path:

@@ -1,6 +1,7 @@
 """Every page a person reaches, at 1366x900 and on a 390x844 phone, in English and Chinese:
-nothing scrolls sideways on the phone, axe-core finds no serious or critical violation, and a
-screenshot of each is kept under artifacts/screenshots/pages.
+nothing scrolls sideways on the phone, axe-core finds no serious or critical violation, no
+Chinese page shows English of the catalog (tests/untranslated.py), and a screenshot of each is
+kept under artifacts/screenshots/pages.
 
 The pages hold real data made through the site itself: an answered brief, a brief whose only
 source fails (with its coverage), a token, and a webhook with a test delivery in its log."""
@@ -15,12 +16,14 @@ from selenium.webdriver.common.by import By
 from tests.browser.conftest import chrome
 from tests.browser.pagecheck import (
     LANGUAGES,
+    LAPTOP,
     PHONE,
     VIEWPORTS,
     axe_violations,
     language_set,
     overflow,
     page_shot,
+    untranslated_on_page,
     viewport_set,
 )
 from tests.browser.test_dashboard import FAST, ask, sign_in, wait
@@ -95,7 +98,10 @@ def alice_pages(site: dict) -> dict[str, str]:
 
 PAGES_OF = {
     "nora": lambda site: {"home-empty": "/", "briefs-empty": "/briefs/"},
-    "sam": lambda site: {"route-health": "/health/routes/"},
+    "sam": lambda site: {
+        "route-health": "/health/routes/",
+        "route-health-no-match": "/health/routes/?q=no-such-route-anywhere",
+    },
     None: lambda site: {"login": "/accounts/login/", "shared-brief": site["shared"]},
 }
 
@@ -129,6 +135,8 @@ def check_pages(driver, stack, who: str, pages: dict[str, str]) -> list[str]:
                         problems.append(f"{where}: {width} px wide: {wide}")
                 for violation in axe_violations(driver):
                     problems.append(f"{where}: axe {violation}")
+                if language != "en" and viewport is PHONE:  # the words do not change with size
+                    problems += [f"{where}: English {f}" for f in untranslated_on_page(driver)]
     return problems
 
 
@@ -160,3 +168,15 @@ def test_the_answered_brief_on_a_phone_stacks_its_tables(stack, site, browser):
         "return getComputedStyle(arguments[0], '::before').content", cell
     )
     assert re.sub(r'"', "", label) == "Path", "each cell is under its column's name"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_admin_route_list_fits_a_laptop(stack, browser, language):
+    sign_in(browser, stack, "sam")
+    language_set(browser, stack.url, language)
+    viewport_set(browser, LAPTOP)
+    browser.get(f"{stack.url}/admin/catalog/route/")
+    wait(browser, 15).until(lambda d: d.find_elements(By.ID, "result_list"))
+    page_shot(browser, f"{language}-{LAPTOP.name}-admin-routes")
+    width, wide = overflow(browser, LAPTOP.width)
+    assert width <= LAPTOP.width, f"{width} px wide: {wide}"

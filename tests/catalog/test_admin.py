@@ -41,7 +41,8 @@ def test_the_route_list_shows_health_columns(staff_client):
     response = staff_client.get(ROUTE_LIST, {"q": "36kr/hot-list"})
     body = response.content.decode()
     assert response.status_code == 200
-    for expected in ("/36kr/hot-list/:category?", "70%", "830 ms", "timeout: slow", "degraded"):
+    path = "/<wbr>36kr/<wbr>hot-list/<wbr>:category?"  # breaks after slashes only
+    for expected in (path, "70%", "830 ms", "timeout: slow", "degraded"):
         assert expected in body, f"route list lacks {expected!r}"
 
 
@@ -109,7 +110,10 @@ def run_action(client, action: str, route: Route):
 
 def test_staff_can_disable_and_enable_a_route(staff_client):
     route = Route.objects.get(path="/36kr/hot-list/:category?")
-    run_action(staff_client, "disable", route)
+    staff_client.post(
+        ROUTE_LIST,
+        {"action": "disable", "_selected_action": [route.pk], "apply": "1", "note": "flaky"},
+    )
     route.refresh_from_db()
     assert route.enabled is False
     run_action(staff_client, "enable", route)

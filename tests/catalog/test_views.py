@@ -1,9 +1,12 @@
 """The route health page: staff only, each tried route with its charts, filters, the egress
 banner, and a bounded number of queries whatever the page holds."""
 
+import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -118,3 +121,48 @@ def test_route_health_runs_bounded_queries(staff_client, django_assert_max_num_q
         return len(captured)
 
     assert queries(2) == queries(30)
+
+
+def tried(path: str, **fields) -> Route:
+    route = Route.objects.get(path=path)
+    Route.objects.filter(pk=route.pk).update(**({"attempts": 4, "successes": 2} | fields))
+    return route
+
+
+def test_a_filter_that_matches_nothing_says_so(staff_client):
+    tried("/test/:id/:params?")
+    body = page(staff_client.get(reverse("route-health"), {"q": "no-such-route-anywhere"}))
+    assert "No route matches these filters." in body
+    assert "No route has been tried yet." not in body
+
+
+def test_with_no_route_tried_and_no_filter_it_says_none_was_tried(staff_client):
+    body = page(staff_client.get(reverse("route-health")))
+    assert "No route has been tried yet." in body
+    assert "No route matches these filters." not in body
+
+
+def test_recent_circuit_changes_follow_the_filter(staff_client):
+    shown = tried("/test/:id/:params?", circuit=CircuitState.OPEN)
+    other = tried("/36kr/hot-list/:category?", circuit=CircuitState.OPEN)
+    for route in (shown, other):
+        CircuitChange.objects.create(route=route, from_state="closed", to_state="open")
+
+    def changed(params: dict) -> set[str]:
+        body = page(staff_client.get(reverse("route-health"), params))
+        section = body.split('id="circuit-changes"', 1)[1] if "circuit-changes" in body else ""
+        hrefs = {reverse("admin:catalog_route_change", args=[r.pk]): r.path for r in (shown, other)}
+        return {path for href, path in hrefs.items() if f'href="{href}"' in section}
+
+    assert changed({}) == {shown.path, other.path}
+    assert changed({"q": "36kr"}) == {other.path}
+    assert changed({"q": "no-such-route-anywhere"}) == set()
+
+
+def test_the_path_column_has_room_and_breaks_only_at_slashes(staff_client):
+    tried("/36kr/hot-list/:category?")
+    body = page(staff_client.get(reverse("route-health")))
+    assert '<td class="route-cell">' in body
+    assert "/<wbr>36kr/<wbr>hot-list/<wbr>:category?" in body
+    css = (Path(settings.BASE_DIR) / "static" / "dashboard" / "dashboard.css").read_text()
+    assert re.search(r"table\.health \.route-cell \{ min-width: 240px; \}", css)

@@ -1,0 +1,62 @@
+"""The agent's reasons: stored in English, each with a Chinese translation in the catalog, and
+shown translated with the values it was stored with; a reason the module does not know (the
+model's own words) is shown as stored."""
+
+import re
+
+import pytest
+from django.utils import translation
+
+from agent import reasons
+from agent.reasons import reason_join, reason_translate
+from tests.untranslated import CATALOGS, po_entries
+
+CHINESE = {e.msgid: e for e in po_entries(CATALOGS[0])}
+SAMPLE = {"score": "7.17", "count": 3, "attempt": 1, "limit": 2, "kinds": "not_found",
+          "budget": 8, "missing": "repo", "name": "user"}  # fmt: skip
+
+
+@pytest.mark.parametrize("reason", reasons.ALL, ids=lambda r: r.singular)
+def test_every_reason_has_a_translation_with_the_same_values(reason):
+    entry = CHINESE.get(reason.singular)
+    assert entry, f"no catalog entry for {reason.singular!r}"
+    assert entry.msgid_plural == reason.plural
+    names = set(re.findall(r"\{(\w+)\}", reason.singular))
+    assert all(set(re.findall(r"\{(\w+)\}", text)) == names for text in entry.msgstrs)
+
+
+@pytest.mark.parametrize("reason", reasons.ALL, ids=lambda r: r.singular)
+def test_a_stored_reason_is_shown_in_chinese(reason):
+    names = set(re.findall(r"\{(\w+)\}", reason.singular + reason.plural))
+    stored = reason.english(**{name: SAMPLE[name] for name in names})
+    with translation.override("zh-hans"):
+        shown = reason_translate(stored)
+    assert shown != stored and not re.search(r"[a-z]{4,} [a-z]{3,}", shown), shown
+    for name in names:
+        assert str(SAMPLE[name]) in shown
+
+
+def test_joined_reasons_and_plurals_are_translated_part_by_part():
+    stored = reason_join(
+        reasons.ITEMS_RETURNED.english(count=1), reasons.FAILED_REPORTED.english(count=2)
+    )
+    assert stored == "1 path returned items; 2 failed and are reported"
+    with translation.override("zh-hans"):
+        assert reason_translate(stored) == "1 个路径返回了内容；2 个失败，已在报告中说明"  # noqa: RUF001
+    with translation.override("en"):
+        assert reason_translate(stored) == stored
+
+
+@pytest.mark.parametrize(
+    "stored",
+    ["the model liked <b>alpha</b> best", "", "highest search score", "; ;", "x" * 400],
+)
+def test_a_reason_it_does_not_know_is_shown_as_stored(stored):
+    with translation.override("zh-hans"):
+        shown = reason_translate(stored)
+    assert shown.replace("；", "; ") == stored  # noqa: RUF001
+
+
+@pytest.mark.parametrize("stored", [None, 3, ["highest search score (1.00)"], {"a": 1}])
+def test_a_stored_value_that_is_not_text_shows_nothing(stored):
+    assert reason_translate(stored) == ""
