@@ -92,6 +92,18 @@ def world_create(namespaces=tuple(WORLD)) -> dict[str, Route]:
     return routes
 
 
+def delta_platform_create() -> None:
+    """A platform whose only route needs a repository the question must name."""
+    platform = Platform.objects.create(namespace="delta", name="Delta Code", aliases=[])
+    Route.objects.create(
+        platform=platform, key="/issues/:user/:repo", path="/delta/issues/:user/:repo",
+        name="Repo issues", example="/delta/issues/octo/cat",
+        parameters={"user": "User name", "repo": "Repo name"},
+    )  # fmt: skip
+    search_index_invalidate()
+    catalog_cache_clear()
+
+
 @pytest.fixture
 def world(transactional_db):
     routes = world_create()

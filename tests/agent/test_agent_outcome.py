@@ -14,14 +14,12 @@ from briefs.models import BriefOutcome, BriefStatus
 from briefs.services import brief_needs_answer
 from briefs.tasks import run_brief
 from briefs.tokens.service import token_issue
-from catalog.models import Platform, Route
-from catalog.search_index import search_index_invalidate
-from fetching.paths import catalog_cache_clear
 from tests.agent.conftest import (
     RSS_TYPE,
     FeedItem,
     brief_run,
     decisions,
+    delta_platform_create,
     feed,
     fetched,
     rss_body,
@@ -173,15 +171,7 @@ def test_a_subject_every_item_mentions_is_said_under_the_lead_line(run_owner, st
 
 @pytest.fixture
 def delta(world):
-    """A platform whose only route needs a repository the question must name."""
-    platform = Platform.objects.create(namespace="delta", name="Delta Code", aliases=[])
-    Route.objects.create(
-        platform=platform, key="/issues/:user/:repo", path="/delta/issues/:user/:repo",
-        name="Repo issues", example="/delta/issues/octo/cat",
-        parameters={"user": "User name", "repo": "Repo name"},
-    )  # fmt: skip
-    search_index_invalidate()
-    catalog_cache_clear()
+    delta_platform_create()
 
 
 @pytest.mark.usefixtures("delta")

@@ -19,10 +19,7 @@ from django.utils import translation
 from briefs.models import Brief, BriefStatus
 from briefs.services import step_append
 from briefs.templatetags.dashboard import window_name
-from catalog.models import Platform, Route
-from catalog.search_index import search_index_invalidate
-from fetching.paths import catalog_cache_clear
-from tests.agent.conftest import brief_run, feed
+from tests.agent.conftest import brief_run, delta_platform_create, feed
 from tests.untranslated import (
     CATALOGS,
     ROOT,
@@ -101,21 +98,9 @@ def flashed(client: Client, url: str, data: dict) -> list[str]:
     return [f"POST {url}: {f}" for f in untranslated_in_html(response.content.decode())]
 
 
-def delta_platform() -> None:
-    """A platform whose only route needs a repository the question must name."""
-    platform = Platform.objects.create(namespace="delta", name="Delta Code", aliases=[])
-    Route.objects.create(
-        platform=platform, key="/issues/:user/:repo", path="/delta/issues/:user/:repo",
-        name="Repo issues", example="/delta/issues/octo/cat",
-        parameters={"user": "User name", "repo": "Repo name"},
-    )  # fmt: skip
-    search_index_invalidate()
-    catalog_cache_clear()
-
-
 def briefs_of_every_outcome(owner, stub_rsshub, settings) -> dict[str, Brief]:
     stub_rsshub.route("/alpha/flash", feed(*WIRE))
-    delta_platform()
+    delta_platform_create()
     briefs = {
         "answered": brief_run(owner, "Alpha Wire flash news"),
         "answered-zh": brief_run(owner, "阿尔法快讯 的消息"),
