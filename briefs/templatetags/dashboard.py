@@ -4,7 +4,7 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from agent.reasons import reason_translate
 from agent.summary.draft import row_explanation
@@ -12,6 +12,7 @@ from briefs.body_times import body_times_local
 from briefs.models import BriefOutcome
 from catalog.health import HEALTHY_SUCCESS_RATE, HealthState
 from catalog.path_breaks import path_with_breaks
+from fetching.models import Outcome
 from fetching.outcome_text import outcome_name
 
 register = template.Library()
@@ -82,6 +83,24 @@ WINDOW_NAMES = {
 def window_name(label: object) -> str:
     """A brief's window label in the reader's language; an unknown label as stored."""
     return str(WINDOW_NAMES.get(str(label), label))
+
+
+@register.filter
+def circuit_reason(stored: object) -> str:
+    """Why a circuit changed (``fetching.circuit``, stored in English) in the reader's language:
+    "success", "reset by staff", "outage repair: <span>" or "<outcome class>: <message>"; the
+    message, RSSHub's own words, stays as stored."""
+    text = str(stored or "")
+    if text == "success":
+        return pgettext("circuit change", "success")
+    if text == "reset by staff":
+        return _("reset by staff")
+    head, sep, rest = text.partition(": ")
+    if sep and head == "outage repair":
+        return _("outage repair: %(span)s") % {"span": rest}
+    if sep and head in Outcome.values:
+        return f"{outcome_name(head)}: {rest}"
+    return text
 
 
 @register.filter

@@ -50,6 +50,7 @@ PASSWORDS = {
     "mallory": "mallory-browser-pass-1",
     "sam": "sam-browser-pass-1",
     "nora": "nora-browser-pass-1",  # never asks: her list stays empty
+    "olga": "olga-browser-pass-1",  # asks once, by an example of her empty list
 }
 STARTUP_SECONDS = 60
 
@@ -69,6 +70,7 @@ users.create_user("alice", password=passwords["alice"])
 users.create_user("mallory", password=passwords["mallory"])
 users.create_superuser("sam", password=passwords["sam"])
 users.create_user("nora", password=passwords["nora"])
+users.create_user("olga", password=passwords["olga"])
 """
 
 

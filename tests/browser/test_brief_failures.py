@@ -8,11 +8,10 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.browser.pagecheck import PHONE, overflow, page_shot, viewport_set
-from tests.browser.test_dashboard import ask, sign_in, wait
+from tests.browser.test_dashboard import broken_asked, sign_in, wait
 
 pytestmark = pytest.mark.browser
 
-BROKEN = "rsshub test feed broken"  # offline: /test/error, which RSSHub answers with an error
 ZONE = "Asia/Shanghai"
 
 
@@ -22,8 +21,7 @@ def failed_brief(stack, browser) -> int:
     reloaded once the dashboard's script told the server that zone."""
     browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ZONE})
     sign_in(browser, stack, "alice")
-    brief_id = ask(browser, stack, BROKEN)
-    wait(browser).until(lambda d: d.find_elements(By.ID, "coverage"))
+    brief_id = broken_asked(browser, stack)
     wait(browser, 15).until(lambda d: (d.get_cookie("tz") or {}).get("value") == ZONE)
     return brief_id
 

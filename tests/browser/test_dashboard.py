@@ -16,6 +16,7 @@ pytestmark = pytest.mark.browser
 
 SLOW = "rsshub test feed slow"  # offline: /test/slow4, whose answer takes 4 s
 FAST = "rsshub test feed"  # offline: /test/1
+BROKEN = "rsshub test feed broken"  # offline: /test/error, which RSSHub answers with an error
 RUN_SECONDS = 60
 SEQS_JS = "return Array.from(document.querySelectorAll('#timeline li')).map(li => +li.dataset.seq)"
 
@@ -50,6 +51,18 @@ def ask(driver, stack, question: str) -> int:
     driver.find_element(By.ID, "ask-submit").click()
     wait(driver, 15).until(lambda d: re.search(r"/briefs/\d+/$", d.current_url))
     return int(re.search(r"/briefs/(\d+)/$", driver.current_url).group(1))
+
+
+def broken_asked(driver, stack) -> int:
+    """A brief on the "broken" option, once it has finished; then the test route's health is
+    reset as staff would (``Stack.test_route_health_reset``), so the circuit that its failures
+    opened does not turn the next questions on that route into briefs that found nothing."""
+    brief_id = ask(driver, stack, BROKEN)
+    wait(driver).until(
+        lambda d: d.find_elements(By.ID, "actions") and not d.find_elements(By.ID, "live")
+    )
+    stack.test_route_health_reset()
+    return brief_id
 
 
 def status_of(stack, brief_id: int) -> str:
@@ -226,7 +239,10 @@ def test_the_briefs_list_and_route_health(stack, browser):
     browser.get(f"{stack.url}/health/routes/")
     rows = browser.find_elements(By.CSS_SELECTOR, "#health-table tr.route-row")
     assert rows, "the routes fetched so far are listed"
-    assert browser.find_elements(By.CSS_SELECTOR, "#health-table svg.spark-success rect.tone-ok")
+    # Today's column of the test route, coloured by its success rate (the "broken" option's
+    # failures may share the day with the successes: any tone but "no data").
+    toned = "#health-table svg.spark-success rect:is(.tone-ok, .tone-warn, .tone-bad)"
+    assert browser.find_elements(By.CSS_SELECTOR, toned), "a fetched route's day has a tone"
     assert browser.find_element(By.ID, "admin-link")
     screenshot(browser, "10-route-health")
 

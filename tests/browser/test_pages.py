@@ -26,12 +26,10 @@ from tests.browser.pagecheck import (
     untranslated_on_page,
     viewport_set,
 )
-from tests.browser.test_dashboard import FAST, ask, sign_in, wait
+from tests.browser.test_dashboard import FAST, ask, broken_asked, sign_in, wait
 from tests.httpserver import Reply, ScriptedServer
 
 pytestmark = pytest.mark.browser
-
-BROKEN = "rsshub test feed broken"  # offline: /test/error, which RSSHub answers with an error
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +55,7 @@ def site(stack, receiver, tmp_path_factory) -> dict:
     try:
         sign_in(driver, stack, "alice")
         answered = finished(driver, stack, FAST)
-        failed = finished(driver, stack, BROKEN)
-        stack.test_route_health_reset()
+        failed = broken_asked(driver, stack)
         driver.get(f"{stack.url}/tokens/")
         driver.find_element(By.ID, "id_name").send_keys("newsroom bot")
         driver.find_element(By.ID, "token-submit").click()
