@@ -18,7 +18,7 @@ from django.utils import translation
 
 from briefs.models import Brief, BriefStatus
 from briefs.services import step_append
-from briefs.templatetags.dashboard import window_name
+from briefs.templatetags.dashboard import circuit_reason, window_name
 from tests.agent.conftest import brief_run, delta_platform_create, feed
 from tests.untranslated import (
     CATALOGS,
@@ -236,3 +236,25 @@ def test_every_window_a_question_can_name_reads_in_chinese(label):
 
 def test_a_window_label_the_page_does_not_know_is_shown_as_stored():
     assert window_name("since_monday") == "since_monday"
+
+
+@pytest.mark.parametrize(
+    ("stored", "shown"),
+    [
+        ("success", "成功"),
+        ("reset by staff", "由管理员重置"),
+        ("outage repair: 12-01 00:00 to 01:00", "故障修复\uff1a12-01 00:00 to 01:00"),
+        ("no such class: its words", "no such class: its words"),  # not ours: as stored
+        ("", ""),
+        (None, ""),
+    ],
+)
+def test_a_circuit_change_reason_reads_in_chinese(stored, shown):
+    with translation.override("zh-hans"):
+        assert circuit_reason(stored) == shown
+
+
+def test_a_circuit_change_names_its_outcome_class_and_keeps_rsshubs_words():
+    with translation.override("zh-hans"):
+        shown = circuit_reason("timeout: read timed out after 20 s")
+    assert shown.endswith(": read timed out after 20 s") and not shown.startswith("timeout")
