@@ -14,7 +14,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from catalog import services
-from catalog.health import HealthState, health_condition
+from catalog.health import CIRCUIT_REASON_OUTAGE_REPAIR, HealthState, health_condition
 from catalog.models import CircuitChange, Platform, Route
 from catalog.path_breaks import path_with_breaks
 from catalog.selectors import category_condition
@@ -325,7 +325,9 @@ class RouteAdmin(DisableWithNote, admin.ModelAdmin):
             start=start, end=end, route_ids=queryset.values_list("id", flat=True)
         )
         span = f"{start.astimezone(UTC):%Y-%m-%d %H:%M} to {end.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
-        count = services.routes_health_reset(route_ids=ids, reason=f"outage repair: {span}")
+        count = services.routes_health_reset(
+            route_ids=ids, reason=f"{CIRCUIT_REASON_OUTAGE_REPAIR}: {span}"
+        )
         message = ngettext(
             "Health reset on %(count)d route that failed from %(span)s.",
             "Health reset on %(count)d routes that failed from %(span)s.",

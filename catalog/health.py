@@ -33,6 +33,14 @@ from django.utils.translation import gettext_lazy as _
 HEALTHY_SUCCESS_RATE = 0.8
 
 
+# Why a circuit changed (``CircuitChange.reason``), stored in English: a success, a staff reset,
+# an outage repair ("outage repair: <span>"), or "<outcome class>: <message>" for a failure.
+# The pages show them in the reader's language (briefs.templatetags.dashboard.circuit_reason).
+CIRCUIT_REASON_SUCCESS = "success"
+CIRCUIT_REASON_STAFF_RESET = "reset by staff"
+CIRCUIT_REASON_OUTAGE_REPAIR = "outage repair"
+
+
 class CircuitState(models.TextChoices):
     CLOSED = "closed", _("closed")
     OPEN = "open", _("open")

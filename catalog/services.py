@@ -7,7 +7,7 @@ from django.db.models import Case, F, TextField, Value, When
 from django.db.models.functions import Concat
 from django.utils import timezone
 
-from catalog.health import CircuitState
+from catalog.health import CIRCUIT_REASON_STAFF_RESET, CircuitState
 from catalog.models import CircuitChange, Platform, Route
 
 PREFERRED_PRIORITY = 10
@@ -31,7 +31,9 @@ def routes_prefer(*, route_ids: Iterable[int]) -> int:
 
 
 @transaction.atomic
-def routes_health_reset(*, route_ids: Iterable[int], reason: str = "reset by staff") -> int:
+def routes_health_reset(
+    *, route_ids: Iterable[int], reason: str = CIRCUIT_REASON_STAFF_RESET
+) -> int:
     """Forget the health record of routes and close their circuits (recorded as changes)."""
     routes = Route.objects.select_for_update().filter(id__in=list(route_ids))
     now = timezone.now()

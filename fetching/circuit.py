@@ -36,7 +36,7 @@ from django.db import models, transaction
 from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
-from catalog.health import CircuitState
+from catalog.health import CIRCUIT_REASON_SUCCESS, CircuitState
 from catalog.models import CircuitChange, Route
 from fetching.models import (
     SUCCESS_OUTCOMES,
@@ -250,7 +250,7 @@ def _record_apply(breaker: Breaker, record: HealthRecord, row: dict, now: dateti
     row["circuit"], row["consecutive_failures"] = circuit, failures
     if circuit == old:
         return None
-    reason = "success" if verdict.success else f"{verdict.outcome}: {verdict.message}"
+    reason = CIRCUIT_REASON_SUCCESS if verdict.success else f"{verdict.outcome}: {verdict.message}"
     return _change_record(breaker, record.owner_id, old, circuit, reason, open_until, now)
 
 

@@ -10,7 +10,13 @@ from agent.reasons import reason_translate
 from agent.summary.draft import row_explanation
 from briefs.body_times import body_times_local
 from briefs.models import BriefOutcome
-from catalog.health import HEALTHY_SUCCESS_RATE, HealthState
+from catalog.health import (
+    CIRCUIT_REASON_OUTAGE_REPAIR,
+    CIRCUIT_REASON_STAFF_RESET,
+    CIRCUIT_REASON_SUCCESS,
+    HEALTHY_SUCCESS_RATE,
+    HealthState,
+)
 from catalog.path_breaks import path_with_breaks
 from fetching.models import Outcome
 from fetching.outcome_text import outcome_name
@@ -91,12 +97,12 @@ def circuit_reason(stored: object) -> str:
     "success", "reset by staff", "outage repair: <span>" or "<outcome class>: <message>"; the
     message, RSSHub's own words, stays as stored."""
     text = str(stored or "")
-    if text == "success":
+    if text == CIRCUIT_REASON_SUCCESS:
         return pgettext("circuit change", "success")
-    if text == "reset by staff":
+    if text == CIRCUIT_REASON_STAFF_RESET:
         return _("reset by staff")
     head, sep, rest = text.partition(": ")
-    if sep and head == "outage repair":
+    if sep and head == CIRCUIT_REASON_OUTAGE_REPAIR:
         return _("outage repair: %(span)s") % {"span": rest}
     if sep and head in Outcome.values:
         return f"{outcome_name(head)}: {rest}"
