@@ -17,6 +17,34 @@ from tests.databases import POSTGRES_ENGINE
 
 NEEDS_POSTGRES = ("postgres", "browser")  # markers of tests that need a PostgreSQL server
 
+# The modules whose behaviour depends on the database engine, and why: scripts/test runs these
+# (marked ``engine``) on SQLite too, since SQLite is the default of a fresh install. The rest of
+# the suite reads and writes rows the same way on both and runs on PostgreSQL only.
+ENGINE_DEPENDENT = {
+    "tests/briefs/test_broker.py": "the queue's wake-ups: NOTIFY on PostgreSQL, a poll on SQLite",
+    "tests/briefs/test_doorbell.py": "live steps: LISTEN on PostgreSQL, a counter poll on SQLite",
+    "tests/briefs/test_consumers.py": "the websocket hears steps through the engine's doorbell",
+    "tests/briefs/test_steps.py": "step numbers claimed inside the writer's transaction",
+    "tests/briefs/test_tasks.py": "the sweep claims lost runs by compare-and-set",
+    "tests/briefs/test_views_list.py": "citations counted by each engine's JSON functions",
+    "tests/api/test_queries.py": "brief filters and their query counts on each engine",
+    "tests/api/test_status.py": "the queue's backlog as each broker stores it",
+    "tests/api/test_webhooks.py": "deliveries claimed by compare-and-set",
+    "tests/catalog/test_import.py": "the catalog's bulk upserts",
+    "tests/catalog/test_search.py": "route search reads fresh health with one SQL text per engine",
+    "tests/catalog/test_search_command.py": "route search from the terminal",
+    "tests/fetching/test_circuit.py": "circuit changes by conditional update",
+    "tests/fetching/test_flight.py": "the single-flight claim per path",
+    "tests/fetching/test_ingest.py": "item upserts and text the driver must encode",
+    "tests/housekeeping/test_retention.py": "pruning in batches, and its lock",
+    "tests/housekeeping/test_ingest_after.py": "pruning beside a running ingest",
+    "tests/sharing/test_atom.py": "what each engine keeps of a timestamp",
+    "tests/watches/test_dispatch.py": "watch slots claimed by compare-and-set (SKIP LOCKED)",
+    "tests/watches/test_delta.py": "what changed since the last run, by the engine's set queries",
+    "tests/agent/test_agent_e2e.py": "a whole run, as a fresh install on SQLite makes it",
+    "tests/test_serve.py": "a fresh install runs on SQLite",
+}
+
 # --- skips: a missing part fails the run; only a platform fact (no /proc, no fork) may skip ------
 
 
@@ -91,6 +119,46 @@ def django_cache_empty():
     cache.clear()
     yield
     cache.clear()
+
+
+# --- parallel workers: what two workers must not share ---------------------------------------
+
+# Tests that share a session-wide stack of processes run on one worker, so it is built once; the
+# scenarios that start whole worker clusters run one after another on one worker, so that no two
+# clusters at once crowd PostgreSQL's connections or the machine's cores.
+SHARED_STACKS = {
+    "tests/browser/": "browser",
+    "tests/mcp_server/": "mcp-stack",
+    "tests/briefs/test_worker.py": "clusters",
+    "tests/briefs/test_worker_cluster.py": "clusters",
+    "tests/briefs/test_worker_flight.py": "clusters",
+    "tests/watches/test_cluster.py": "clusters",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    """With ``--dist loadgroup`` (scripts/test), a module's tests stay together on one worker (its
+    module-scoped scenario starts once) and so do the tests of a shared stack."""
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        group = next(
+            (name for prefix, name in SHARED_STACKS.items() if module.startswith(prefix)),
+            module,
+        )
+        item.add_marker(pytest.mark.xdist_group(group))
+        if module in ENGINE_DEPENDENT:
+            item.add_marker(pytest.mark.engine(ENGINE_DEPENDENT[module]))
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """The SQLite test database is a file of this run's (and this worker's) own, so two runs in one
+    checkout, or two workers of one run, never open each other's. PostgreSQL's test database
+    already takes the worker's suffix (``test_rsshub_agent_gw0``)."""
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        folder = tmp_path_factory.mktemp("sqlite")
+        database.setdefault("TEST", {})["NAME"] = str(folder / "test_db.sqlite3")
 
 
 @pytest.fixture(scope="session")

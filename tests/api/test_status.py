@@ -1,6 +1,5 @@
 """GET /api/v1/status: the database, the queue, RSSHub's reachability, the answering mode."""
 
-import time
 import uuid
 from datetime import timedelta
 
@@ -12,6 +11,7 @@ from django_q.models import OrmQ
 from fetching.models import RSSHubEgress, RSSHubInstance
 from tests.fetching.instance_standins import InstancePair, failing_on_its_own
 from tests.httpserver import Reply, ScriptedServer
+from tests.redis_dbs import redis_test_url
 
 pytestmark = pytest.mark.django_db
 
@@ -50,8 +50,9 @@ def test_it_reports_an_unreachable_rsshub(api, settings):
 
 
 def test_it_gives_up_on_a_slow_rsshub_at_its_deadline(api, rsshub):
-    # Answers "ok" after 3 s: only a status that gave up before then reports a timeout.
-    rsshub.route("/healthz", lambda request: (time.sleep(3), Reply(200, body=b"ok"))[1])
+    # Answers "ok" only once the test's server stops: a status that reports anything before then
+    # gave up at its own deadline.
+    rsshub.route("/healthz", lambda request: (request.stopping.wait(), Reply(200, body=b"ok"))[1])
     body = api.get(STATUS).json()["rsshub"]
     assert body["ok"] is False and "timeout" in body["detail"]
 
@@ -134,7 +135,7 @@ def test_it_reports_the_redis_brokers_backlog(api, rsshub, monkeypatch, reachabl
     """On Q_BROKER=redis the backlog is the length of the broker's list."""
     from django_q.brokers import get_broker
 
-    url = "redis://127.0.0.1:6379/14" if reachable else "redis://127.0.0.1:9/0"  # 9: nobody
+    url = redis_test_url("broker") if reachable else "redis://127.0.0.1:9/0"  # 9: nobody
     monkeypatch.setattr(Conf, "ORM", None)
     monkeypatch.setattr(Conf, "BROKER_CLASS", None)
     monkeypatch.setattr(Conf, "REDIS", url)

@@ -15,9 +15,10 @@ from django_q.models import OrmQ
 
 from briefs import broker
 from briefs.broker import WakingORM, wake_transport
+from tests.redis_dbs import redis_test_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
-REDIS_TEST_URL = "redis://127.0.0.1:6379/14"
+REDIS_TEST_URL = redis_test_url("broker")
 DEADLINE_SECONDS = 10  # for a wake-up that must come, not a measured time
 LONG_POLL = 60.0
 

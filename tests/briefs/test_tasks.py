@@ -32,6 +32,7 @@ from catalog.search_index import search_index_invalidate
 from fetching.models import Item
 from fetching.paths import catalog_cache_clear
 from tests.httpserver import Reply, ScriptedServer
+from tests.redis_dbs import redis_test_url
 
 QUESTION = "resumed news on Qworker Desk"
 PATH = "/qworker/resumed"
@@ -291,7 +292,7 @@ def test_the_sweep_leaves_runs_that_django_q_may_still_deliver(
 
 # --- the sweep and lost tasks, on either broker ------------------------------------------------
 
-REDIS_BROKER_URL = "redis://127.0.0.1:6379/14"  # a database of its own; keys named per test
+REDIS_BROKER_URL = redis_test_url("broker")  # keys named per test
 
 
 @pytest.fixture(params=["orm", "redis"])

@@ -245,7 +245,9 @@ def test_the_page_a_question_opens_shows_it_queued_with_its_first_step(
 def test_asking_nothing_is_an_error(owner_client):
     response = owner_client.post(reverse("home"), {"question": "   "})
     assert response.status_code == 400
-    assert "empty" in page(response) or "required" in page(response)
+    error = re.search(r'<div class="field-error">(.*?)</div>', page(response), re.S)
+    assert error, "the question field shows an error of its own"
+    assert re.search(r"empty|required", error.group(1)), error.group(1)
     assert not Brief.objects.exists()
 
 

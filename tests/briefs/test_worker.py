@@ -159,6 +159,7 @@ def _socket_inode(local_port: int, remote_port: int) -> str | None:
             if (
                 int(local.rsplit(":", 1)[1], 16) == local_port
                 and int(remote.rsplit(":", 1)[1], 16) == remote_port
+                and fields[9] != "0"  # inode 0: an earlier connection in TIME_WAIT, no one's
             ):
                 return fields[9]
     return None
@@ -388,7 +389,11 @@ def test_a_run_over_the_time_limit_fails_and_is_not_handed_out_again(scenario):
 
 
 def test_django_q_recorded_each_task_and_acked_them_all(scenario):
-    results = dict(scenario.rows("SELECT name, success FROM django_q_task"))
+    # The briefs' tasks: the cluster's own schedules (the sweep, the watch dispatch) may have run
+    # beside them when the scenario took longer than a minute.
+    results = dict(
+        scenario.rows("SELECT name, success FROM django_q_task WHERE name LIKE 'brief-%%'")
+    )
     # A killed delivery leaves no result: one row per brief, from the delivery that ended it.
     expected = {f"brief-{scenario.briefs[k]}": k != "overtime" for k in KEYWORDS}
     assert results == expected

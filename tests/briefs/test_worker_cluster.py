@@ -46,6 +46,7 @@ from tests.briefs.test_worker import (
 from tests.databases import scratch_database
 from tests.httpserver import Reply, Request, ScriptedServer
 from tests.ports import free_port
+from tests.redis_dbs import redis_test_url
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.postgres
@@ -55,7 +56,7 @@ BRIEFS, SAMPLE, CLUSTERS, WEBS = 200, 8, 3, 2
 HELD = 3  # the position (among the first SAMPLE) of the brief whose run is killed
 TIMEOUT = 30  # the task timeout: the lease of a killed run ends TIMEOUT + 5 s after it started
 # A database of Redis of its own, and names unique to this run inside it.
-REDIS_URL = "redis://127.0.0.1:6379/13"
+REDIS_URL = redis_test_url("cluster")
 FINISH_KINDS = ("brief_ready", "run_failed", "run_cancelled")
 
 SETTINGS = """

@@ -26,9 +26,10 @@ from fetching.models import FetchAttempt, Outcome, PathFetch
 from fetching.services import fetch_path_sync, fetch_paths, fetch_paths_sync
 from tests.feeds import RSS_TYPE, feed_reply, rss
 from tests.httpserver import Reply
+from tests.redis_dbs import redis_test_url
 from tests.rsshub_replies import CANARY, dns_failure, rsshub_error_page
 
-REDIS_TEST_URL = "redis://127.0.0.1:6379/15"
+REDIS_TEST_URL = redis_test_url("flight")
 
 
 @pytest.fixture

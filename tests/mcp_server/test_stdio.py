@@ -91,7 +91,8 @@ def _serve(stack, user: str, lines: list[dict]) -> subprocess.CompletedProcess:
             server.stdin.flush()
             if "id" in line:
                 replies.append(_line(server, line["id"]))
-        stdout, stderr = server.communicate(timeout=30)
+        # A bound, not a margin: a busy machine may take long to start and stop the process.
+        stdout, stderr = server.communicate(timeout=120)
     finally:
         if server.poll() is None:
             server.kill()

@@ -78,6 +78,20 @@ def test_a_claim_made_on_a_stale_read_loses(owner):
 
 
 @pytest.mark.django_db
+def test_a_stale_copy_claimed_after_the_next_slot_is_due_still_loses(owner):
+    """The stale copy still holds the slot it read; by a later ``now`` the watch's next slot is
+    due too, so only the compare on the slot read (not on ``now``) keeps the copy from claiming
+    the spent slot again (a second run for one slot, refused by the database)."""
+    watch = due(watch_make(owner, schedule="hourly", time="00:00"))
+    stale = Watch.objects.select_related("owner").get(pk=watch.pk)
+    assert watch_claim(watch, timezone.now()) is True
+    watch.refresh_from_db()
+    later = watch.next_run_at + timedelta(minutes=1)
+    assert watch_claim(stale, later) is False
+    assert WatchRun.objects.filter(watch=watch).count() == 1
+
+
+@pytest.mark.django_db
 def test_a_slot_changed_by_its_owner_since_the_read_is_not_claimed(owner):
     watch = due(watch_make(owner))
     Watch.objects.filter(pk=watch.pk).update(next_run_at=timezone.now() + timedelta(hours=3))
