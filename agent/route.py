@@ -14,7 +14,7 @@ from asgiref.sync import sync_to_async
 from agent import reasons
 from agent.context import RunContext
 from agent.routes.choice import MAX_PATHS
-from agent.routes.fit import offline_choice, platform_words, route_said
+from agent.routes.fit import offline_choice, platform_words, route_about
 from agent.routes.model import routes_by_model
 from agent.routes.params import FilledPath, SubjectMissing, params_fill
 from catalog.models import Route
@@ -63,7 +63,7 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
             ctx.tried_routes.add(route.pk)
             if isinstance(exc, SubjectMissing):
                 missing.append((route, exc))
-                below = below or route_said(ctx.rewrite.query, route)[0] > 0
+                below = below or route_about(ctx.rewrite.query, route)
     chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS)
     if not chosen:
         _needs_add(ctx, missing[:MAX_PATHS])
