@@ -101,7 +101,7 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "like": (("like", "liked", "likes"), ("点赞", "喜欢")),
     "coin": (("coin",), ("投币",)),
     "activity": (("activity", "activities", "event", "events"), ("动态", "事件")),
-    "post": (("post", "posts", "status", "statuses", "toot", "upload", "uploads"), ("投稿", "发帖")),
+    "post": (("post", "status", "statuses", "toot", "upload"), ("投稿", "发帖")),
     "tag": (("tag", "tags"), ("标签",)),
     "build": (("build", "builds"), ("构建",)),
     "blog": (("blog",), ("博客",)),

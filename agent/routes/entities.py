@@ -275,8 +275,8 @@ def marked_after(text: str, markers: Iterable[str], excluded: set[str]) -> list[
     for marker in markers:
         phrase = marker in EN_PHRASE_MARKERS
         # "organization's events": a possessive marker introduces nothing.
-        bound = rf"(?<![{LATIN}]){re.escape(marker)}(?![{LATIN}']|\s*'s)" if marker.isascii() else None
-        pattern = re.compile(bound or re.escape(marker), re.I)
+        bound = rf"(?<![{LATIN}]){re.escape(marker)}(?![{LATIN}']|\s*'s)"
+        pattern = re.compile(bound if marker.isascii() else re.escape(marker), re.I)
         for match in pattern.finditer(text):
             if value := _after(text, match.end(), excluded, phrase=phrase):
                 values.append(value)

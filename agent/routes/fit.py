@@ -93,12 +93,15 @@ def route_said(query: str, route: Route) -> tuple[int, int]:
     return name_said(route.name, query, platform_words(route.platform), route.path)
 
 
-def route_intents(route: Route) -> frozenset[str]:
+def template_intents(name: str, template: str) -> frozenset[str]:
     """The kinds of feed a route serves (``agent.vocabulary.INTENTS``), read from its name and
-    its path's literal words (``/gitee/releases/...``: releases), its platform's names left out."""
-    literals = PARAM_RE.sub(" ", route.path)
-    text = platform_blank(f"{route.name} {literals}", platform_words(route.platform))
-    return intents_of(text)
+    its path's literal words past the namespace (``/gitee/releases/...``: releases)."""
+    literals = PARAM_RE.sub(" ", template).strip("/").split("/", 1)[1:]
+    return intents_of(f"{name} {' '.join(literals)}")
+
+
+def route_intents(route: Route) -> frozenset[str]:
+    return template_intents(platform_blank(route.name, platform_words(route.platform)), route.path)
 
 
 def intent_said(query: str, route: Route) -> int:
@@ -128,9 +131,7 @@ def offline_choice(
     said = {route.pk: route_said(query, route) for _ns, route, _path, _below in filled}
     intent = {route.pk: intent_said(query, route) for _ns, route, _path, _below in filled}
     filled = [
-        f
-        for f in filled
-        if not f[3] or said[f[1].pk][0] or intent[f[1].pk] or f[2].names_subject
+        f for f in filled if not f[3] or said[f[1].pk][0] or intent[f[1].pk] or f[2].names_subject
     ]
     named = [f for f in filled if f[2].names_subject]
     kinds = {route.pk: kind_said(route.name, route.path, query) for _n, route, _p, _b in named}
