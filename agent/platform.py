@@ -31,9 +31,19 @@ def platform_candidates(ctx: RunContext) -> list[PlatformHit]:
     return [p for p in result.platforms if p.namespace not in UTILITY_NAMESPACES]
 
 
+def named(candidate: PlatformHit) -> bool:
+    """The question names the platform (the catalog search found one of its names)."""
+    return any(reason.startswith("name ") for reason in candidate.reasons)
+
+
 def platforms_offline(candidates: list[PlatformHit]) -> tuple[list[str], str]:
+    """The top candidate and those close to it; when the top is a platform the question names,
+    only platforms it names: a source asked for by name is never read from another one."""
     top = candidates[0].score
-    chosen = [c.namespace for c in candidates if c.score >= top * CLOSE_TO_TOP][:MAX_PLATFORMS]
+    close = [c for c in candidates if c.score >= top * CLOSE_TO_TOP]
+    if named(candidates[0]):
+        close = [c for c in close if named(c)]
+    chosen = [c.namespace for c in close][:MAX_PLATFORMS]
     score = f"{top:.2f}"
     if len(chosen) > 1:
         return chosen, reasons.PLATFORM_TOP_AND_CLOSE.english(score=score, count=len(chosen) - 1)

@@ -14,21 +14,30 @@ from asgiref.sync import sync_to_async
 from agent import reasons
 from agent.context import RunContext
 from agent.routes.choice import MAX_PATHS
-from agent.routes.fit import offline_choice, platform_words, route_said
+from agent.routes.fit import offline_choice, platform_words, route_about, template_intents
 from agent.routes.model import routes_by_model
 from agent.routes.params import FilledPath, SubjectMissing, params_fill
+from agent.vocabulary import intents_of
 from catalog.models import Route
 from catalog.search import RouteHit, routes_for_platforms
 from fetching.paths import RoutePathRejected
 
 ROUTE_CANDIDATES = 12
+INTENT_CANDIDATES = 200  # how deep in the search's ranking a route serving the intent is found
 
 
 def route_candidates(ctx: RunContext) -> list[RouteHit]:
+    """The chosen platforms' routes as the catalog search ranks them, those serving the kind of
+    feed the question asks for first (the search matches words, and "favourites" is not
+    收藏夹; the kind of feed is read across languages)."""
     exclude = ctx.tried_routes | ctx.circuit_skipped
-    return routes_for_platforms(
-        ctx.platforms, ctx.rewrite.query, exclude=exclude, limit=ROUTE_CANDIDATES
+    ranked = routes_for_platforms(
+        ctx.platforms, ctx.rewrite.query, exclude=exclude, limit=INTENT_CANDIDATES
     )
+    asked = intents_of(ctx.rewrite.query)
+    serving = [h for h in ranked if asked & template_intents(h.name, h.path)]
+    rest = [h for h in ranked[:ROUTE_CANDIDATES] if h not in serving]
+    return (serving[:ROUTE_CANDIDATES] + rest)[:ROUTE_CANDIDATES]
 
 
 def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
@@ -63,7 +72,7 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
             ctx.tried_routes.add(route.pk)
             if isinstance(exc, SubjectMissing):
                 missing.append((route, exc))
-                below = below or route_said(ctx.rewrite.query, route)[0] > 0
+                below = below or route_about(ctx.rewrite.query, route)
     chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS)
     if not chosen:
         _needs_add(ctx, missing[:MAX_PATHS])

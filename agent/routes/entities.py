@@ -18,59 +18,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from agent.question import CJK, EN_STOP, ZH_STOP, keywords_of
+from agent.question import CJK, EN_STOP, keywords_of
+from agent.vocabulary import FILLER_EN, FILLER_ZH, INDEFINITE_EN, INDEFINITE_ZH, KIND_EN
 
-# Words around a topic that are not part of it ("latest posts about X").
-EN_FILLER = frozenset(
-    str.split(
-        """post posts article articles story stories feed feeds item items update updates result
-    results search searches keyword keywords content contents stuff things thing list lists info
-    information trending popular hot best official"""
-    )
-)
-# Words that say what kind of thing is asked for, never which one.
-GENERIC = EN_FILLER | frozenset(
-    str.split(
-        """video videos thread threads comment comments review reviews issue issues release
-    releases version versions tag tags repo repos repository repositories user users page pages
-    topic topics
-    question questions answer answers activity activities image images model models paper papers
-    product products app apps game games blog blogs podcast podcasts episode episodes chapter
-    chapters stuff things thing list lists account accounts channel channels package packages
-    day days week weeks month months year years morning evening hour hours time times
-    trending popular hot best open closed favourite favorite favourites favorites own
-    official search searches keyword keywords result results about author authors group groups
-    project projects org organization profile profiles timeline information info report reports
-    photo photos picture pictures music movie movies book books i we us our my mine"""
-    )
-)
-ZH_FILLER = sorted(
-    {
-        *ZH_STOP,
-        "标签",
-        "文章",
-        "结果",
-        "搜索",
-        "资讯",
-        "新闻",
-        "动态",
-        "内容",
-        "视频",
-        "帖子",
-        "热帖",
-        "更新",
-        "推送",
-        "评论",
-        "之",
-        "我",
-        "我的",
-        "关注",
-        "喜欢",
-        "收藏",
-    },
-    key=len,
-    reverse=True,
-)
+# Words around a topic that are not part of it ("latest posts about X"): never a topic.
+EN_FILLER = FILLER_EN
+# Words that say what kind of thing is asked for, or that no subject is named: never a subject.
+GENERIC = FILLER_EN | KIND_EN
+ZH_FILLER = FILLER_ZH
 # Where a Chinese word ends: filler of two characters or more, and the particles. Single
 # characters such as 上 or 在 start words too (上海), so they do not cut.
 ZH_CUT = [w for w in ZH_FILLER if len(w) > 1] + ["的", "了", "吗", "呢", "吧"]
@@ -135,6 +90,18 @@ PAIR_RE = re.compile(
     rf"{_NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)/([{LATIN}][\w.\-]*[{LATIN}]|[{LATIN}]){_NOT_LATIN_AFTER}",
     re.ASCII,
 )
+# A whole fediverse handle (Gargron@mastodon.social, @dansup@pixelfed.social): one value, never
+# cut at its "@".
+FEDI_HANDLE_RE = re.compile(
+    rf"(?<![{LATIN}_.\-@])@?([{LATIN}_][\w.\-]*@(?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}})"
+    rf"{_NOT_LATIN_AFTER}",
+    re.I | re.ASCII,
+)
+# A scoped package (@vue/compiler-sfc): the scope belongs to the name.
+SCOPED_RE = re.compile(
+    rf"(?<![{LATIN}_@])(@[a-z0-9\-~][\w.\-~]*/[a-z0-9\-~][\w.\-~]*[a-z0-9])(?![{LATIN}_\-/@])",
+    re.I | re.ASCII,
+)
 HANDLE_RE = re.compile(rf"(?<![{LATIN}_@])@([{LATIN}_][\w.\-]*[{LATIN}_]|[{LATIN}_])", re.ASCII)
 VIDEO_RE = re.compile(rf"{_NOT_LATIN_BEFORE}(BV[{LATIN}]{{10}}|av\d{{3,}}){_NOT_LATIN_AFTER}")
 STOCK_RE = re.compile(
@@ -197,7 +164,10 @@ def platform_blank(question: str, words: Iterable[str]) -> str:
     """``question`` with the platform's names, aliases and namespace replaced by spaces."""
     for word in sorted({w for w in words if w and len(w) > 1}, key=len, reverse=True):
         if word.isascii():
-            pattern = rf"(?<![{LATIN}./\-]){re.escape(word)}{_NOT_LATIN_AFTER}"
+            # "Hugging Face" is huggingface, "Docker-Hub" Docker Hub: spaces and hyphens may part
+            # a name's letters.
+            spaced = r"[\s\-]?".join(re.escape(c) for c in word.replace(" ", ""))
+            pattern = rf"(?<![{LATIN}./\-]){spaced}{_NOT_LATIN_AFTER}"
         else:
             pattern = re.escape(word)
         question = re.sub(pattern, lambda m: " " * len(m.group(0)), question, flags=re.I)
@@ -210,6 +180,8 @@ def _formed(text: str) -> tuple[str, list[tuple[str, str]]]:
     text = URL_RE.sub(lambda m: " " * len(m.group(0)), text)
     for pattern, kind in (
         (QUOTED_RE, "quoted"),
+        (FEDI_HANDLE_RE, "handle"),
+        (SCOPED_RE, "scoped"),
         (PAIR_RE, "pair"),
         (HANDLE_RE, "handle"),
         (VIDEO_RE, "video"),
@@ -272,12 +244,18 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
     for match in TOKEN_RE.finditer(text, start):
         token = match.group(0)
         if CJK_RE.match(token):
+            # "UP 主的最新投稿", "用户某位": the marker is possessed or its name left open.
+            # A name marker's name stands right after it ("用户最近的回答" names no one).
+            if not words and token.startswith(("的", *INDEFINITE_ZH, *([] if phrase else ZH_CUT))):
+                break
             word = _zh_word(token)
             if word and not describes(word.lower(), excluded):
                 words.append(word)
             break
         token = POSSESSIVE_RE.sub("", token)
         low = token.lower()
+        if not words and (low in INDEFINITE_EN or low in PEOPLE):
+            break  # "the repo I care about", "from somebody I follow": no name is given
         if not words and (low in EN_STOP or low in EN_WORD_MARKERS):
             continue
         usable = (
@@ -296,8 +274,9 @@ def marked_after(text: str, markers: Iterable[str], excluded: set[str]) -> list[
     values = []
     for marker in markers:
         phrase = marker in EN_PHRASE_MARKERS
-        bound = rf"(?<![{LATIN}]){re.escape(marker)}(?![{LATIN}])" if marker.isascii() else None
-        pattern = re.compile(bound or re.escape(marker), re.I)
+        # "organization's events": a possessive marker introduces nothing.
+        bound = rf"(?<![{LATIN}]){re.escape(marker)}(?![{LATIN}']|\s*'s)"
+        pattern = re.compile(bound if marker.isascii() else re.escape(marker), re.I)
         for match in pattern.finditer(text):
             if value := _after(text, match.end(), excluded, phrase=phrase):
                 values.append(value)
@@ -370,8 +349,10 @@ def question_read(
     segments): never a subject value. ``keywords`` are topic words for keyword parameters;
     by default those of the question without the platform's names and time spans."""
     platform = {w.lower() for w in platform_words if w}
-    skip = {w.lower() for w in excluded} | platform
-    text = platform_blank(question, platform)
+    # Each word of a platform's names names the source too: "Docker" of Docker Hub.
+    parts = {p for w in platform for p in WORD_TOKEN_RE.findall(w) if len(p) > 2}
+    skip = {w.lower() for w in excluded} | platform | parts
+    text = platform_blank(question.replace("\u2019", "'"), platform)
     rest, formed = _formed(text)
     found = [
         Entity(v, k, role="account" if k == "handle" else "")

@@ -19,7 +19,9 @@ from agent.routes.entities import (
     platform_blank,
     zh_content,
 )
+from agent.routes.params import PARAM_TOKEN_RE as PARAM_RE
 from agent.routes.params import words_of
+from agent.vocabulary import intents_of
 from catalog.models import Platform, Route
 from fetching.paths import template_parameters
 
@@ -91,6 +93,29 @@ def route_said(query: str, route: Route) -> tuple[int, int]:
     return name_said(route.name, query, platform_words(route.platform), route.path)
 
 
+def template_intents(name: str, template: str) -> frozenset[str]:
+    """The kinds of feed a route serves (``agent.vocabulary.INTENTS``), read from its name and
+    its path's literal words past the namespace (``/gitee/releases/...``: releases)."""
+    literals = PARAM_RE.sub(" ", template).strip("/").split("/", 1)[1:]
+    return intents_of(f"{name} {' '.join(literals)}")
+
+
+def route_intents(route: Route) -> frozenset[str]:
+    return template_intents(platform_blank(route.name, platform_words(route.platform)), route.path)
+
+
+def intent_said(query: str, route: Route) -> int:
+    """How many kinds of feed the question asks for (releases, 发行版, discussions...) the route
+    serves: among a platform's routes, the one for what was asked."""
+    return len(intents_of(query) & route_intents(route))
+
+
+def route_about(query: str, route: Route) -> bool:
+    """The route is about the question: its name says a word of it, or it serves a kind of feed
+    the question asks for."""
+    return route_said(query, route)[0] > 0 or intent_said(query, route) > 0
+
+
 def offline_choice(
     query: str, filled: list[tuple], platforms: list[str], limit: int
 ) -> tuple[list[tuple[str, int]], bool]:
@@ -104,7 +129,10 @@ def offline_choice(
     whose name asks least it did not. Below a
     refused route about the question, only routes about it or taking its subject are left."""
     said = {route.pk: route_said(query, route) for _ns, route, _path, _below in filled}
-    filled = [f for f in filled if not f[3] or said[f[1].pk][0] or f[2].names_subject]
+    intent = {route.pk: intent_said(query, route) for _ns, route, _path, _below in filled}
+    filled = [
+        f for f in filled if not f[3] or said[f[1].pk][0] or intent[f[1].pk] or f[2].names_subject
+    ]
     named = [f for f in filled if f[2].names_subject]
     kinds = {route.pk: kind_said(route.name, route.path, query) for _n, route, _p, _b in named}
     # Best suited values, then the kind of subject asked for, then the most words of the
@@ -113,12 +141,15 @@ def offline_choice(
     named.sort(
         key=lambda f: (
             -f[2].fit,
+            -intent[f[1].pk],  # the kind of feed asked for: releases, not commits
             -kinds[f[1].pk],
             -(said[f[1].pk][0] + f[2].options_named),
             -said[f[1].pk][0],  # a route named for it beats one listing it among others
             said[f[1].pk][1],
         )
     )
+    if not named:  # no subject: the kind of feed asked for, then the words said; else search order
+        filled.sort(key=lambda f: (-intent[f[1].pk], -said[f[1].pk][0], said[f[1].pk][1]))
     rank = {namespace: i for i, namespace in enumerate(platforms)}
     pool = sorted(named or filled, key=lambda f: rank.get(f[0], len(rank)))
     chosen, done = [], set()

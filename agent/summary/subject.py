@@ -18,30 +18,14 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from agent.question import CJK_RE, WORD_RE
+from agent.vocabulary import FILLER_EN, FILLER_ZH_WORDS
 from catalog.models import Platform, Route
 
 # Words that say what kind of items are wanted, or how the question is put, not what it is
-# about. Latin words are compared whole; Chinese ones are cut out of a keyword wherever they are.
-FILLER_LATIN = frozenset(
-    str.split(
-        """post posts article articles story stories item items feed feeds entry entries open
-        closed repository repositories repo repos channel channels tag tags search results
-        trending hot hottest popular list lists flash flashes newsflash newsflashes comment
-        comments issue issues release releases video videos user users timeline everyone
-        everybody anyone anything something interesting talking talk talked saying say said
-        discussed discussing discussion people good best important big major happen worth read
-        reading see know want like get find out more other things thing stuff topic topics
-        stuff new newest top"""
-    )
-)
-FILLER_CJK = sorted(
-    str.split(
-        """关于 文章 标签 结果 搜索 热搜 热榜 榜单 快讯 新闻 动态 内容 资讯 视频 用户 评论 话题 帖子
-        热门 最热 推荐 精选 热点 头条 大家 说什么 好的 有没有 相关 情况 进展"""
-    ),
-    key=len,
-    reverse=True,
-)
+# about: the one filler vocabulary (``agent.vocabulary``). Latin words are compared whole;
+# Chinese ones are cut out of a keyword wherever they are (no single character: 上 starts 上海).
+FILLER_LATIN = FILLER_EN
+FILLER_CJK = FILLER_ZH_WORDS
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,18 @@ def test_an_example_leak_counts_only_where_the_question_names_no_subject_and_no_
     assert (asked.needs_input, asked.example_leak) == (True, False)
 
 
+def test_an_invented_subject_counts_any_subject_value_where_the_question_names_none():
+    given = ["/a/care :user"]
+
+    assert outcome(["a"], paths=["/a/care"], subjects=given, bare=True).invented_subject is True
+    assert outcome(["a"], paths=["/a/care"], subjects=given).invented_subject is None
+    assert outcome(["a"], paths=["/a/hot"], bare=True).invented_subject is False
+    asked = outcome(["a"], needs=[NEED], bare=True)
+    assert asked.invented_subject is False
+    totals = totals_of([outcome(["a"], paths=["/a/care"], subjects=given, bare=True), asked])
+    assert totals["invented_subjects"] == 1
+
+
 def test_the_totals_count_path_hits_example_leaks_and_needs_input():
     outcomes = [
         outcome(["a"], paths=["/a/x"], expect_paths=["/a/x"]),
@@ -155,6 +167,7 @@ def test_each_question_gets_its_choices_and_the_totals(tmp_path, capsys):
         "path_hit": None,
         "no_example_entity_questions": 0,
         "example_leaks": 0,
+        "invented_subjects": 0,
         "needs_input": 0,
     }
     assert not Brief.objects.exists()
@@ -186,6 +199,7 @@ def test_paths_and_questions_naming_no_subject_are_measured(tmp_path, capsys):
     assert all("DIYgod" not in n["format"] for n in bare["needs"])
     totals = report["totals"]
     assert (totals["path_hit"], totals["example_leaks"], totals["needs_input"]) == (1.0, 0, 1)
+    assert (bare["invented_subject"], totals["invented_subjects"]) == (False, 0)
 
 
 @pytest.mark.django_db

@@ -19,6 +19,8 @@ fetched and no brief is saved.
   percent-decoded and without a trailing slash;
 - example leak, over the lines that name no subject: the run did not end asking for input
   (``needs_input``) and a chosen path carries a subject value taken from its route's example;
+- invented subjects, over the lines that name no subject: the run did not end asking for
+  input and the first path gives a subject parameter a value (any value: the question gave none);
 - needs input: the route node found no route it could fill and asked for what was missing.
 """
 
@@ -36,11 +38,12 @@ from agent.context import RunContext
 from agent.platform import node_platform
 from agent.rewrite import node_rewrite
 from agent.route import node_route
-from agent.routes.params import example_leaks
+from agent.routes.params import example_leaks, route_slots
 from briefs.management.commands.ask import CLI_USER, cli_owner
 from briefs.models import Brief
 from briefs.services import BriefInvalid, question_clean
 from catalog.models import Route
+from fetching.paths import template_values
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class EvalOutcome:
     fallbacks: list[str] = field(default_factory=list)
     needs: list[dict[str, str]] = field(default_factory=list)  # what the route node asked for
     leaks: list[str] = field(default_factory=list)  # "path :parameter" taken from the example
+    subjects: list[str] = field(default_factory=list)  # "path :parameter" given a subject value
 
     @property
     def platform_hit_1(self) -> bool:
@@ -99,6 +103,12 @@ class EvalOutcome:
             return None
         return not self.needs_input and bool(self.leaks)
 
+    @property
+    def invented_subject(self) -> bool | None:
+        if not self.case.no_example_entity:
+            return None
+        return not self.needs_input and bool(self.subjects)
+
     def as_dict(self) -> dict:
         return {
             "line": self.case.line,
@@ -123,6 +133,8 @@ class EvalOutcome:
             "needs": self.needs,
             "example_leaks": self.leaks,
             "example_leak": self.example_leak,
+            "subject_values": self.subjects,
+            "invented_subject": self.invented_subject,
         }
 
 
@@ -207,6 +219,19 @@ def _leaks(chosen: list[tuple[str, int | None]]) -> list[str]:
     return found
 
 
+def _subject_values(chosen: list[tuple[str, int | None]]) -> list[str]:
+    """The subject parameters the first chosen path gives a value."""
+    if not chosen or not chosen[0][1]:
+        return []
+    path, route_id = chosen[0]
+    route = Route.objects.filter(pk=route_id).first()
+    if route is None:
+        return []
+    values = template_values(route.path, unquote(path))
+    slots = route_slots(route.path, route.parameters, route.description, route.example)
+    return [f"{path} :{s.name}" for s in slots if s.subject and values.get(s.name)]
+
+
 async def case_route(case: EvalCase, *, owner, use_llm: bool) -> EvalOutcome:
     """Run the agent's rewrite, platform and route nodes for one question, steps in memory."""
     ctx = RunContext(
@@ -239,6 +264,7 @@ async def case_route(case: EvalCase, *, owner, use_llm: bool) -> EvalOutcome:
     outcome.templates = await sync_to_async(_templates)([route_id for _, route_id in ctx.paths])
     outcome.needs = list(ctx.needs)
     outcome.leaks = await sync_to_async(_leaks)(list(ctx.paths))
+    outcome.subjects = await sync_to_async(_subject_values)(list(ctx.paths))
     return outcome
 
 
@@ -271,6 +297,7 @@ def totals_of(outcomes: list[EvalOutcome]) -> dict:
         "path_hit": share(path, len(with_paths)),
         "no_example_entity_questions": sum(o.case.no_example_entity for o in outcomes),
         "example_leaks": sum(bool(o.example_leak) for o in outcomes),
+        "invented_subjects": sum(bool(o.invented_subject) for o in outcomes),
         "needs_input": sum(o.needs_input for o in outcomes),
     }
 
@@ -282,8 +309,8 @@ def _mark(hit: bool | None) -> str:
 class Command(BaseCommand):
     help = (
         "Run rewrite, platform and route (no fetch) for each question of a JSON-lines file and "
-        "print each choice, then platform hit@1, hit@3, route hit, path hit, example leaks "
-        "and needs input."
+        "print each choice, then platform hit@1, hit@3, route hit, path hit, example leaks, "
+        "invented subjects and needs input."
     )
 
     def add_arguments(self, parser):
@@ -332,6 +359,8 @@ class Command(BaseCommand):
             self.stdout.write(f"  needs input: {asked}")
         if o.example_leak:
             self.stdout.write(f"  EXAMPLE LEAK {', '.join(o.leaks)}")
+        if o.invented_subject:
+            self.stdout.write(f"  INVENTED SUBJECT {', '.join(o.subjects)}")
 
     def _print_totals(self, mode: str, t: dict) -> None:
         def line(label: str, hits: int, of: int, share: float | None) -> str:
@@ -349,6 +378,10 @@ class Command(BaseCommand):
         self.stdout.write(line("path hit", t["path_hits"], t["path_questions"], t["path_hit"]))
         self.stdout.write(
             f"{'example leaks':<15} {t['example_leaks']}  "
+            f"(of {t['no_example_entity_questions']} questions naming no subject)"
+        )
+        self.stdout.write(
+            f"{'invented':<15} {t['invented_subjects']}  "
             f"(of {t['no_example_entity_questions']} questions naming no subject)"
         )
         self.stdout.write(f"{'needs input':<15} {t['needs_input']}")

@@ -1,0 +1,144 @@
+"""The words of a question that name nothing, and the words that say which kind of feed it asks
+for, in Chinese and English: one vocabulary for every reader of a question.
+
+- *Filler* (``FILLER_EN``, ``FILLER_ZH``) is never a subject (a route parameter's value) nor a
+  topic (what the topic check looks for in items): words for kinds of items ("posts", "文章"),
+  words of how a question is put ("interesting", "大家"), and the words that say the subject is
+  *not named*: indefinite and possessive words ("some", "my", "某个", "这个"), the asker's own
+  circle ("team", "company", "团队") and the verbs of a clause about the asker ("the image I
+  *use*", "the repo I *care* about"). A question whose only candidates are these names no
+  subject, and asking for one beats inventing it.
+- ``KIND_EN`` are words for kinds of things ("model", "book"): never a subject, but a topic
+  ("papers about models").
+- ``INDEFINITE_EN`` and ``INDEFINITE_ZH`` stand where a name would: a search for a name after
+  "repo" or "用户" stops at them ("the repo I care about", "某位用户").
+- ``INTENTS``: one concept of feed (releases, commits, discussions...) and its words in both
+  languages. A route says which it serves by its name and its path's literal words; a question
+  by its own words. General vocabulary of feed sites, never one site's list.
+
+The words are compared whole (Latin, case-folded) or, for Chinese, as runs a filler cuts.
+"""
+
+import re
+
+from agent.question import EN_STOP, ZH_STOP
+
+# Indefinite, possessive and personal words: where a name would stand, they say there is none.
+INDEFINITE_EN = frozenset(
+    str.split(
+        """a an some any certain my our your their his her its i we you they me us them mine ours
+    yours theirs someone somebody something anyone anybody anything one whoever whichever
+    whatever this that these those i'm i've we're we've"""
+    )
+)
+# The asker's circle and what the asker does with a thing: "the image my team deploys",
+# "the repo I care about", "the game I play most".
+ASKER_EN = frozenset(
+    str.split(
+        """team teams company companies colleague colleagues coworker coworkers friend friends
+    boss employer family work job use uses used using care cares follow follows followed
+    following watch watches watched watching like likes liked love loves own owns maintain
+    maintains maintained deploy deploys deployed run runs play plays played subscribe
+    subscribed prefer need want check"""
+    )
+)
+# Words around a topic that are not part of it ("latest posts about X"), and words of how a
+# question is put ("what are people talking about").
+ITEM_EN = frozenset(
+    str.split(
+        """post posts article articles story stories feed feeds item items entry entries update
+    updates result results search searches keyword keywords content contents stuff things thing
+    list lists info information trending popular hot hottest best official open closed
+    repository repositories repo repos channel channels tag tags issue issues release releases
+    video videos user users timeline flash flashes newsflash newsflashes comment comments topic
+    topics everyone everybody interesting talking talk talked saying say said discussed
+    discussing discussion people good important big major happen worth read reading see know get
+    find out more other new newest top"""
+    )
+)
+# Words for kinds of things: they say what kind is asked for, never which one.
+KIND_EN = frozenset(
+    str.split(
+        """thread threads review reviews version versions page pages question questions answer
+    answers activity activities image images model models paper papers product products app
+    apps game games blog blogs podcast podcasts episode episodes chapter chapters account
+    accounts package packages day days week weeks month months year years morning evening hour
+    hours time times favourite favorite favourites favorites about author authors group groups
+    project projects org organization profile profiles report reports photo photos picture
+    pictures music movie movies book books"""
+    )
+)
+FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN
+INDEFINITE_ZH = (
+    *str.split("某个 某位 某些 某一 这个 那个 这位 那位 这些 那些 一个 一位 哪个 哪位 哪些 任意"),
+    *str.split("我们 我的 你们 你的 他们 她们 自己 团队 公司 同事 朋友 家人 常用 经常 在用"),
+)
+FILLER_ZH = sorted(
+    {
+        *ZH_STOP,
+        *INDEFINITE_ZH,
+        *str.split(
+            """标签 文章 结果 搜索 资讯 新闻 动态 内容 视频 帖子 热帖 更新 推送 评论 之 我 关注 喜欢
+            收藏 关于 热搜 热榜 榜单 快讯 用户 话题 热门 最热 推荐 精选 热点 头条 说什么 好的 有没有
+            相关 情况 进展 有新 用的"""
+        ),
+    },
+    key=len,
+    reverse=True,
+)
+FILLER_ZH_WORDS = [w for w in FILLER_ZH if len(w) > 1]  # cut anywhere: no single character
+
+# A concept of feed, its English stems and Chinese words.
+INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "release": (("release", "version", "changelog"), ("发行版", "发布版", "版本", "发版")),
+    "commit": (("commit",), ("提交",)),
+    "discussion": (("discussion",), ("讨论",)),
+    "issue": (("issue", "bug"), ("议题", "问题")),
+    "pull": (("pull", "pr", "prs"), ("拉取请求", "合并请求")),
+    "tweet": (("tweet", "tweeted", "tweeting"), ("推文",)),
+    "trend": (("trend", "trends", "trending"), ("趋势", "热搜", "热门")),
+    "bookmark": (("bookmark", "fav", "favourite", "favorite", "collect"), ("收藏",)),
+    "like": (("like", "liked", "likes"), ("点赞", "喜欢")),
+    "coin": (("coin",), ("投币",)),
+    "activity": (("activity", "activities", "event", "events"), ("动态", "事件")),
+    "post": (("post", "status", "statuses", "toot", "upload"), ("投稿", "发帖")),
+    "tag": (("tag", "tags"), ("标签",)),
+    "build": (("build", "builds"), ("构建",)),
+    "blog": (("blog",), ("博客",)),
+    "model": (("model",), ("模型",)),
+    "answer": (("answer",), ("回答",)),
+    "pin": (("pin", "pins"), ("想法",)),
+    "star": (("star", "starred", "stars"), ("星标", "标星")),
+    "branch": (("branch", "branches"), ("分支",)),
+    "follower": (("follower", "followers"), ("粉丝",)),
+    "paper": (("paper", "papers"), ("论文",)),
+    "video": (("video", "videos"), ("视频",)),
+}
+LATIN_WORD_RE = re.compile(r"[a-z0-9]+")
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def intents_of(text: str) -> frozenset[str]:
+    """The concepts of feed ``text`` names (a question, or a route's name and path words).
+    English words match whole, a plural as its singular; Chinese words anywhere."""
+    folded = text.casefold()
+    words = set(LATIN_WORD_RE.findall(folded.replace("_", " ")))
+    words |= {_stem(w) for w in words}
+    found = set()
+    for concept, (latin, chinese) in INTENTS.items():
+        if words & set(latin) or any(w in folded for w in chinese):
+            found.add(concept)
+    return frozenset(found)
+
+
+def filler_en(word: str) -> bool:
+    """A Latin word that is never a subject: stop word, filler or kind of thing."""
+    low = word.casefold().strip(".'-_")
+    return low in EN_STOP or low in FILLER_EN or low in KIND_EN
+
+
+def indefinite_en(word: str) -> bool:
+    return word.casefold().strip(".'") in INDEFINITE_EN
