@@ -9,7 +9,9 @@ inside their transaction; transactional tests (``transaction=True``) that need i
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.test import Client
 
+from agent.llm.transport import strict_refusals_forget
 from catalog.importer import catalog_import, catalog_read_file
 from catalog.seed import SEED_PATH
 from fetching.paths import catalog_cache_clear
@@ -111,6 +113,16 @@ def search_index_always_current(settings):
 
 
 @pytest.fixture(autouse=True)
+def process_state_fresh():
+    """What a process remembers outside the database and the cache starts empty in each test:
+    an endpoint an earlier test's server made refuse ``strict`` schemas must not change how this
+    test's server is asked."""
+    strict_refusals_forget()
+    yield
+    strict_refusals_forget()
+
+
+@pytest.fixture(autouse=True)
 def django_cache_empty():
     """Each test starts with an empty cache: a remembered RSSHub status or throttle count from an
     earlier test must not decide what this one sees."""
@@ -182,6 +194,29 @@ def staff(db):
     return get_user_model().objects.create_user(
         "sam", password="sam-pass-1234", is_staff=True, is_superuser=True
     )
+
+
+def signed_in(user) -> Client:
+    """A test client of its own with ``user`` signed in (two users' clients never share a
+    session, unlike two fixtures that both sign in pytest-django's ``client``)."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def owner_client(owner):
+    return signed_in(owner)
+
+
+@pytest.fixture
+def other_client(other_user):
+    return signed_in(other_user)
+
+
+@pytest.fixture
+def staff_client(staff):
+    return signed_in(staff)
 
 
 @pytest.fixture(scope="session")

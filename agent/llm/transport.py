@@ -233,3 +233,10 @@ def strict_refused(key: str) -> bool:
 def strict_refused_remember(key: str) -> None:
     with _strict_lock:
         _strict_refused.add(key)
+
+
+def strict_refusals_forget() -> None:
+    """Forget every endpoint's refusal (the next call tries ``strict`` again): for a process that
+    starts anew with other endpoints, such as each test."""
+    with _strict_lock:
+        _strict_refused.clear()

@@ -148,8 +148,9 @@ def offline_choice(
             said[f[1].pk][1],
         )
     )
-    if not named:  # no subject: the kind of feed asked for, then the words said; else search order
-        filled.sort(key=lambda f: (-intent[f[1].pk], -said[f[1].pk][0], said[f[1].pk][1]))
+    if not named:  # no subject: the kind of feed asked for first, else the search's order (which
+        # already weighs the words said with the routes' health and popularity)
+        filled.sort(key=lambda f: -intent[f[1].pk])
     rank = {namespace: i for i, namespace in enumerate(platforms)}
     pool = sorted(named or filled, key=lambda f: rank.get(f[0], len(rank)))
     chosen, done = [], set()

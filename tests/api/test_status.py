@@ -20,25 +20,27 @@ KEY = "s3cr3t-access-key"
 
 
 @pytest.fixture
-def rsshub(settings):
+def rsshub_stand_in(settings):
     with ScriptedServer() as server:
         settings.RSSHUB_URL = server.url
         settings.RSSHUB_ACCESS_KEY = KEY
         yield server
 
 
-def test_it_reports_a_reachable_rsshub_without_its_key(api, rsshub):
-    rsshub.route("/healthz", Reply(200, {"Content-Type": "text/plain"}, b"ok"))
+def test_it_reports_a_reachable_rsshub_without_its_key(api, rsshub_stand_in):
+    rsshub_stand_in.route("/healthz", Reply(200, {"Content-Type": "text/plain"}, b"ok"))
     response = api.get(STATUS)
     body = response.json()
     assert body["rsshub"]["ok"] is True and body["rsshub"]["http_status"] == 200
-    assert rsshub.requests_to("/healthz")[0].query["key"] == [KEY], "the key was not sent"
+    assert rsshub_stand_in.requests_to("/healthz")[0].query["key"] == [KEY], "the key was not sent"
     assert KEY.encode() not in response.content, "the access key reached the answer"
-    assert rsshub.url.encode() not in response.content, "RSSHub's address reached the answer"
+    assert rsshub_stand_in.url.encode() not in response.content, (
+        "RSSHub's address reached the answer"
+    )
 
 
-def test_it_reports_an_rsshub_that_answers_an_error(api, rsshub):
-    rsshub.route("/healthz", Reply(503, body=b"down"))
+def test_it_reports_an_rsshub_that_answers_an_error(api, rsshub_stand_in):
+    rsshub_stand_in.route("/healthz", Reply(503, body=b"down"))
     body = api.get(STATUS).json()["rsshub"]
     assert body["ok"] is False and body["http_status"] == 503
 
@@ -49,36 +51,42 @@ def test_it_reports_an_unreachable_rsshub(api, settings):
     assert body["ok"] is False and "rsshub_unavailable" in body["detail"]
 
 
-def test_it_gives_up_on_a_slow_rsshub_at_its_deadline(api, rsshub):
+def test_it_gives_up_on_a_slow_rsshub_at_its_deadline(api, rsshub_stand_in):
     # Answers "ok" only once the test's server stops: a status that reports anything before then
     # gave up at its own deadline.
-    rsshub.route("/healthz", lambda request: (request.stopping.wait(), Reply(200, body=b"ok"))[1])
+    rsshub_stand_in.route(
+        "/healthz", lambda request: (request.stopping.wait(), Reply(200, body=b"ok"))[1]
+    )
     body = api.get(STATUS).json()["rsshub"]
     assert body["ok"] is False and "timeout" in body["detail"]
 
 
-def test_it_says_since_when_rsshub_cannot_reach_the_internet(api, rsshub):
-    rsshub.route("/healthz", Reply(200, {"Content-Type": "text/plain"}, b"ok"))
+def test_it_says_since_when_rsshub_cannot_reach_the_internet(api, rsshub_stand_in):
+    rsshub_stand_in.route("/healthz", Reply(200, {"Content-Type": "text/plain"}, b"ok"))
     assert api.get(STATUS).json()["rsshub"]["egress"]["ok"] is True
     since = timezone.now() - timedelta(minutes=7)
-    RSSHubEgress.objects.create(base_url=rsshub.url, down_since=since, checked_at=timezone.now())
+    RSSHubEgress.objects.create(
+        base_url=rsshub_stand_in.url, down_since=since, checked_at=timezone.now()
+    )
     response = api.get(STATUS)
     body = response.json()["rsshub"]
     assert body["ok"] is True, "/healthz still answers: RSSHub itself is up"
     assert body["egress"]["ok"] is False
     assert body["egress"]["down_since"] == since.isoformat().replace("+00:00", "Z")
     assert "cannot reach the internet" in body["egress"]["detail"]
-    assert rsshub.url.encode() not in response.content, "RSSHub's address reached the answer"
+    assert rsshub_stand_in.url.encode() not in response.content, (
+        "RSSHub's address reached the answer"
+    )
 
 
-def test_it_reports_the_database_and_mode(api, rsshub, settings):
+def test_it_reports_the_database_and_mode(api, rsshub_stand_in, settings):
     settings.OPENAI_API_KEY = ""
     body = api.get(STATUS).json()
     assert body["database"]["ok"] is True
     assert body["answering_mode"] == "offline" and body["llm_configured"] is False
 
 
-def test_it_reports_the_model_when_configured(api, rsshub, settings):
+def test_it_reports_the_model_when_configured(api, rsshub_stand_in, settings):
     settings.OPENAI_API_KEY = "sk-not-shown"
     settings.OPENAI_ROUTER_MODEL = settings.OPENAI_WRITER_MODEL = "test-model"
     response = api.get(STATUS)
@@ -86,7 +94,7 @@ def test_it_reports_the_model_when_configured(api, rsshub, settings):
     assert b"sk-not-shown" not in response.content
 
 
-def test_it_reports_a_queue_that_nobody_takes_from(api, rsshub):
+def test_it_reports_a_queue_that_nobody_takes_from(api, rsshub_stand_in):
     OrmQ.objects.create(
         key=Conf.CLUSTER_NAME, payload="x", lock=timezone.now() - timedelta(minutes=5)
     )
@@ -95,7 +103,7 @@ def test_it_reports_a_queue_that_nobody_takes_from(api, rsshub):
     assert body["oldest_queued_seconds"] >= 300
 
 
-def test_it_reports_a_moving_queue(api, rsshub):
+def test_it_reports_a_moving_queue(api, rsshub_stand_in):
     OrmQ.objects.create(key=Conf.CLUSTER_NAME, payload="x", lock=timezone.now())
     OrmQ.objects.create(
         key=Conf.CLUSTER_NAME, payload="y", lock=timezone.now() + timedelta(minutes=5)
@@ -131,7 +139,7 @@ def test_it_lists_every_instance_by_name_and_its_address_only_to_staff(pair, api
 
 
 @pytest.mark.parametrize("reachable", [True, False])
-def test_it_reports_the_redis_brokers_backlog(api, rsshub, monkeypatch, reachable):
+def test_it_reports_the_redis_brokers_backlog(api, rsshub_stand_in, monkeypatch, reachable):
     """On Q_BROKER=redis the backlog is the length of the broker's list."""
     from django_q.brokers import get_broker
 

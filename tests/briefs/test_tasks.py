@@ -55,7 +55,7 @@ def _caches_clear():
 
 
 @pytest.fixture
-def rsshub(settings):
+def rsshub_stand_in(settings):
     """A scripted RSSHub that answers every path with the same four-item feed."""
     with ScriptedServer(default=Reply(200, {"Content-Type": "application/rss+xml"}, RSS)) as s:
         settings.RSSHUB_URL = s.url
@@ -151,17 +151,17 @@ def test_the_lease_outlasts_the_worker_timeout_and_redelivery_outlasts_the_lease
 # --- running ------------------------------------------------------------------------------------
 
 
-def test_it_runs_a_queued_brief_to_its_end(owner, qworker, rsshub):
+def test_it_runs_a_queued_brief_to_its_end(owner, qworker, rsshub_stand_in):
     brief = brief_in(owner)
     assert run_brief(brief.pk) == "done"
     brief.refresh_from_db()
     assert (brief.status, brief.attempts, brief.mode) == (BriefStatus.SUCCEEDED, 1, "offline")
-    assert [r.path for r in rsshub.requests] == [PATH]
+    assert [r.path for r in rsshub_stand_in.requests] == [PATH]
     assert kinds(brief)[0] == "run_started"
     assert "run_resumed" not in kinds(brief)
 
 
-def test_it_resumes_an_orphaned_run_and_finishes_it_once(owner, qworker, rsshub):
+def test_it_resumes_an_orphaned_run_and_finishes_it_once(owner, qworker, rsshub_stand_in):
     brief = brief_in(owner, BriefStatus.RUNNING, attempts=1, age=expired())
     # What the dead worker had written: its first steps (and its claim, above).
     step_append(brief_id=brief.pk, kind="run_started", payload={"attempt": 1})
@@ -182,13 +182,13 @@ def test_it_resumes_an_orphaned_run_and_finishes_it_once(owner, qworker, rsshub)
     assert Item.objects.filter(feed__path=PATH).count() == 4
 
 
-def test_a_resumed_run_stores_no_item_twice(owner, qworker, rsshub, settings):
+def test_a_resumed_run_stores_no_item_twice(owner, qworker, rsshub_stand_in, settings):
     settings.FETCH_FRESH_SECONDS = 0  # the resumed run fetches again, as it would a minute later
     first = brief_in(owner)
     assert run_brief(first.pk) == "done"
     orphan = brief_in(owner, BriefStatus.RUNNING, attempts=1, age=expired())
     assert run_brief(orphan.pk) == "done"
-    assert len(rsshub.requests) == 2
+    assert len(rsshub_stand_in.requests) == 2
     assert Item.objects.filter(feed__path=PATH).count() == 4
     orphan.refresh_from_db()
     assert len(orphan.citations) == 4
@@ -197,14 +197,14 @@ def test_a_resumed_run_stores_no_item_twice(owner, qworker, rsshub, settings):
 # --- settling what no run may finish ------------------------------------------------------------
 
 
-def test_it_cancels_an_orphan_whose_owner_asked_to_stop(owner, rsshub):
+def test_it_cancels_an_orphan_whose_owner_asked_to_stop(owner, rsshub_stand_in):
     brief = brief_in(owner, BriefStatus.RUNNING, attempts=1, age=expired(), cancel_requested=True)
     assert run_brief(brief.pk) == "cancelled"
     brief.refresh_from_db()
     assert (brief.status, brief.attempts) == (BriefStatus.CANCELLED, 1)
     assert brief.finished_at is not None
     assert kinds(brief) == ["run_cancelled"]
-    assert rsshub.requests == []
+    assert rsshub_stand_in.requests == []
     assert run_brief(brief.pk) == "not claimed"
     assert kinds(brief) == ["run_cancelled"]
 
@@ -218,7 +218,7 @@ def test_it_leaves_a_cancel_request_to_the_live_run(owner):
     assert kinds(brief) == []
 
 
-def test_it_fails_a_brief_whose_attempts_all_stopped_their_worker(owner, rsshub):
+def test_it_fails_a_brief_whose_attempts_all_stopped_their_worker(owner, rsshub_stand_in):
     brief = brief_in(owner, BriefStatus.RUNNING, attempts=MAX_ATTEMPTS, age=expired())
     assert run_brief(brief.pk) == "failed"
     assert run_brief(brief.pk) == "not claimed"
@@ -227,10 +227,10 @@ def test_it_fails_a_brief_whose_attempts_all_stopped_their_worker(owner, rsshub)
     assert brief.error == REASON_EXHAUSTED
     assert kinds(brief) == ["run_failed"]
     assert RunStep.objects.get(brief=brief).payload == {"reason": REASON_EXHAUSTED}
-    assert rsshub.requests == []
+    assert rsshub_stand_in.requests == []
 
 
-def test_the_last_attempt_still_runs(owner, qworker, rsshub):
+def test_the_last_attempt_still_runs(owner, qworker, rsshub_stand_in):
     brief = brief_in(owner, BriefStatus.RUNNING, attempts=MAX_ATTEMPTS - 1, age=expired())
     assert run_brief(brief.pk) == "done"
     brief.refresh_from_db()

@@ -33,26 +33,6 @@ def dashboard_settings(settings):
     cache.clear()
 
 
-@pytest.fixture
-def owner_client(client, owner):
-    client.force_login(owner)
-    return client
-
-
-@pytest.fixture
-def other_client(other_user):
-    client = Client()
-    client.force_login(other_user)
-    return client
-
-
-@pytest.fixture
-def staff_client(staff):
-    client = Client()
-    client.force_login(staff)
-    return client
-
-
 def add_steps(brief: Brief, count: int = 3) -> list[RunStep]:
     kinds = [
         ("run_started", {"attempt": 1, "mode": "offline", "budget": 8, "fetch_retry": 2}),

@@ -56,12 +56,6 @@ def brief(owner):
     return finished_brief(owner, body=body, coverage=coverage_of(ATTEMPTS), as_of=AS_OF)
 
 
-@pytest.fixture
-def owner_client(client, owner):
-    client.force_login(owner)
-    return client
-
-
 def section(page: str, section_id: str) -> str:
     match = re.search(rf'<section[^>]*id="{section_id}".*?</section>', page, re.S)
     assert match, f"no section {section_id}"

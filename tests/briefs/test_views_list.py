@@ -20,12 +20,6 @@ from tests.briefs.test_views import Tags, chinese, page  # noqa: F401 -- a fixtu
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def owner_client(client, owner):
-    client.force_login(owner)
-    return client
-
-
 def rows(body: str) -> dict[int, dict]:
     """Each row of the list: its id, and the actions and text it carries."""
     tags = Tags(body)

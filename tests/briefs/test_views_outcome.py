@@ -21,11 +21,9 @@ NEED = {
 }
 
 
-@pytest.fixture
-def owner_client(client, owner, settings):
+@pytest.fixture(autouse=True)
+def unreachable_rsshub(settings):
     settings.RSSHUB_URL = "http://127.0.0.1:9"  # nothing listens: the home page's probe fails
-    client.force_login(owner)
-    return client
 
 
 def asking_brief(owner, **fields) -> Brief:

@@ -31,12 +31,6 @@ def allow_private(settings):
 
 
 @pytest.fixture
-def owner_client(client, owner):
-    client.force_login(owner)
-    return client
-
-
-@pytest.fixture
 def hook(owner, receiver, allow_private) -> Webhook:
     return webhook_create(owner=owner, url=f"{receiver.url}/hook", description="ops bot")
 

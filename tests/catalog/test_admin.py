@@ -15,12 +15,6 @@ ROUTE_LIST = reverse("admin:catalog_route_changelist")
 PLATFORM_LIST = reverse("admin:catalog_platform_changelist")
 
 
-@pytest.fixture
-def staff_client(client, staff):
-    client.force_login(staff)
-    return client
-
-
 def test_it_requires_login(client):
     response = client.get(ROUTE_LIST)
     assert response.status_code == 302

@@ -17,12 +17,6 @@ PATH = "/36kr/hot-list/:category?"
 
 
 @pytest.fixture
-def staff_client(client, staff):
-    client.force_login(staff)
-    return client
-
-
-@pytest.fixture
 def route():
     return Route.objects.get(path=PATH)
 

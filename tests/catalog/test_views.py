@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -23,19 +22,6 @@ pytestmark = pytest.mark.django_db
 def rsshub_nowhere(settings):
     settings.RSSHUB_URL = "http://127.0.0.1:9"  # nothing listens
     instances_read()  # seeded before any page counts its queries
-
-
-@pytest.fixture
-def owner_client(client, owner):
-    client.force_login(owner)
-    return client
-
-
-@pytest.fixture
-def staff_client(staff):
-    client = Client()
-    client.force_login(staff)
-    return client
 
 
 def test_route_health_is_for_staff(owner_client):

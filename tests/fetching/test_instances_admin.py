@@ -19,12 +19,6 @@ ADD = reverse("admin:fetching_rsshubinstance_add")
 
 
 @pytest.fixture
-def staff_client(client, staff):
-    client.force_login(staff)
-    return client
-
-
-@pytest.fixture
 def keyed(settings):
     settings.RSSHUB_URLS = ["http://127.0.0.1:9"]  # nothing listens
     settings.RSSHUB_ACCESS_KEY = KEY

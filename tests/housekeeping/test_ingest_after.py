@@ -18,7 +18,7 @@ PATH = "/test/housekeeping"
 
 
 @pytest.fixture
-def rsshub(settings):
+def rsshub_stand_in(settings):
     catalog_cache_clear()
     with ScriptedServer() as server:
         settings.RSSHUB_URL = server.url
@@ -38,8 +38,8 @@ def age_everything(days: int) -> None:
     PathFetch.objects.update(answered_at=then)
 
 
-def test_a_refetch_after_pruning_counts_nothing_old_as_new(rsshub):
-    rsshub.route(PATH, feed_reply(5))
+def test_a_refetch_after_pruning_counts_nothing_old_as_new(rsshub_stand_in):
+    rsshub_stand_in.route(PATH, feed_reply(5))
     assert fetch_path_sync(PATH).items_new == 5
     age_everything(40)
     report = housekeep_run()
@@ -51,18 +51,18 @@ def test_a_refetch_after_pruning_counts_nothing_old_as_new(rsshub):
     assert len(again.item_ids) == 5
 
 
-def test_what_changed_still_sees_only_the_new_item_after_pruning(rsshub):
-    rsshub.route(PATH, feed_reply(5))
+def test_what_changed_still_sees_only_the_new_item_after_pruning(rsshub_stand_in):
+    rsshub_stand_in.route(PATH, feed_reply(5))
     fetch_path_sync(PATH)
     age_everything(40)
     housekeep_run()
-    rsshub.route(PATH, feed_reply(6))
+    rsshub_stand_in.route(PATH, feed_reply(6))
     changed = fetch_path_sync(PATH)
     assert (changed.items_new, changed.items_seen) == (1, 5)
 
 
-def test_an_item_its_feed_still_lists_keeps_its_text(rsshub):
-    rsshub.route(PATH, feed_reply(5))
+def test_an_item_its_feed_still_lists_keeps_its_text(rsshub_stand_in):
+    rsshub_stand_in.route(PATH, feed_reply(5))
     fetch_path_sync(PATH)
     age_everything(40)
     fetch_path_sync(PATH)  # the feed lists them again: seen today
@@ -73,8 +73,8 @@ def test_an_item_its_feed_still_lists_keeps_its_text(rsshub):
     assert feed.last_fetched_at > timezone.now() - timedelta(minutes=5)
 
 
-def test_a_fetch_refreshes_last_seen_only_when_a_day_stale(rsshub):
-    rsshub.route(PATH, feed_reply(2))
+def test_a_fetch_refreshes_last_seen_only_when_a_day_stale(rsshub_stand_in):
+    rsshub_stand_in.route(PATH, feed_reply(2))
     fetch_path_sync(PATH)
     then = timezone.now() - timedelta(hours=20)
     Item.objects.update(last_seen_at=then)
@@ -82,8 +82,8 @@ def test_a_fetch_refreshes_last_seen_only_when_a_day_stale(rsshub):
     assert set(Item.objects.values_list("last_seen_at", flat=True)) == {then}
 
 
-def test_a_feed_no_longer_fetched_starts_afresh(rsshub):
-    rsshub.route(PATH, feed_reply(5))
+def test_a_feed_no_longer_fetched_starts_afresh(rsshub_stand_in):
+    rsshub_stand_in.route(PATH, feed_reply(5))
     fetch_path_sync(PATH)
     age_everything(100)
     report = housekeep_run()

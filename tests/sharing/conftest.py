@@ -6,20 +6,6 @@ from django.test import Client
 
 
 @pytest.fixture
-def owner_client(owner):
-    client = Client()
-    client.force_login(owner)
-    return client
-
-
-@pytest.fixture
-def other_client(other_user):
-    client = Client()
-    client.force_login(other_user)
-    return client
-
-
-@pytest.fixture
 def anonymous():
     return Client()
 

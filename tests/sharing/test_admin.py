@@ -11,13 +11,6 @@ from tests.brief_examples import finished_brief
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def staff_client(staff):
-    client = Client()
-    client.force_login(staff)
-    return client
-
-
 def test_feed_keys_are_listed_without_their_secret(staff_client, owner):
     key = feed_key_of(owner=owner)
     for url in ("/admin/sharing/feedkey/", f"/admin/sharing/feedkey/{key.pk}/change/"):

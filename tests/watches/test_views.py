@@ -25,20 +25,6 @@ def quiet_rsshub(settings):
     settings.RSSHUB_URL = "http://127.0.0.1:9"  # the home page's probe: refused at once
 
 
-@pytest.fixture
-def owner_client(owner):
-    client = Client()
-    client.force_login(owner)
-    return client
-
-
-@pytest.fixture
-def other_client(other_user):
-    client = Client()
-    client.force_login(other_user)
-    return client
-
-
 FORM = {
     "question": "new nginx tags",
     "schedule": "weekly",
