@@ -68,6 +68,9 @@ CHECK_INTERVAL = timedelta(minutes=1)  # at most one canary check per instance i
 RECOVERY_SLACK = timedelta(seconds=5)
 CANARY_RECENT = timedelta(days=1)  # a success older than this proves little about the route now
 CANARIES_PER_CHECK = 4  # paths asked at once in one check
+# At start, a canary that has not answered by then says nothing: a starting worker does not wait
+# a whole fetch deadline before its first task for a check that only informs the banner.
+STARTUP_CANARY_TIMEOUT = 5.0
 OFFLINE_NAMESPACES = frozenset({"test"})  # RSSHub's built-in routes that never leave the machine
 TIME_FORMAT = "%Y-%m-%d %H:%M UTC"
 
@@ -382,8 +385,13 @@ class EgressGuard:
 # --- Recovery ------------------------------------------------------------------------------------
 
 
-async def _instance_check(instance, *, first: str = "") -> bool | None:
-    async with RSSHubClient(base_url=instance.base_url, access_key=instance.access_key) as client:
+async def _instance_check(
+    instance, *, first: str = "", timeout: float | None = None
+) -> bool | None:
+    client = RSSHubClient(
+        base_url=instance.base_url, access_key=instance.access_key, timeout=timeout
+    )
+    async with client:
         return await egress_check(client, first=first, instance_id=instance.pk)
 
 
@@ -417,5 +425,13 @@ def egress_startup_check(*, now: datetime | None = None) -> dict[str, bool | Non
         if not egress_check_claim(instance.base_url, now=now):
             answers[instance.base_url] = None
             continue
-        answers[instance.base_url] = async_to_sync(_instance_check)(instance)
+        timeout = min(STARTUP_CANARY_TIMEOUT, settings.RSSHUB_TIMEOUT)
+        ok = async_to_sync(_instance_check)(instance, timeout=timeout)
+        if ok is False:
+            logger.warning(
+                "RSSHub at %s cannot reach the internet: briefs say so, and no route is "
+                "blamed, until it can",
+                instance.label,
+            )
+        answers[instance.base_url] = ok
     return answers
