@@ -199,7 +199,7 @@ def stack_env(*, workdir: str, rsshub_url: str, redis_url: str | None) -> dict:
     env.update(
         DATABASE_URL=database_url(), DATA_DIR=workdir, SECRET_KEY=os.environ["SECRET_KEY"],
         DEBUG="0", ALLOWED_HOSTS="127.0.0.1,localhost", LOG_LEVEL="WARNING", Q_WORKERS="1",
-        RSSHUB_URL=rsshub_url, RSSHUB_EGRESS_CANARY="off", PYTHONUNBUFFERED="1",
+        RSSHUB_URL=rsshub_url, RSSHUB_EGRESS_CANARIES="off", PYTHONUNBUFFERED="1",
         # Every question fetches: no answer from an earlier question's fetch of the same path.
         FETCH_FRESH_SECONDS="0",
         # The API baseline polls every 20 ms and asks as often as the page does.

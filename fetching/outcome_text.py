@@ -79,7 +79,7 @@ REASON_EXPLANATIONS: dict[tuple[Outcome, str], Promise] = {
         "RSSHub refused this service's access key, so %(source)s was not fetched; ask staff to "
         "check the RSSHub access key."
     ),
-    (Outcome.UPSTREAM_ERROR, EGRESS_REASON): gettext_lazy(
+    (Outcome.RSSHUB_UNAVAILABLE, EGRESS_REASON): gettext_lazy(
         "RSSHub cannot reach the internet, so %(source)s was not fetched; try again when its "
         "network is back."
     ),

@@ -234,15 +234,23 @@ FETCH_GLOBAL_CONCURRENCY = env_int("FETCH_GLOBAL_CONCURRENCY", 32, minimum=1)
 # long enough for the request, the egress check that may follow it, and the parse.
 FETCH_FRESH_SECONDS = env_float("FETCH_FRESH_SECONDS", 60.0, minimum=0.0)
 FETCH_CLAIM_SECONDS = env_float("FETCH_CLAIM_SECONDS", 2 * RSSHUB_TIMEOUT + 10, minimum=1.0)
-# The path asked when RSSHub reports that a source gave no answer at all (DNS, refused, reset), to
-# tell "that site is gone" from "RSSHub cannot reach the internet" (fetching/egress.py), after a
-# route of another namespace that succeeded recently. Any route that reaches a site that is
-# always up will do; "off" leaves only the recent successes.
-RSSHUB_EGRESS_CANARY = env_str("RSSHUB_EGRESS_CANARY", "/github/repos/DIYgod")
-if RSSHUB_EGRESS_CANARY.lower() == "off":
-    RSSHUB_EGRESS_CANARY = ""
-elif not RSSHUB_EGRESS_CANARY.startswith("/") or "?" in RSSHUB_EGRESS_CANARY:
-    raise ImproperlyConfigured("RSSHUB_EGRESS_CANARY must be a route path like /github/repos/x")
+# The paths asked when RSSHub reports that a source gave no answer at all (DNS, refused, reset,
+# timeout), to tell "that site is gone" from "RSSHub cannot reach the internet"
+# (fetching/egress.py), beside a route that succeeded recently; also asked once as the web and the
+# worker start. Stable routes of different sites that need the internet and no configuration; all
+# are asked at once, and one answer proves the internet is there. "off" leaves only the recent
+# successes. RSSHUB_EGRESS_CANARY (one path) is the older name, read when the list is not set.
+RSSHUB_EGRESS_CANARIES = env_list(
+    "RSSHUB_EGRESS_CANARIES",
+    env_list("RSSHUB_EGRESS_CANARY", ["/github/repos/DIYgod", "/hackernews", "/sspai/index"]),
+)
+if [p.lower() for p in RSSHUB_EGRESS_CANARIES] == ["off"]:
+    RSSHUB_EGRESS_CANARIES = []
+for _canary in RSSHUB_EGRESS_CANARIES:
+    if not _canary.startswith("/") or "?" in _canary or "//" in _canary:
+        raise ImproperlyConfigured(
+            "RSSHUB_EGRESS_CANARIES must be route paths like /github/repos/x, comma-separated"
+        )
 
 # --- Dashboard ---------------------------------------------------------------------------------
 # On SQLite without REDIS_URL, live pages read the watched briefs' step counters this often

@@ -10,7 +10,8 @@ from html import escape
 
 from tests.httpserver import Reply
 
-CANARY = "/github/repos/DIYgod"  # the default RSSHUB_EGRESS_CANARY
+CANARIES = ("/github/repos/DIYgod", "/hackernews", "/sspai/index")  # RSSHUB_EGRESS_CANARIES
+CANARY = CANARIES[0]
 
 
 def rsshub_error_page(message: str) -> Reply:

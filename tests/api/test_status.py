@@ -8,10 +8,12 @@ from django.utils import timezone
 from django_q.conf import Conf
 from django_q.models import OrmQ
 
+from fetching.egress import egress_startup_check
 from fetching.models import RSSHubEgress, RSSHubInstance
 from tests.fetching.instance_standins import InstancePair, failing_on_its_own
 from tests.httpserver import Reply, ScriptedServer
 from tests.redis_dbs import redis_test_url
+from tests.rsshub_replies import dns_failure
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +79,17 @@ def test_it_says_since_when_rsshub_cannot_reach_the_internet(api, rsshub_stand_i
     assert rsshub_stand_in.url.encode() not in response.content, (
         "RSSHub's address reached the answer"
     )
+
+
+def test_it_says_rsshub_has_no_internet_from_the_startup_check_before_anyone_asks(api, rsshub_stand_in):
+    rsshub_stand_in.route_default(dns_failure())  # every route, the canaries too
+    rsshub_stand_in.route("/healthz", Reply(200, {"Content-Type": "text/plain"}, b"ok"))
+    egress_startup_check()  # as manage.py serve and each starting worker do
+
+    body = api.get(STATUS).json()["rsshub"]
+    assert body["ok"] is True and body["egress"]["ok"] is False
+    assert "cannot reach the internet" in body["egress"]["detail"]
+    assert [i["egress_ok"] for i in body["instances"]] == [False]
 
 
 def test_it_reports_the_database_and_mode(api, rsshub_stand_in, settings):

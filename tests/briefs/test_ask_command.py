@@ -15,8 +15,10 @@ from django.db import connections
 
 from briefs.models import Brief
 from briefs.services import brief_cancel
+from fetching.egress import egress_startup_check
 from tests.agent.conftest import NOT_FOUND, feed
 from tests.databases import database_url
+from tests.rsshub_replies import dns_failure
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "Alpha Wire flash news"
@@ -148,3 +150,19 @@ def test_the_process_exits_non_zero_when_the_run_did_not_succeed(stub_rsshub):
     assert done.returncode == 1, done.stderr
     assert json.loads(done.stdout)["status"] == "cancelled"
     assert "the run ended cancelled" in done.stderr
+
+
+def test_it_says_rsshub_has_no_internet_before_the_run(stub_rsshub, capsys):
+    stub_rsshub.route_default(dns_failure())  # every route, the canaries too
+    egress_startup_check()  # as manage.py serve and each starting worker do
+    call_command("ask", QUESTION, "--json")
+    out, err = capsys.readouterr()
+    assert err.startswith("RSSHub cannot reach the internet (since "), err
+    assert "no source is blamed" in err
+    result = json.loads(out)  # stdout is the JSON object alone
+    assert (result["outcome"], result["reason"]) == ("no_data", "unreachable")
+
+
+def test_it_says_nothing_of_the_internet_while_rsshub_reaches_it(flash, capsys):
+    call_command("ask", QUESTION, "--json")
+    assert "internet" not in capsys.readouterr().err

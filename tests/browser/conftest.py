@@ -143,7 +143,7 @@ def _environment(database_url: str, rsshub_url: str, data_dir: Path) -> dict:
         # This RSSHub has no internet by design: its egress canary is a route it serves itself,
         # so the "broken" option's failure is the route's, and no later page says "no internet"
         # (the egress guard has its own tests).
-        RSSHUB_EGRESS_CANARY="/test/1",
+        RSSHUB_EGRESS_CANARIES="/test/1",
     )
     return env
 

@@ -70,7 +70,7 @@ def test_the_reason_changes_the_line_where_the_class_alone_misleads():
             Outcome.AUTH_REQUIRED, path="/36kr/hot-list", reason=ACCESS_KEY_REASON
         )
         offline = outcome_explanation(
-            Outcome.UPSTREAM_ERROR, path="/36kr/hot-list", reason=EGRESS_REASON
+            Outcome.RSSHUB_UNAVAILABLE, path="/36kr/hot-list", reason=EGRESS_REASON
         )
         unknown_reason = outcome_explanation(Outcome.TIMEOUT, path="/a/b", reason="other")
     assert "access key" in key and "blocked" not in key

@@ -102,7 +102,7 @@ def test_it_calls_an_unknown_route_not_found(rsshub_settings):
 
 
 def test_this_rsshub_without_internet_is_an_egress_outage_no_routes_fault(rsshub_settings):
-    # The default canary (RSSHUB_EGRESS_CANARY) fails the same way here: RSSHub lost the internet.
+    # The default canaries (RSSHUB_EGRESS_CANARIES) fail the same way: RSSHub lost the internet.
     result = fetch_path_sync("/36kr/newsflashes")
     assert (result.outcome, result.reason) == (Outcome.RSSHUB_UNAVAILABLE, "egress")
     assert "ENOTFOUND" in result.message
@@ -111,7 +111,7 @@ def test_this_rsshub_without_internet_is_an_egress_outage_no_routes_fault(rsshub
 
 
 def test_it_calls_a_site_out_of_reach_upstream_error(rsshub_settings, settings):
-    settings.RSSHUB_EGRESS_CANARY = ""  # nothing to tell an outage from a site that is gone
+    settings.RSSHUB_EGRESS_CANARIES = []  # nothing to tell an outage from a site that is gone
     result = fetch_path_sync("/36kr/newsflashes")
     assert (result.outcome, result.transient) == (Outcome.UPSTREAM_ERROR, True)
     assert "ENOTFOUND" in result.message or "fetch failed" in result.message

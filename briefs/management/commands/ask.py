@@ -4,12 +4,16 @@ import threading
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
+from django.utils import translation
+from django.utils.translation import gettext as _
 
+from agent.question import language_of
 from briefs.models import Brief, BriefStatus
 from briefs.services import BriefInvalid, brief_create
 from briefs.step_lines import step_terminal_line
 from briefs.steps import steps_after
 from briefs.tasks import run_brief
+from fetching.egress import TIME_FORMAT, egress_outage_everywhere
 
 POLL_SECONDS = 0.1
 CLI_USER = "cli"
@@ -55,6 +59,7 @@ class Command(BaseCommand):
             brief = brief_create(owner=owner, question=question, offline=offline, enqueue=False)
         except BriefInvalid as exc:
             raise CommandError(f"{exc.field}: {exc.message}") from None
+        self._egress_notice(brief)
         worker = threading.Thread(target=_run_in_thread, args=(brief.pk,), daemon=True)
         worker.start()
         steps = self._follow(brief.pk, worker, echo=not as_json)
@@ -65,6 +70,20 @@ class Command(BaseCommand):
             self.stdout.write("\n" + (brief.body or brief.error))
         if brief.status != BriefStatus.SUCCEEDED:
             raise CommandError(f"the run ended {brief.status}: {brief.error}")
+
+    def _egress_notice(self, brief: Brief) -> None:
+        """Before the run, on stderr (``--json`` keeps stdout to the object): RSSHub has no
+        internet, as the last check found (``fetching.egress``), in the question's language."""
+        outage = egress_outage_everywhere()
+        if outage is None:
+            return
+        language = brief.language or language_of(brief.question)
+        with translation.override("zh-hans" if language.startswith("zh") else "en"):
+            notice = _(
+                "RSSHub cannot reach the internet (since %(time)s): this brief can only say so, "
+                "and no source is blamed."
+            ) % {"time": outage.down_since.strftime(TIME_FORMAT)}
+        self.stderr.write(notice)
 
     def _follow(self, brief_id: int, worker: threading.Thread, *, echo: bool) -> list:
         seen, last = [], 0

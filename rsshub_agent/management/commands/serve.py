@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand
 from catalog.importer import CatalogSourceError, catalog_import, catalog_read_file
 from catalog.seed import SEED_PATH
 from fetching.catalog_download import catalog_import_from_instances
+from fetching.egress import egress_startup_check
 from fetching.reachability import rsshub_reachability
 
 SCRIPTS = Path(settings.BASE_DIR) / "scripts"
@@ -38,6 +39,8 @@ class Command(BaseCommand):
             call_command("migrate", "--noinput", verbosity=0)
             call_command("install_assets", stderr=self.stderr)
             self._import_catalog(rsshub_up)
+            if rsshub_up:
+                self._check_egress()
             call_command("ensure_staff", stdout=self.stdout)
             self._spawn("web", [sys.executable, "-m", "daphne", "-b", host, "-p", str(port),
                                 "rsshub_agent.asgi:application"])  # fmt: skip
@@ -90,6 +93,19 @@ class Command(BaseCommand):
             f"catalog from {source}: {report.routes.added} routes added, "
             f"{report.routes.updated} updated, {report.routes.removed} removed upstream"
         )
+
+    def _check_egress(self) -> None:
+        """Once, before anyone asks: whether RSSHub reaches the internet (``fetching.egress``).
+        The banner, the status API and ``ask`` read the answer; the worker does not ask again
+        within the minute."""
+        for url, ok in egress_startup_check().items():
+            if ok is False:
+                self.stderr.write(
+                    f"RSSHub at {url} cannot reach the internet: every brief will say so (and "
+                    "blame no route) until it can; the check is repeated every minute"
+                )
+            elif ok:
+                self.stdout.write(f"RSSHub at {url} reaches the internet")
 
     def _spawn(self, name: str, command: list, env: dict | None = None) -> None:
         self.stdout.write(f"starting {name}: {' '.join(map(str, command))}")
