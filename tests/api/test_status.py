@@ -81,7 +81,9 @@ def test_it_says_since_when_rsshub_cannot_reach_the_internet(api, rsshub_stand_i
     )
 
 
-def test_it_says_rsshub_has_no_internet_from_the_startup_check_before_anyone_asks(api, rsshub_stand_in):
+def test_it_says_rsshub_has_no_internet_from_the_startup_check_before_anyone_asks(
+    api, rsshub_stand_in
+):
     rsshub_stand_in.route_default(dns_failure())  # every route, the canaries too
     rsshub_stand_in.route("/healthz", Reply(200, {"Content-Type": "text/plain"}, b"ok"))
     egress_startup_check()  # as manage.py serve and each starting worker do

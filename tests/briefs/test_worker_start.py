@@ -59,7 +59,9 @@ def test_a_failed_build_at_start_is_logged_not_raised(catalog, monkeypatch, capl
     assert feed_parser_pids(), "the rest is still done"
 
 
-def test_a_starting_worker_knows_rsshub_has_no_internet_before_any_question(catalog, rsshub_stand_in):
+def test_a_starting_worker_knows_rsshub_has_no_internet_before_any_question(
+    catalog, rsshub_stand_in
+):
     assert egress_outage() is None
     post_spawn.send(sender="django_q", proc_name="Process-1")
     post_spawn.send(sender="django_q", proc_name="Process-2")  # the cluster's next worker
