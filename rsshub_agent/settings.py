@@ -62,8 +62,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
-    "django_q",
+    # Before django_q: its `qcluster` command is rsshub_agent's (management/commands/qcluster.py).
     "rsshub_agent",
+    "django_q",
     "catalog",
     "fetching",
     "agent",
