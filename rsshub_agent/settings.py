@@ -50,8 +50,10 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+# Not "daphne": its app only makes `runserver` serve ASGI, and importing it (Twisted, ~45 MB)
+# in every process (the worker's, the supervisor's setup) costs more than that is worth. The web
+# process runs `daphne rsshub_agent.asgi:application`, which needs no app.
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
