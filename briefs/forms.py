@@ -9,7 +9,7 @@ from briefs.markdown import text_cut
 from briefs.models import BriefOutcome, BriefStatus
 from briefs.selectors import FollowUpChoice
 from briefs.services import NEED_VALUE_MAX_LENGTH
-from catalog.search import MAX_QUESTION_CHARS
+from catalog.search_terms import MAX_QUESTION_CHARS
 
 
 class AskForm(forms.Form):

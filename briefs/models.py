@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from catalog.search import MAX_QUESTION_CHARS  # one limit on questions, the search's own
+from catalog.search_terms import MAX_QUESTION_CHARS  # one limit on questions, the search's own
 
 NEED_KEYS = ("parameter", "description", "format")  # what a needs_input brief asks, per value
 

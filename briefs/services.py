@@ -19,7 +19,7 @@ from briefs.models import (
 )
 from briefs.queue import brief_task_name
 from briefs.steps import step_append
-from catalog.search import MAX_QUESTION_CHARS
+from catalog.search_terms import MAX_QUESTION_CHARS
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser

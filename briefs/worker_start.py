@@ -1,5 +1,6 @@
 """What a worker process does once, as django-q starts it (``post_spawn``, sent in workers only):
-build the catalog's search index and start a feed parser, so that the first question a worker
+map the catalog's search index (built first by whichever process finds no current file in
+``DATA_DIR``: ``catalog.search_store``) and start a feed parser, so that the first question a worker
 takes (after a start, a restart or a recycle) waits for neither. The index then keeps itself
 current (``catalog.search_index``); the parser serves every fetch of this worker
 (``fetching.ingest``). And ask whether RSSHub reaches the internet (``fetching.egress``; once a

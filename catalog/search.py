@@ -48,8 +48,8 @@ from catalog.health import route_health_score
 from catalog.search_index import SearchIndex, search_index_current
 from catalog.search_question import SearchQuery, query_parse
 from catalog.search_relevance import Relevance, matched_terms, relevance_of
+from catalog.search_terms import MAX_QUESTION_CHARS
 
-MAX_QUESTION_CHARS = 2000
 PRIOR_RELEVANCE = 0.5
 SIZE_PRIOR = 0.15
 PRIORITY_BASE = 1.25

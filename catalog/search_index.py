@@ -1,5 +1,7 @@
-"""The route-search index: one in-memory inverted index of the catalog per process. Its terms
-come from ``catalog.search_terms``, the same for the catalog and for a question.
+"""The route-search index: one inverted index of the catalog, built once per catalog version for
+the machine (``catalog.search_store`` writes it to ``DATA_DIR``, every process maps it). Its terms
+come from ``catalog.search_terms`` (per row: ``catalog.search_fields``), the same for the catalog
+and for a question.
 
 What is indexed. Every platform and route, whatever its curation. Per route, each term keeps its
 best field: name (route name and its translations), path (literal segments of the route key and
@@ -15,39 +17,44 @@ whole, so a staff edit costs a reload of four columns, not a rebuild.
 
 Invalidation. ``search_index_current()`` reads ``catalog_search_version()`` (two aggregate
 queries, too dear for every search) at most every ``CATALOG_SEARCH_RECHECK_SECONDS``. A changed
-text signature rebuilds the index, unless the rows written since kept their text
-(``catalog.search_touch``); a changed curation signature reloads only the curation. Search
+text signature rebuilds the index (or maps the file another process has built for that
+signature), unless the rows written since kept their text (``catalog.search_touch``). Curation
+is per process, read from the database beside the mapped file; a changed curation signature
+reloads only the curation. Search
 re-reads curation and health of its top candidates on every call (``catalog.search``), so a
 disabled route disappears at once; additions wait for the next check. Health stays out of the
 index: it changes on every fetch.
 """
 
+import logging
 import math
-import re
 import threading
 import time
 from array import array
-from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 
 from catalog import selectors
+from catalog.search_fields import (
+    FIELD_WEIGHTS,
+    NAME,
+    name_alternatives,
+    platform_fields,
+    platform_names,
+    required_params,
+    route_fields,
+    shared_domains,
+)
 from catalog.search_postings import posting_arrays
+from catalog.search_store import IndexFileRefused, build_lock, index_path, index_read, index_write
 from catalog.search_terms import CJK_RE, text_canonical, text_terms
 from catalog.search_touch import index_touch, row_digests
 
-# --- The index ----------------------------------------------------------------------------------
+log = logging.getLogger(__name__)
 
-TEXT_CHARS = 1500  # of a description: enough for its first tables, bounds the index's size
-# Field codes, best first; a posting stores ``position << 2 | code``.
-NAME, PATH, META, TEXT = 0, 1, 2, 3
-FIELD_WEIGHTS = (1.0, 0.6, 0.4, 0.25)
-SECOND_LEVEL_DOMAINS = frozenset(("com", "net", "org", "gov", "edu", "ac", "co", "or", "ne", "go"))
-HOST_PREFIXES = frozenset(("www", "m", "mobile"))
-# " - ", " | ", " / ", and list separators: ASCII and full-width commas, 、, / | and semicolons.
-NAME_SEPARATORS_RE = re.compile("\\s[-\u2013\u2014|/]\\s|[,\uff0c\u3001/|;\uff1b]")
+# --- The index ----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,107 +132,6 @@ class _Builder:
     name_vocab: list[set[str]] = field(default_factory=list)
 
 
-def _add_field(best: dict[str, int], code: int, texts: Iterable[str], *, numbers=True) -> None:
-    for text in texts:
-        for term in text_terms(text, numbers=numbers):
-            if best.get(term, 9) > code:
-                best[term] = code
-
-
-def _strings(value: Any) -> list[str]:
-    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
-
-
-def _translated(translations: Any, key: str) -> list[str]:
-    if not isinstance(translations, dict):
-        return []
-    values = [t.get(key) for t in translations.values() if isinstance(t, dict)]
-    return [v for v in values if isinstance(v, str)]
-
-
-def _parameter_texts(parameters: Any) -> Iterator[str]:
-    if not isinstance(parameters, dict):
-        return
-    for value in parameters.values():
-        if isinstance(value, str):
-            yield value
-        elif isinstance(value, dict):
-            yield str(value.get("description") or "")
-            for option in value.get("options") or ():
-                if isinstance(option, dict):
-                    yield f"{option.get('label', '')} {option.get('value', '')}"
-
-
-def _literal_path(key: str) -> str:
-    return " ".join(s for s in key.split("/") if s and not s.startswith(":"))
-
-
-def _required_params(key: str) -> int:
-    segments = key.split("/")
-    return sum(s.startswith(":") and not s.endswith("?") for s in segments)
-
-
-def domain_label(url: str) -> str:
-    """The registrable name of a site's host: www.zhihu.com -> zhihu, bbc.co.uk -> bbc."""
-    host = url.split("://")[-1].split("/")[0].split(":")[0].lower()
-    labels = [x for x in host.split(".") if x]
-    labels = labels[:-1]  # the top-level domain
-    if len(labels) > 1 and labels[-1] in SECOND_LEVEL_DOMAINS:
-        labels = labels[:-1]
-    label = labels[-1] if labels else ""
-    return label if len(label) >= 3 and label not in HOST_PREFIXES else ""
-
-
-def platform_names(row: selectors.PlatformRow, shared_domains: Collection[str] = ()) -> list[str]:
-    """Every name a question may use for the platform, curated aliases included.
-
-    The domain's name counts unless other platforms share it (blogs on github.io are not GitHub).
-    """
-    names = [row.namespace, row.name, *_translated(row.translations, "name")]
-    names += _strings(row.aliases)
-    label = domain_label(row.url)
-    if label not in shared_domains:
-        names.append(label)
-    return [n for n in names if n and n.strip()]
-
-
-def _shared_domains(rows: list[selectors.PlatformRow]) -> set[str]:
-    seen: dict[str, int] = {}
-    for row in rows:
-        label = domain_label(row.url)
-        seen[label] = seen.get(label, 0) + 1
-    return {label for label, count in seen.items() if count > 1}
-
-
-def _name_alternatives(name: str, platform_terms: frozenset[str], idf: dict[str, float]):
-    alternatives = []
-    for part in NAME_SEPARATORS_RE.split(name):
-        own = frozenset(text_terms(part)) - platform_terms
-        if own:
-            alternatives.append((own, sum(idf.get(t, 0.0) for t in own)))
-    return tuple(alternatives)
-
-
-def _route_fields(row: selectors.RouteRow, namespace: str) -> dict[str, int]:
-    best: dict[str, int] = {}
-    _add_field(best, NAME, [row.name, *_translated(row.translations, "name")])
-    example = row.example.removeprefix(f"/{namespace}")
-    _add_field(best, PATH, [_literal_path(row.key), example], numbers=False)
-    _add_field(best, META, _strings(row.categories))
-    texts = [row.description[:TEXT_CHARS], *_translated(row.translations, "description")]
-    _add_field(best, TEXT, [*texts, *_parameter_texts(row.parameters)], numbers=False)
-    return best
-
-
-def _platform_fields(row: selectors.PlatformRow, shared_domains: set[str]) -> dict[str, int]:
-    best: dict[str, int] = {}
-    _add_field(best, NAME, platform_names(row, shared_domains))
-    _add_field(best, META, _strings(row.categories))
-    texts = [row.description[:TEXT_CHARS], *_translated(row.translations, "description")]
-    _add_field(best, TEXT, texts, numbers=False)
-    return best
-
-
 def _post(postings: dict[str, list[int]], position: int, best: dict[str, int]) -> None:
     for term, code in best.items():
         postings.setdefault(term, []).append(position << 2 | code)
@@ -274,23 +180,23 @@ def search_index_build(version: tuple[tuple, tuple]) -> SearchIndex:
     """Read the catalog and build the index for ``version`` (``catalog_search_version()``)."""
     started = time.perf_counter()
     platform_rows, routes_of = _load_rows()
-    shared_domains = _shared_domains(platform_rows)
+    shared = shared_domains(platform_rows)
     builder = _Builder()
     routes: list[tuple[selectors.RouteRow, int, dict[str, int]]] = []
     for position, platform in enumerate(platform_rows):
-        fields = _platform_fields(platform, shared_domains)
+        fields = platform_fields(platform, shared)
         _post(builder.platform_terms, position, fields)
         builder.name_vocab.append({t for t, code in fields.items() if code == NAME})
         vocabulary = set(fields)
         for route in routes_of[platform.id]:
-            route_fields = _route_fields(route, platform.namespace)
-            _post(builder.route_terms, len(routes), route_fields)
-            routes.append((route, position, route_fields))
-            vocabulary.update(route_fields)
+            own = route_fields(route, platform.namespace)
+            _post(builder.route_terms, len(routes), own)
+            routes.append((route, position, own))
+            vocabulary.update(own)
         builder.platform_vocab.append(vocabulary)
     index = _assemble(version[0], platform_rows, routes, builder)
     for position, row in enumerate(platform_rows):
-        _phrases(index, position, platform_names(row, shared_domains))
+        _phrases(index, position, platform_names(row, shared))
     index.curation = curation_load(index, version[1])
     index.arrays = posting_arrays(index, FIELD_WEIGHTS)
     index.digests = row_digests(platform_rows, (route for route, _, _ in routes))
@@ -359,9 +265,9 @@ def _indexed_route(
         path=row.path,
         name=row.name,
         example=row.example,
-        required_params=_required_params(row.key),
+        required_params=required_params(row.key),
         own_name_terms=frozenset(name_terms - platform_terms),
-        alternatives=_name_alternatives(row.name, platform_terms, idf),
+        alternatives=name_alternatives(row.name, platform_terms, idf),
     )
 
 
@@ -386,6 +292,50 @@ def curation_load(index: SearchIndex, version: tuple) -> Curation:
             platform_priority[position] = row.priority
     ok = (bytes(route_ok), tuple(route_priority), bytes(platform_ok), tuple(platform_priority))
     return Curation(version, *ok)
+
+
+# --- One index per machine, mapped by every process (catalog.search_store) ----------------------
+
+# What the file holds besides the arrays; the postings by term live on only as the arrays.
+STORED_FIELDS = (
+    "version", "platforms", "routes", "idf", "name_idf", "word_phrases", "cjk_phrases",
+    "platform_by_namespace", "route_by_path", "route_by_id", "common_cutoff", "digests",
+    "built_seconds", "longest_phrase_words",
+)  # fmt: skip
+
+
+def _index_load(path, version: tuple[tuple, tuple]) -> SearchIndex | None:
+    try:
+        stored = index_read(path, version[0])
+    except IndexFileRefused as exc:
+        log.warning("search index %s refused (%s): rebuilding it", path.name, exc)
+        return None
+    if stored is None:
+        return None
+    rest, arrays = stored
+    index = SearchIndex(
+        **rest, curation=Curation((), b"", (), b"", ()), route_postings={}, platform_postings={}
+    )
+    index.arrays = arrays
+    index.curation = curation_load(index, version[1])
+    return index
+
+
+def search_index_shared(version: tuple[tuple, tuple]) -> SearchIndex:
+    """The index of ``version`` from this database's file in ``DATA_DIR``; built and written
+    first (by one process at a time) when the file is absent, stale or damaged."""
+    path = index_path()
+    index = _index_load(path, version)
+    if index is not None:
+        return index
+    with build_lock(path):
+        index = _index_load(path, version)  # another process may have built it meanwhile
+        if index is None:
+            built = search_index_build(version)
+            rest = {name: getattr(built, name) for name in STORED_FIELDS}
+            index_write(path, version[0], rest, built.arrays)
+            index = _index_load(path, version) or built
+    return index
 
 
 # --- One index per process ----------------------------------------------------------------------
@@ -426,7 +376,7 @@ class _IndexHolder:
         # data, so a change racing the build causes one extra rebuild, never a stale index.
         text, curation = version = selectors.catalog_search_version()
         if index is None or (index.version != text and not index_touch(index, text)):
-            index = self._index = search_index_build(version)
+            index = self._index = search_index_shared(version)
         elif index.curation.version != curation:
             index.curation = curation_load(index, curation)  # readers hold the old one meanwhile
         self._checked_at = time.monotonic()

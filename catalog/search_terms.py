@@ -18,6 +18,11 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
+# The longest question read (catalog.search refuses longer ones). Here, beside the text rules, so
+# models and forms can import it without the search and NumPy.
+MAX_QUESTION_CHARS = 2000
+
+
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 RUN_RE = re.compile(rf"([{CJK}]+)|([^\W_{CJK}]+)")
 CJK_RE = re.compile(rf"[{CJK}]")

@@ -10,6 +10,7 @@ and only its curation is reloaded. A change of text (an import, an alias edit, a
 row) still rebuilds.
 """
 
+import hashlib
 from typing import Any
 
 from catalog import selectors
@@ -18,8 +19,10 @@ TOUCH_LIMIT = 50
 
 
 def row_digest(row: tuple) -> int:
-    """A digest of a text row (``selectors.PlatformRow``/``RouteRow``), for this process."""
-    return hash(repr(tuple(row)))
+    """A digest of a text row (``selectors.PlatformRow``/``RouteRow``), the same in every process
+    (``hash`` is salted per process; these digests are stored with the index file)."""
+    digest = hashlib.blake2b(repr(tuple(row)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
 
 
 def row_digests(platforms, routes) -> tuple[dict[int, int], dict[int, int]]:

@@ -32,12 +32,11 @@ from briefs.tokens.auth import token_from_header
 from briefs.tokens.service import TokenRejected
 from mcp_server.caller import Caller
 from mcp_server.follow import in_thread
-from mcp_server.server import CALLER_KEY, build_server
+from mcp_server.server import CALLER_KEY
 
 Receive = Callable[[], Awaitable[dict]]
 Send = Callable[[dict], Awaitable[None]]
 ASGIApp = Callable[[dict, Receive, Send], Awaitable[None]]
-MCP_PATHS = frozenset({"/mcp", "/mcp/"})
 WWW_AUTHENTICATE = (b"www-authenticate", b'Bearer realm="mcp"')
 NOT_PROVIDED = "Authentication credentials were not provided."  # DRF's NotAuthenticated
 
@@ -114,16 +113,3 @@ class McpHttpApp:
         )
         async with manager.run():
             await manager.handle_request({**scope, CALLER_KEY: caller}, receive, send)
-
-
-def mcp_mounted(django_app: ASGIApp) -> ASGIApp:
-    """``django_app`` with ``/mcp/`` served by the MCP server."""
-    mcp_app = McpHttpApp(build_server())
-
-    async def application(scope: dict, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"] in MCP_PATHS:
-            await mcp_app(scope, receive, send)
-        else:
-            await django_app(scope, receive, send)
-
-    return application

@@ -11,11 +11,12 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from briefs.routing import websocket_urlpatterns  # noqa: E402
 from briefs.socket_auth import ReaderAuthMiddlewareStack  # noqa: E402
-from mcp_server.http import mcp_mounted  # noqa: E402
+from mcp_server.mount import mcp_mounted  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        # /mcp/ is the MCP server (Streamable HTTP); every other path is Django's.
+        # /mcp/ is the MCP server (Streamable HTTP, imported at its first request); every other
+        # path is Django's.
         "http": mcp_mounted(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
             ReaderAuthMiddlewareStack(URLRouter(websocket_urlpatterns))

@@ -21,6 +21,7 @@ from rsshub_agent.env import (
     env_str,
     env_url,
 )
+from rsshub_agent.worker_shape import machine_cpus, machine_memory_mb, workers_fitting
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # A real environment variable wins over the file, so CI and tests can override it.
@@ -49,8 +50,10 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+# Not "daphne": its app only makes `runserver` serve ASGI, and importing it (Twisted, ~45 MB)
+# in every process (the worker's, the supervisor's setup) costs more than that is worth. The web
+# process runs `daphne rsshub_agent.asgi:application`, which needs no app.
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -61,8 +64,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
-    "django_q",
+    # Before django_q: its `qcluster` command is rsshub_agent's (management/commands/qcluster.py).
     "rsshub_agent",
+    "django_q",
     "catalog",
     "fetching",
     "agent",
@@ -355,7 +359,14 @@ if Q_RETRY < Q_TIMEOUT + 30:
 if FETCH_CLAIM_SECONDS + 5 >= Q_TIMEOUT:
     # A run may wait out one claim on a path (fetching/flight.py), and must still finish.
     raise ImproperlyConfigured("FETCH_CLAIM_SECONDS must be well below Q_TIMEOUT")
-Q_WORKERS = env_int("Q_WORKERS", 2, minimum=1)
+# Workers: one per CPU, as many as the memory holds beside the rest (rsshub_agent/worker_shape.py).
+# A worker is replaced (forked afresh by the cluster's guard) after Q_RECYCLE tasks, or after a
+# task that left it above Q_WORKER_MAX_MB resident (0: no bound): fragmentation stays bounded.
+Q_WORKERS = env_int(
+    "Q_WORKERS", workers_fitting(cpus=machine_cpus(), memory_mb=machine_memory_mb()), minimum=1
+)
+Q_RECYCLE = env_int("Q_RECYCLE", 500, minimum=1)
+Q_WORKER_MAX_MB = env_int("Q_WORKER_MAX_MB", 512, minimum=0)
 # The broker: "orm" (the database, the default) or "redis" (REDIS_URL), for several worker hosts.
 # django-q2's Redis broker pops a task (BLPOP) and never acks it or hands it out again: a task
 # whose worker died is gone, and the brief is recovered by briefs_recover instead (briefs/tasks.py).
@@ -378,6 +389,8 @@ Q_CLUSTER = {
     "max_attempts": 1,
     "ack_failures": True,
     "queue_limit": Q_WORKERS,  # tasks waiting in the local queue still age toward `retry`
+    "recycle": Q_RECYCLE,
+    "max_rss": Q_WORKER_MAX_MB * 1024 or None,  # KB
     "catch_up": False,
     "save_limit": 1000,
     # Results, schedules and failures stay in the database whichever broker queues the tasks.

@@ -6,6 +6,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -26,6 +27,16 @@ def read_until(stream, marker: str, lines: list[str], limit: int = 400) -> bool:
         lines.append(line)
         if marker in line:
             return True
+    return False
+
+
+def supervising(pid: int, seconds: float = 10) -> bool:
+    """Whether ``pid`` runs rsshub_agent/supervisor.py (the exec follows the ready line)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if b"supervisor.py" in Path(f"/proc/{pid}/cmdline").read_bytes():
+            return True
+        time.sleep(0.05)
     return False
 
 
@@ -59,6 +70,7 @@ def test_serve_sets_up_serves_and_stops_with_an_unreachable_rsshub(tmp_path):
         assert "3905 routes added" in output
         assert re.search(r"created staff account 'staff-[0-9a-f]{8}' with password", output)
         assert read_until(serve.stdout, "Listening on TCP address", lines), "daphne did not listen"
+        assert supervising(serve.pid), "serve did not hand over to the Django-free supervisor"
         response = httpx.get(f"http://127.0.0.1:{port}/admin/login/", timeout=10)
         assert response.status_code == 200
         assert f"MCP: http://127.0.0.1:{port}/mcp/" in output

@@ -71,6 +71,12 @@ def test_it_starts_with_defaults(tmp_path):
         ("FETCH_CLAIM_SECONDS", "0"),
         ("FETCH_CLAIM_SECONDS", "3600"),  # longer than a run may take (Q_TIMEOUT)
         ("Q_BROKER", "kafka"),
+        ("Q_WORKERS", "0"),
+        ("Q_WORKERS", "two"),
+        ("Q_RECYCLE", "0"),
+        ("Q_RECYCLE", "often"),
+        ("Q_WORKER_MAX_MB", "-1"),
+        ("Q_WORKER_MAX_MB", "1.5GB"),
     ],
 )
 def test_a_malformed_value_names_its_variable(tmp_path, name, value):
@@ -175,3 +181,32 @@ def test_the_channel_layer_outwaits_its_own_blocking_receive(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == "True"
+
+
+SHAPE_PROBE = """
+import django
+django.setup()
+from django.conf import settings
+from rsshub_agent.worker_shape import machine_cpus, machine_memory_mb, workers_fitting
+fitting = workers_fitting(cpus=machine_cpus(), memory_mb=machine_memory_mb())
+q = settings.Q_CLUSTER
+print(q["workers"] == fitting, q["recycle"], q["max_rss"])
+"""
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({}, "True 500 524288"),
+        ({"Q_RECYCLE": "50", "Q_WORKER_MAX_MB": "0"}, "True 50 None"),
+        ({"Q_WORKERS": "7"}, "False 500 524288"),
+    ],
+)
+def test_the_worker_shape_comes_from_the_machine_unless_set(tmp_path, env, expected):
+    result = subprocess.run(
+        [sys.executable, "-c", SHAPE_PROBE],
+        env={**BASE_ENV, "PYTHONPATH": str(ROOT), "DATA_DIR": str(tmp_path), **env},
+        cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == expected

@@ -23,7 +23,7 @@ from api.base import (
     query_params,
 )
 from briefs.api.briefs import QuestionField
-from catalog.search import MAX_QUESTION_CHARS
+from catalog.search_terms import MAX_QUESTION_CHARS
 from watches.models import Schedule, Watch
 from watches.schedules import ZONE_NAME_MAX_LENGTH
 from watches.selectors import watch_of, watches_of

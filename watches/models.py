@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.utils.timezone import now as time_now
 from django.utils.translation import gettext_lazy as _
 
-from catalog.search import MAX_QUESTION_CHARS
+from catalog.search_terms import MAX_QUESTION_CHARS
 from watches.schedules import DAILY, HOURLY, WEEKLY, ZONE_NAME_MAX_LENGTH, Slot, zone_of
 
 DEFAULT_TIME = time(8, 0)

@@ -31,7 +31,7 @@ from briefs.quotas import brief_create_limited, brief_rerun_limited
 from briefs.selectors import briefs_of, briefs_search
 from briefs.services import brief_cancel, brief_delete
 from briefs.steps import steps_after
-from catalog.search import MAX_QUESTION_CHARS
+from catalog.search_terms import MAX_QUESTION_CHARS
 
 STEPS_LIMIT = 500
 LIST_COLUMNS = (

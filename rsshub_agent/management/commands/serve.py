@@ -1,4 +1,8 @@
-"""Run everything a person needs on one machine: RSSHub, the web server and a worker."""
+"""Run everything a person needs on one machine: RSSHub, the web server and a worker.
+
+Setting up needs Django; watching the children does not: once they run, this process becomes
+``rsshub_agent/supervisor.py`` by ``exec`` (that module says why and how).
+"""
 
 import os
 import signal
@@ -10,12 +14,14 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.db import connections
 
 from catalog.importer import CatalogSourceError, catalog_import, catalog_read_file
 from catalog.seed import SEED_PATH
 from fetching.catalog_download import catalog_import_from_instances
 from fetching.egress import egress_startup_check
 from fetching.reachability import rsshub_reachability
+from rsshub_agent import supervisor
 
 SCRIPTS = Path(settings.BASE_DIR) / "scripts"
 
@@ -50,7 +56,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Admin: http://{host}:{port}/admin/  RSSHub: {settings.RSSHUB_URL}")
             self.stdout.write(f"MCP: http://{host}:{port}/mcp/ (a token from the Tokens page)")
             self.stdout.write("Press Ctrl-C to stop everything.\n")
-            self._wait()
+            self._hand_over()
         except KeyboardInterrupt:
             self.stdout.write("\nstopping")
         finally:
@@ -114,13 +120,18 @@ class Command(BaseCommand):
         child.name = name
         self.children.append(child)
 
-    def _wait(self) -> None:
-        while True:
-            for child in self.children:
-                if child.poll() is not None:
-                    self.stderr.write(f"{child.name} exited with status {child.returncode}")
-                    raise SystemExit(1)
-            time.sleep(0.5)
+    def _hand_over(self) -> None:
+        """Become the supervisor (``exec``): same pid, same children, no Django. Never returns."""
+        connections.close_all()
+        for stream in (self.stdout, self.stderr, sys.stdout, sys.stderr):
+            stream.flush()
+        # Held pending across the exec; the supervisor unblocks them once it handles them.
+        signal.pthread_sigmask(signal.SIG_BLOCK, supervisor.HANDED_SIGNALS)
+        handed = [f"{child.name}={child.pid}" for child in self.children]
+        try:
+            os.execv(sys.executable, [sys.executable, "-P", supervisor.__file__, *handed])  # noqa: S606
+        finally:  # only when the exec failed
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, supervisor.HANDED_SIGNALS)
 
     def _stop_all(self) -> None:
         for child in self.children:
