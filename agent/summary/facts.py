@@ -67,6 +67,28 @@ def fold(text: str) -> str:
     return " ".join(_PUNCT.sub(" ", text).split())
 
 
+def holds(folded_text: str, phrase: str) -> bool:
+    """Whether a folded text holds a folded phrase: a Chinese one anywhere, a Latin one as whole
+    words (next to spaces, punctuation or Chinese characters, never inside a longer word)."""
+    if not phrase:
+        return False
+    if CJK_CHAR_RE.search(phrase):
+        return phrase in folded_text
+    start = folded_text.find(phrase)
+    while start != -1:
+        end = start + len(phrase)
+        before = folded_text[start - 1] if start else " "
+        after = folded_text[end] if end < len(folded_text) else " "
+        if not _latin_word_char(before) and not _latin_word_char(after):
+            return True
+        start = folded_text.find(phrase, start + 1)
+    return False
+
+
+def _latin_word_char(char: str) -> bool:
+    return char.isascii() and (char.isalnum() or char == "_")
+
+
 def text_language(text: str) -> str:
     """``zh`` when Chinese characters are at least as many as Latin words, ``en`` when Latin
     words outnumber them (three words at least, when there is no Chinese), else ``""``."""

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from agent.summary.facts import CJK_CHAR_RE, fold
+from agent.summary.facts import fold, holds
 
 LINK_OPEN, LINK_CLOSE = "\ue000", "\ue001"  # around a link target ``claims`` took out of the text
 LINK_MARK_RE = re.compile(f"{LINK_OPEN}([^{LINK_CLOSE}]*){LINK_CLOSE}")
@@ -113,11 +113,7 @@ def addresses(sentence: str) -> list[tuple[str, str]]:
 
 def _named_in(name: str, texts: list[str]) -> bool:
     folded = fold(re.sub(r"^the\s", "", name, flags=re.I))
-    if not folded:
-        return True
-    if CJK_CHAR_RE.search(folded):
-        return any(folded in text for text in texts)
-    return any(f" {folded} " in text for text in texts)
+    return not folded or any(holds(text, folded) for text in texts)
 
 
 def _address(url: str) -> tuple[str, str]:

@@ -39,6 +39,7 @@ from agent.summary.facts import (
     english_words,
     facts_of,
     fold,
+    holds,
     quantities,
     text_language,
 )
@@ -92,17 +93,13 @@ def support_reason(claim: Facts, evidence: Sequence[Evidence]) -> str | None:
     )
     found = 0
     for entity in claim.entities:
-        if any(_holds(e.text, entity) for e in evidence):
+        if any(holds(e.text, entity) for e in evidence):
             found += 1
         elif not (across and _translatable(entity, claim.language)):
             return REASON_ENTITY
     if across:
         return None if claim.numbers or found else REASON_UNSUPPORTED
     return None if _words_share(claim, evidence) >= WORDS_SUPPORTED else REASON_UNSUPPORTED
-
-
-def _holds(text: str, entity: str) -> bool:
-    return entity in text if CJK_CHAR_RE.search(entity) else f" {entity} " in text
 
 
 def _translatable(entity: str, language: str) -> bool:
