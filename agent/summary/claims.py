@@ -35,7 +35,12 @@ URL = re.compile(
 )
 HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>|<!--.*?-->", re.S)
 HREF = re.compile(r"""\bhref\s*=\s*["']?([^"'\s>]+)""", re.I)
-PRIVATE_USE = re.compile("[\ue000-\uf8ff]")  # the link marks are ours alone
+# Control, invisible format (zero-width, bidi overrides) and private-use characters, and lone
+# surrogates: nothing a reader should get, and the link marks are ours alone.
+UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ud800-\udfff"
+    "\ue000-\uf8ff]"
+)
 # A sentence ends at . ! ? (then space) or at a CJK full stop, exclamation or question mark,
 # unless the dot closes an abbreviation.
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])")
@@ -84,7 +89,7 @@ def claims_check(
     by_n = {item.n: item for item in items}
     report = ClaimsReport(body="", cited=set(), produced=0, kept=0)
     lines = []
-    for line in PRIVATE_USE.sub("", body).replace("\r\n", "\n").split("\n"):
+    for line in UNPRINTABLE.sub("", body.replace("\r\n", "\n")).split("\n"):
         lines.append(_line(line, by_n, check, report))
     text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
     report.body = text

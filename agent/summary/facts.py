@@ -110,7 +110,7 @@ SCALES = {
     "万亿": 10**12,
 }  # fmt: skip
 UNITS = {
-    "usd": ("$", "us$", "usd", "dollar", "dollars", "美元"),
+    "usd": ("$", "us$", "usd", "dollar", "dollars", "us dollar", "us dollars", "美元"),
     "eur": ("€", "eur", "euro", "euros", "欧元"),
     "gbp": ("£", "gbp", "pound", "pounds", "英镑"),
     "cny": ("¥", "rmb", "cny", "yuan", "元", "人民币", "块"),

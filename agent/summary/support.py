@@ -10,7 +10,8 @@ The writer contract (``agent.summary.claims``) hands each sentence that cites gi
   ``$2 billion`` = ``2,000,000,000 dollars`` = ``20亿美元``; a rounded figure matches what it
   rounds);
 - ``unsupported_entity``: a name, handle or code of it is in none of its cited items;
-- ``unsupported``: fewer than ``WORDS_SUPPORTED`` of its content words are in its cited items.
+- ``unsupported``: fewer than ``WORDS_SUPPORTED`` of its content words are in its cited items,
+  or it says nothing at all (a citation alone, punctuation).
 
 Cited items support a sentence together: a figure from one and a name from another will do.
 A sentence whose language is not its items' (a Chinese brief from English items) cannot be
@@ -99,6 +100,8 @@ def support_reason(claim: Facts, evidence: Sequence[Evidence]) -> str | None:
             return REASON_ENTITY
     if across:
         return None if claim.numbers or found else REASON_UNSUPPORTED
+    if not (claim.words or claim.zh_words or claim.numbers or claim.entities):
+        return REASON_UNSUPPORTED  # it says nothing an item could back
     return None if _words_share(claim, evidence) >= WORDS_SUPPORTED else REASON_UNSUPPORTED
 
 
