@@ -101,7 +101,7 @@ _ROLE_LINE = re.compile(
     re.I | re.M,
 )
 # Phrases that try to override the prompt, in English and Chinese.
-_OVERRIDE = re.compile(
+INSTRUCTION_LIKE = re.compile(
     r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of|my)\s+)*"
     r"(?:previous|prior|above|earlier|preceding|system|original)?\s*"
     r"(?:instructions?|prompts?|rules?|directions?|messages?|guidelines?)\b"
@@ -143,7 +143,7 @@ def _fenced_item(item: FencedItem, max_chars: int) -> str:
 
 def _neutralise(value: str) -> str:
     value = _BRACKETED_NUMBER.sub("\uff3b\\1\uff3d", _CONTROL.sub("", value))
-    value = _OVERRIDE.sub(lambda m: f"\u00abinstruction-like: {m.group(0)}\u00bb", value)
+    value = INSTRUCTION_LIKE.sub(lambda m: f"\u00abinstruction-like: {m.group(0)}\u00bb", value)
     value = _ROLE_LINE.sub(lambda m: f"\u00abrole-like line\u00bb {m.group(1).strip()}", value)
     return _TAG_LIKE.sub("\u2039", value)
 

@@ -44,7 +44,7 @@ from agent.summary.facts import (
     quantities,
     text_language,
 )
-from agent.summary.instruction import DOMAIN_RE, LINK_MARK_RE, instruction_found
+from agent.summary.instruction import DOMAIN_RE, LINK_MARK_RE, instruction_found, orders_removed
 
 REASON_LANGUAGE = "language"
 REASON_INSTRUCTION = "instruction"
@@ -72,7 +72,7 @@ class Evidence:
 
 def evidence_of(*, n: int, title: str, text: str, source: str = "", link: str = "") -> Evidence:
     """The evidence of an item (or of any titled text: ``n`` is its number)."""
-    body = f"{title or ''}\n{(text or '')[:EVIDENCE_CHARS]}"
+    body = orders_removed(f"{title or ''}\n{(text or '')[:EVIDENCE_CHARS]}")
     folded = fold(f"{body} {source or ''} {_host(link)}")
     return Evidence(
         n=n,
