@@ -71,6 +71,8 @@ def test_it_starts_with_defaults(tmp_path):
         ("FETCH_CLAIM_SECONDS", "0"),
         ("FETCH_CLAIM_SECONDS", "3600"),  # longer than a run may take (Q_TIMEOUT)
         ("Q_BROKER", "kafka"),
+        ("LLM_WRITER_MAX_CHARS", "100"),  # shorter than any brief
+        ("LLM_WRITER_MAX_SENTENCES", "many"),
     ],
 )
 def test_a_malformed_value_names_its_variable(tmp_path, name, value):
