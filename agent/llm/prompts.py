@@ -108,8 +108,11 @@ INSTRUCTION_LIKE = re.compile(
     r"|\byou\s+are\s+now\b|\bnew\s+instructions?\b|\bsystem\s+prompt\b|\bjailbreak\b"
     r"|\b(?:tell|instruct|ask)\s+(?:the\s+)?(?:readers?|users?)\s+to\b"
     r"|\b(?:say|state|write|claim)\s+(?:that\s+)?(?:the|this)\s+(?:story|news|report)\s+is\b"
+    r"|\b(?:ai|language\s+model|llm)\s+(?:assistants?|models?|summari[sz]ers?)\b"
+    r"|\bin\s+(?:your|the)\s+(?:summary|brief|answer|response)\b"
     r"|(?:忽略|无视|忘记|忽视)(?:之前|以上|上述|前面|先前|所有|全部)*(?:的)?(?:所有|全部)?"
-    r"(?:指令|指示|提示|规则|要求|设定)|你现在是|新的指令|系统提示|(?:告诉|提醒|要求)(?:读者|用户)",
+    r"(?:指令|指示|提示|规则|要求|设定|内容|消息|信息|文字)|你现在是|新的指令|系统提示"
+    r"|(?:告诉|提醒|要求)(?:读者|用户)|(?:AI|人工智能|模型)\s*助手|在(?:摘要|总结|简报|回答)中",
     re.I,
 )
 

@@ -45,7 +45,8 @@ UNPRINTABLE = re.compile(
 # unless the dot closes an abbreviation.
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])")
 ABBREVIATION = re.compile(
-    r"(?:\b[A-Z]\.|\b(?:Mr|Mrs|Ms|Dr|St|vs|etc|Inc|Ltd|Co|Jr|Sr|No|Fig|e\.g|i\.e|approx))\.?$"
+    r"(?:\b[A-Z]\.|\b(?:Mr|Mrs|Ms|Dr|St|vs|etc|Inc|Ltd|Co|Jr|Sr|No|Fig|e\.g|i\.e|approx|a\.m|p\.m))"
+    r"\.?$"
 )
 LEADING_CITATIONS = re.compile(r"^((?:\[\d{1,4}\]\s*)+[.,;\u3002]?)\s*(.*)$", re.DOTALL)
 

@@ -90,15 +90,18 @@ def _latin_word_char(char: str) -> bool:
 
 
 def text_language(text: str) -> str:
-    """``zh`` when Chinese characters are at least as many as Latin words, ``en`` when Latin
-    words outnumber them (three words at least, when there is no Chinese), else ``""``."""
+    """``en`` for three Latin words and no Chinese, or for English that quotes Chinese (Latin
+    words outnumber Chinese characters and two of them are English function words); ``zh`` for
+    two Chinese characters or more otherwise (names and codes in Latin letters do not make a
+    Chinese sentence English); else ``""``."""
     chinese = len(CJK_CHAR_RE.findall(text))
-    words = len(LATIN_WORD_RE.findall(text))
-    if chinese and chinese >= words:
-        return "zh"
-    if words > chinese and (chinese or words >= 3):
+    words = LATIN_WORD_RE.findall(text)
+    if not chinese:
+        return "en" if len(words) >= 3 else ""
+    function_words = sum(1 for w in words if w.lower() in STOP_WORDS)
+    if len(words) > chinese and function_words >= 2:
         return "en"
-    return ""
+    return "zh" if chinese >= 2 else ""
 
 
 # --- numbers ----------------------------------------------------------------------------------
@@ -189,9 +192,10 @@ def quantities(text: str) -> list[Quantity]:
 def _unless_code(match: re.Match[str]) -> str:
     token = match.group(0)
     mixed = any(c.isalpha() for c in token) and any(c.isdigit() for c in token)
-    if not mixed or _SCALE_OR_ORDINAL.match(token) or token.lower() in NUMBER_WORDS:
-        return token
-    return " "
+    version = token.count(".") >= 2  # 7.3.0: a version, a code
+    if version or (mixed and not _SCALE_OR_ORDINAL.match(token)):
+        return " "
+    return token
 
 
 def _quantity(match: re.Match[str]) -> Quantity | None:

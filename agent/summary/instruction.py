@@ -66,7 +66,7 @@ EN_SOURCE_RE = re.compile(
 _ZH_NAME = r"([\u4e00-\u9fffA-Za-z·&]{2,12}?)"
 ZH_SOURCE_RE = re.compile(
     rf"据{_ZH_NAME}(?:的)?(?:报道|报导|消息|称|透露|援引|证实|确认|获悉|披露)"
-    rf"|(?:经|由|获|已获|得到){_ZH_NAME}(?:证实|确认|核实|报道)"
+    rf"|(?<![财曾神途历])(?:经|由|获|已获|得到){_ZH_NAME}(?:证实|确认|核实|报道)"
 )
 
 _TLDS = (

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-FIXTURE = Path(__file__).parent / "data" / "support-fixture.jsonl"
+FIXTURE = Path(__file__).parent / "support_fixture.jsonl"
 GOOD_LINE = FIXTURE.read_text(encoding="utf-8").splitlines()[0]
 
 
@@ -32,8 +32,17 @@ def test_it_reports_precision_and_recall_by_language_kind_and_reason():
         assert scores["precision"] >= 0.95 and scores["recall"] >= 0.85, scores
     assert {"instruction", "language", "unsupported_number", "unsupported_entity", "date",
             "recited"} <= set(report["dropped"])  # fmt: skip
+    # Cited as written, a swapped sentence is unsupported: the check re-cites it, which is not
+    # keeping it as written.
     swap = next(line for line in report["lines"] if line["id"] == "zh-swap-01")
-    assert (swap["kept"], swap["recited_to"]) == (True, [2])
+    assert (swap["kept"], swap["recited_to"], swap["correct"]) == (False, [2], True)
+
+
+def test_recited_sentences_may_be_counted_as_kept():
+    report = json.loads(run(str(FIXTURE), "--json", "--recited-as-kept"))
+    swap = next(line for line in report["lines"] if line["id"] == "zh-swap-01")
+    assert (swap["kept"], swap["correct"]) == (True, False)
+    assert report["totals"]["recited"] == 2
 
 
 def test_the_text_report_prints_the_figures():

@@ -14,9 +14,12 @@ translation, instruction, copy...). The sentence goes through the writer contrac
 (``agent.summary.claims``) exactly as a model's brief does, in the brief's language, with the
 newest item's time as the run's time.
 
-A sentence is *kept* when every sentence of the line stays, re-cited or not. Precision: of the
-kept, the share labelled supported; recall: of the supported, the share kept. Both are given
-over all lines, by language and by kind, with what was dropped, by reason.
+A sentence is *kept* when every sentence of the line stays as written. The label judges the
+sentence with its own citations, so a sentence the check re-cited to another item was found
+unsupported as cited: it counts as not kept (and is counted under ``recited``, with the item it
+now cites), unless ``--recited-as-kept`` says otherwise. Precision: of the kept, the share
+labelled supported; recall: of the supported, the share kept. Both are given over all lines, by
+language and by kind, with what was dropped, by reason.
 """
 
 from __future__ import annotations
@@ -149,14 +152,15 @@ def cases_read(path: str) -> list[SupportCase]:
     return cases
 
 
-def case_judge(case: SupportCase) -> SupportOutcome:
+def case_judge(case: SupportCase, *, recited_as_kept: bool = False) -> SupportOutcome:
     """The line's sentence through the writer contract, as a model's brief would go."""
     dated = [i.published_at for i in case.items if i.published_at]
     now = max(dated) if dated else datetime.now(UTC)
     report = claims_check(case.sentence, list(case.items), now=now, language=case.lang)
-    kept = report.sentences > 0 and report.kept == report.sentences
     reasons = [r for r in report.dropped if r != REASON_RECITED]
     recited = sorted(report.cited) if report.dropped.get(REASON_RECITED) else []
+    kept = report.sentences > 0 and report.kept == report.sentences
+    kept = kept and (recited_as_kept or not recited)
     return SupportOutcome(case, kept, reasons[0] if reasons else "", recited, report.dropped)
 
 
@@ -216,16 +220,22 @@ class Command(BaseCommand):
         parser.add_argument(
             "--json", action="store_true", dest="as_json", help="print one JSON object"
         )
+        parser.add_argument(
+            "--recited-as-kept",
+            action="store_true",
+            help="count a sentence re-cited to another item as kept",
+        )
 
-    def handle(self, *args, file: str, as_json: bool, **options):
-        outcomes = [case_judge(case) for case in cases_read(file)]
+    def handle(self, *args, file: str, as_json: bool, recited_as_kept: bool, **options):
+        cases = cases_read(file)
+        outcomes = [case_judge(case, recited_as_kept=recited_as_kept) for case in cases]
         report = report_of(outcomes)
         if as_json:
             self.stdout.write(json.dumps(report, ensure_ascii=False, indent=2))
             return
         for line in report["lines"]:
             if not line["correct"]:
-                verdict = "kept" if line["kept"] else f"dropped ({line['reason']})"
+                verdict = "kept" if line["kept"] else f"dropped ({line['reason'] or 'recited'})"
                 self.stdout.write(
                     f"line {line['line']} {line['id']}: {line['label']}, {verdict}: "
                     f"{line['sentence'][:120]}"
