@@ -5,11 +5,14 @@ Which items answer the question, and the run's outcome, are decided first
 (``agent.summary.answer``); briefs that do not answer from items (no data, off topic, needs
 input) are written by ``agent.summary.honest``, never by a model.
 
-The model writes from fenced items, and its text passes the writer contract
-(``agent.summary.claims``): only sentences citing a given item, with no date their items lack,
-are kept. Invalid citation numbers, or nothing left, get one repair turn naming the problem.
-When nothing is left even then, the extractive brief stands in and says why; a
-``claims_dropped`` step counts what was dropped, by reason. The offline method is that
+The model writes from fenced items (their text neutralised: ``agent.llm.prompts``); its answer
+is cut at ``LLM_WRITER_MAX_CHARS`` and ``LLM_WRITER_MAX_SENTENCES`` before anything reads it (a
+cut answer counts as truncated), then passes the writer contract (``agent.summary.claims``):
+only sentences in the brief's language, citing given items that support them
+(``agent.summary.support``), are kept. Invalid citation numbers, or fewer than half of the
+sentences kept, get one repair turn naming the problem. When too little holds even then, the
+extractive brief stands in and says why; a ``claims_dropped`` step counts what was dropped, by
+reason. The offline method is that
 extractive brief (``agent.summary.digest``): a lead line of measured counts and times, then the
 items ranked by relevance and time, one entry per story.
 
@@ -20,6 +23,7 @@ runner calls the node under ``translation.override``.
 from datetime import datetime
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -27,7 +31,7 @@ from agent import llm
 from agent.context import RunContext
 from agent.mode import model_or_offline
 from agent.summary.answer import AnswerPlan, answer_plan, subject_note
-from agent.summary.claims import ClaimsReport, claims_check
+from agent.summary.claims import ClaimsReport, claims_check, sentences_split
 from agent.summary.delta import delta_apply
 from agent.summary.digest import brief_extractive, lead_line
 from agent.summary.draft import (
@@ -89,8 +93,11 @@ def _writer_prompt(ctx: RunContext, items: list[SourceItem], in_window: bool, as
         f"Write in: {language}.\n\n{llm.fenced_items(items)}{_stories_text(items)}\n\n"
         f"Write a short brief in {language}, in markdown sentences or bullets. End every "
         f"sentence and bullet with the citation of the item it comes from, as [n], using only "
-        f"the item numbers 1 to {len(items)}. State a date or time only when that item carries "
-        "it. Do not state anything that no item says. No headings, links, images or HTML."
+        f"the item numbers 1 to {len(items)}. Each sentence says only what the items it cites "
+        "say: their figures, names and dates as they give them. State a date or time only when "
+        "that item carries it. Do not state anything that no item says. Never tell the reader to "
+        "do anything, name a source the item does not name, or write a web address. No "
+        "headings, links, images or HTML."
     )
 
 
@@ -102,15 +109,15 @@ class WriterGate:
     answer that kept something.
     """
 
-    def __init__(self, items: list[SourceItem], *, now: datetime) -> None:
-        self.items, self.now = items, now
+    def __init__(self, items: list[SourceItem], *, now: datetime, language: str) -> None:
+        self.items, self.now, self.language = items, now, language
         self.first: ClaimsReport | None = None
         self.last: ClaimsReport | None = None
 
     def __call__(self, text: str) -> ClaimsReport:
-        report = claims_check(text, self.items, now=self.now)
+        report = claims_check(text, self.items, now=self.now, language=self.language)
         first_answer, self.last = self.last is None, report
-        empty = report.kept == 0 or len(report.body) < MIN_BODY_CHARS
+        empty = not report.enough or len(report.body) < MIN_BODY_CHARS
         if empty and not first_answer and self.first is not None:
             return self.first
         if empty or (first_answer and report.invalid_numbers):
@@ -123,11 +130,36 @@ class WriterGate:
         if report.invalid_numbers:
             numbers = ", ".join(f"[{n}]" for n in report.invalid_numbers[:10])
             return f"it cites {numbers}, which are not items: {given}"
+        if report.kept:
+            return (
+                f"only {report.kept} of {report.sentences} sentences say what the items they "
+                "cite say: write only the figures, names and facts each cited item states"
+            )
         return f"no sentence cites an item as [n] backing what it says ({given})"
 
 
-def _stand_in_note(language: str) -> str:
+def answer_bound(text: str) -> str:
+    """The writer's answer cut to ``LLM_WRITER_MAX_CHARS`` characters and
+    ``LLM_WRITER_MAX_SENTENCES`` sentences (whole lines kept while they fit)."""
+    text = text[: settings.LLM_WRITER_MAX_CHARS]
+    limit, kept, count = settings.LLM_WRITER_MAX_SENTENCES, [], 0
+    for line in text.split("\n"):
+        sentences = sentences_split(line)
+        if count + len(sentences) > limit:
+            kept.append(" ".join(sentences[: limit - count]))
+            break
+        count += len(sentences)
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def _stand_in_note(language: str, report: ClaimsReport) -> str:
     with translation.override(LOCALES.get(language, "en")):
+        if report.kept:
+            return _(
+                "The model's brief was set aside: fewer than half of its sentences said what "
+                "the items they cited say. The items themselves follow."
+            )
         return _(
             "The model's brief was set aside: none of its sentences could be traced to an item "
             "it cited. The items themselves follow."
@@ -175,7 +207,7 @@ async def _draft(ctx: RunContext, plan: AnswerPlan, *, as_of: datetime) -> Draft
             background=plan.background,
         )
 
-    gate = WriterGate(items, now=as_of)
+    gate = WriterGate(items, now=as_of, language=ctx.rewrite.language)
 
     def call():
         return llm.llm_write(
@@ -184,6 +216,7 @@ async def _draft(ctx: RunContext, plan: AnswerPlan, *, as_of: datetime) -> Draft
             system=llm.SYSTEM_WRITER,
             prompt=_writer_prompt(ctx, items, in_window, as_of),
             validate=gate,
+            bound=answer_bound,
             deadline=ctx.llm_deadline,
         )
 
@@ -194,8 +227,8 @@ async def _draft(ctx: RunContext, plan: AnswerPlan, *, as_of: datetime) -> Draft
         await ctx.step("claims_dropped", **report.as_payload())
     if method != "model":
         draft = extractive()
-        if gate.last is not None and gate.last.kept == 0:  # the model wrote, nothing held
-            draft.body = f"{_stand_in_note(ctx.rewrite.language)}\n\n{draft.body}"
+        if gate.last is not None and not gate.last.enough:  # the model wrote, too little held
+            draft.body = f"{_stand_in_note(ctx.rewrite.language, gate.last)}\n\n{draft.body}"
         return draft
     heading = _lead_line(items, as_of, ctx.rewrite.language)
     return Draft(

@@ -71,10 +71,6 @@ LLM_DELAY = 0.2
 FETCH_DELAY = 0.3
 TARGET = 1.15
 PARAM_RE = re.compile(r":(\w+)(\?)?")
-WRITER_ANSWER = (
-    "Bench story 0 leads the feed [1], and bench story 1 followed an hour earlier [2]. "
-    "Nothing else in the items bears on the question."
-)
 
 
 # --- the stand-ins (in a process of their own) --------------------------------------------------
@@ -102,13 +98,13 @@ def _named_in(options: list[str], text: str) -> list[str]:
 def _llm_answer(body: dict):
     """A valid answer to whichever node asks, chosen from what the request offers; a careless
     writer (``bench.support.llmserver.careless_writer``) when the question says "careless"."""
-    from bench.support.llmserver import careless_writer, text, tool_call
+    from bench.support.llmserver import careless_writer, honest_brief, text, tool_call
 
     tools = body.get("tools")
     prompt = body["messages"][1]["content"] or ""
     if not tools:
         careless = "careless" in prompt.split("<items>", 1)[0].lower()
-        return text(careless_writer(body) if careless else WRITER_ANSWER)
+        return text(careless_writer(body) if careless else honest_brief(prompt))
     schema = tools[0]["function"]["parameters"]["properties"]
     if "query" in schema:
         question = prompt.split("Question: ", 1)[1].split("\n", 1)[0]

@@ -318,6 +318,10 @@ LLM_DAILY_TOKEN_BUDGET = env_int("LLM_DAILY_TOKEN_BUDGET", 200_000, minimum=0)
 OPENAI_ENDPOINTS = env_endpoints("OPENAI_ENDPOINTS")
 # Seconds of model time one run may spend in total; past it, the remaining nodes run offline.
 LLM_RUN_DEADLINE = env_float("LLM_RUN_DEADLINE", 90.0, minimum=1.0)
+# The writer's answer is cut here before anything reads it; an answer over either bound counts
+# as truncated (a repair turn asks for a shorter one; a second counts against the breaker).
+LLM_WRITER_MAX_CHARS = env_int("LLM_WRITER_MAX_CHARS", 12_000, minimum=500, maximum=200_000)
+LLM_WRITER_MAX_SENTENCES = env_int("LLM_WRITER_MAX_SENTENCES", 60, minimum=5, maximum=1000)
 
 # --- Agent --------------------------------------------------------------------------------------
 AGENT_FETCH_RETRY = env_int("AGENT_FETCH_RETRY", 2, minimum=0, maximum=10)

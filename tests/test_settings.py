@@ -77,6 +77,8 @@ def test_it_starts_with_defaults(tmp_path):
         ("Q_RECYCLE", "often"),
         ("Q_WORKER_MAX_MB", "-1"),
         ("Q_WORKER_MAX_MB", "1.5GB"),
+        ("LLM_WRITER_MAX_CHARS", "100"),  # shorter than any brief
+        ("LLM_WRITER_MAX_SENTENCES", "many"),
     ],
 )
 def test_a_malformed_value_names_its_variable(tmp_path, name, value):

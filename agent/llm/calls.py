@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -131,9 +131,12 @@ def llm_write(
     role: Role = "writer",
     max_tokens: int | None = None,
     deadline: float | None = None,
+    bound: Callable[[str], str] | None = None,
 ) -> LLMResult:
     """Ask for free text (markdown). ``validate`` checks it (e.g. citations are only given item
-    numbers); a rejected or cut-off text gets one repair turn. Raises ``LLMUnavailable``.
+    numbers); a rejected or cut-off text gets one repair turn. ``bound`` cuts the text to what
+    the caller will read before anything else sees it (the repair turn's echo included); a text
+    it cut counts as cut off. Raises ``LLMUnavailable``.
     """
     spec = _Spec(
         user_id=_user_id(user),
@@ -144,6 +147,7 @@ def llm_write(
         parse=lambda reply: validate(reply_text(reply)),
         repair=_repair_text,
         deadline=deadline,
+        bound=bound,
     )
     return _converse(spec, _opening(system, prompt))
 
@@ -163,6 +167,7 @@ class _Spec:
     parse: Callable[[Reply], Any]
     repair: Callable[[Reply, str], list[dict[str, Any]]]
     deadline: float | None
+    bound: Callable[[str], str] | None = None
     usage: list[LLMUsage] = field(default_factory=list)
 
     def extra(self, *, strict: bool) -> dict[str, Any]:
@@ -280,8 +285,21 @@ def _call(
             reply, usage = send(request, spec.max_tokens)
     except LLMUnavailable as exc:
         raise LLMUnavailable(exc.reason, exc.detail, spec.usage, endpoint=endpoint.name) from None
+    reply, usage = _bounded(spec, reply, usage)
     spec.usage.append(usage)
     return reply
+
+
+def _bounded(spec: _Spec, reply: Reply, usage: LLMUsage) -> tuple[Reply, LLMUsage]:
+    """The reply cut to the caller's bound; cut, or longer than the ``max_tokens`` sent (a
+    server that did not honour it), it counts as truncated, like ``finish_reason: length``."""
+    content = spec.bound(reply.content) if spec.bound else reply.content
+    unhonoured = bool(reply.usage["reported"]) and usage.completion_tokens > spec.max_tokens
+    over = content != reply.content or unhonoured
+    if not over:
+        return reply, usage
+    cut = replace(reply, content=content, finish_reason="length")
+    return cut, replace(usage, truncated=True)
 
 
 def _time_left(spec: _Spec) -> float:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import collections
 import itertools
 import json
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -263,6 +264,14 @@ PROFILES = (
 GOOD_BRIEF = "The first item leads the feed [1]. The second one followed it [2]."
 
 
+def honest_brief(prompt: str) -> str:
+    """The titles of the first two items the prompt fences, each citing its item: a brief whose
+    every sentence its cited item supports (``GOOD_BRIEF`` when the prompt fences none)."""
+    fenced = prompt.split("<items>\n", 1)[-1].split("\n</items>", 1)[0]
+    titles = re.findall(r'<item n="(\d+)"[^>]*>\n([^\n]+)', fenced)
+    return " ".join(f"{title.rstrip('.')} [{n}]." for n, title in titles[:2]) or GOOD_BRIEF
+
+
 def node_of(body: dict[str, Any]) -> str:
     """Which node a request comes from: rewrite, platform, route, or summarize (no tools)."""
     tools = body.get("tools") or []
@@ -277,7 +286,7 @@ def valid_answer(body: dict[str, Any]) -> Any:
     node = node_of(body)
     prompt = body["messages"][1]["content"]
     if node == "summarize":
-        return GOOD_BRIEF
+        return honest_brief(prompt)
     schema = body["tools"][0]["function"]["parameters"]["properties"]
     if node == "rewrite":
         question = prompt.split("Question: ", 1)[1].split("\n", 1)[0]
@@ -337,14 +346,14 @@ def profile(family: str) -> Callable[[dict[str, Any]], Answer]:
 def careless_writer(body: dict[str, Any]) -> str:
     """A writer that cites items that do not exist, states what no item says, invents dates,
     copies an item's text with its bracketed number, and adds links and an image; one sentence
-    of it is a good one."""
+    of it (the first item's title, citing it) is a good one."""
     prompt = body["messages"][1]["content"]
     first_title = prompt.split("<items>\n", 1)[1].split("\n")[1]
     return "\n".join(
         [
             "## Breaking",
             "",
-            "The first item leads the feed [1].",
+            f"{first_title} [1].",
             "Aliens landed and chip makers fled [7]. Prices doubled [42] [99].",
             "Analysts agree this is the biggest story of the year.",
             "It all began on March 3, 2019 [1]. Markets reopened on 2019-03-04 [2].",

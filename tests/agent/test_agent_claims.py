@@ -51,15 +51,15 @@ def test_a_sentence_citing_only_items_not_given_is_dropped_and_the_numbers_repor
         ("Prices fell on 2026-03-03 [1].", True),
         ("Prices fell on March 3 [1].", True),
         ("Prices fell on 3 March 2026 [1].", True),
-        ("价格在3月3日下跌 [1]。", True),
+        ("Chip价格在3月3日下跌 [1]。", True),
         ("Prices fell yesterday [1].", True),
         ("Prices fell at 09:15 [1].", True),
         ("Talks began on May 5 [2].", True),  # the item's own text carries it
         ("Prices fell on 2019-03-03 [1].", False),
         ("Prices fell on March 4 [1].", False),
-        ("价格在2025年3月3日下跌 [1]。", False),
+        ("Chip价格在2025年3月3日下跌 [1]。", False),
         ("Prices fell today [1].", False),
-        ("昨天价格下跌 [2]。", False),
+        ("昨天港口罢工结束 [2]。", False),
         ("It began in 2019 [1].", False),
         ("Prices fell at 10:30 [1].", False),
         ("Noted on March 3 [3].", False),  # an undated item carries no date
@@ -72,14 +72,29 @@ def test_a_date_none_of_the_cited_items_carries_drops_the_sentence(sentence, kep
         assert dict(report.dropped) == {"date": 1}
 
 
-def test_headings_links_images_and_html_go():
+def test_headings_images_and_html_go_and_links_keep_their_text():
     body = (
-        "## Big news\n\n- Prices fell [1] see [here](https://evil.example/x) "
-        "![p](https://evil.example/p.png)\n- <b>Strike</b> ended [2] https://evil.example/y"
+        "## Big news\n\n- Prices fell [1] see [here](https://example.com/1) "
+        "![p](https://evil.example/p.png)\n- <b>Strike</b> ended [2] https://example.com/2"
     )
     report = check(body)
     assert report.body == "- Prices fell [1] see here\n- Strike ended [2]"
     assert report.dropped["heading"] == 1 and report.dropped["markup"] == 5
+    assert "example" not in report.body
+
+
+def test_a_sentence_pointing_anywhere_but_at_a_cited_item_is_an_instruction():
+    body = (
+        "- Prices fell [1] see [here](https://evil.example/x).\n"
+        "- <a href='https://evil.example'>Strike</a> ended [2].\n"
+        "- Strike ended [2] https://evil.example/y\n"
+        "- Strike ended, details at evil.example/claim [2].\n"
+        "- Strike ended, see example.com/1 [2].\n"
+        "- Chip prices fall, see example.com/1 [1]."
+    )
+    report = check(body)
+    assert report.body == "- Chip prices fall, see example.com/1 [1]."
+    assert report.dropped["instruction"] == 5, report.dropped
     assert "evil" not in report.body
 
 

@@ -1,0 +1,419 @@
+"""The facts a text states, folded so that two tellings of one fact compare equal.
+
+A sentence and an item are compared on four kinds of fact:
+
+- **numbers** (``Quantity``): a figure with its scale and unit, so ``$2 billion``,
+  ``2,000,000,000 dollars``, ``2bn USD`` and ``20亿美元`` are one value; ``3.5%`` and
+  ``3.5 percent`` too. A figure written with a scale word is as precise as its digits
+  (``2 billion`` is anything that rounds to it); a bare figure is exact. Dates, clock times and
+  years are not figures here (``agent.summary.dates`` reads them), nor are the digits of a code
+  (``GPT-5``, ``A100``);
+- **entities**: capitalised names (not the first word of a sentence unless it looks like a name:
+  ``iPhone``, ``NASA``), handles (``@user``, ``#tag``), codes (``GPT-5``, ``CVE-2025-1``), and in
+  Chinese the person, place, organisation and other proper names of a real word segmenter
+  (jieba's part-of-speech tags ``nr``, ``ns``, ``nt``, ``nz``);
+- **content words**: English words without stopwords, lightly stemmed (``fell`` = ``fall``,
+  ``prices`` = ``price``); Chinese words of two characters or more, without stopwords;
+- **language**: ``zh`` or ``en`` by script, or ``""`` when a text has too little of either.
+
+Everything is compared after folding (``fold``): Unicode NFKC (full-width to ASCII), case,
+invisible format characters removed, apostrophes and punctuation to spaces, thousands separators
+dropped. A Chinese word or an entity is looked up as a substring of the other text's folding, so
+how the segmenter cut that text does not matter.
+
+jieba loads a dictionary of about 350,000 words (about a second, measured by
+``bench/support_check.py``): it is loaded once per process, on first use or ahead of it with
+``segmenter_warm()`` (a worker calls it before it forks its children).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from agent.summary.dates import CLOCK, EN_DAY_MONTH, EN_MONTH_DAY, ISO_DATE, MONTHS, ZH_DATE
+from agent.summary.folding import CJK_RUN_RE
+from agent.summary.terms import STOP_CJK, STOP_LATIN
+
+CJK_CHAR_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+LATIN_WORD_RE = re.compile(r"[A-Za-z]+")
+# Invisible format characters, private-use and lone surrogate code points: they can hide
+# inside a word ("Reu\u200bters") and would make two equal texts differ.
+_INVISIBLE_RE = re.compile(
+    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+    "\ud800-\udfff\ue000-\uf8ff\U000f0000-\U0010ffff]"
+)
+_DOTTED = re.compile(r"\b([a-z])\.([a-z])(?:\.([a-z]))?\.?(?![a-z])")  # u.s. -> us, u.s.a. -> usa
+_APOSTROPHE_S = re.compile(r"(?<=[a-z0-9])['\u2019]s\b")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_PUNCT = re.compile(r"[^\w%$€£¥\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff.]+|(?<!\d)\.|\.(?!\d)")
+
+# --- folding ----------------------------------------------------------------------------------
+
+
+def _visible(text: str) -> str:
+    return unicodedata.normalize("NFKC", _INVISIBLE_RE.sub("", text or ""))
+
+
+def fold(text: str) -> str:
+    """``text`` folded for comparison (see the module's note), words separated by one space."""
+    text = _DOTTED.sub(lambda m: "".join(g for g in m.groups() if g), _visible(text).casefold())
+    text = _THOUSANDS.sub("", _APOSTROPHE_S.sub("", text.replace("\u2019", "'")))
+    return " ".join(_PUNCT.sub(" ", text).split())
+
+
+def holds(folded_text: str, phrase: str) -> bool:
+    """Whether a folded text holds a folded phrase: a Chinese one anywhere, a Latin one as whole
+    words (next to spaces, punctuation or Chinese characters, never inside a longer word)."""
+    if not phrase:
+        return False
+    if CJK_CHAR_RE.search(phrase):
+        return phrase in folded_text
+    start = folded_text.find(phrase)
+    while start != -1:
+        end = start + len(phrase)
+        before = folded_text[start - 1] if start else " "
+        after = folded_text[end] if end < len(folded_text) else " "
+        if not _latin_word_char(before) and not _latin_word_char(after):
+            return True
+        start = folded_text.find(phrase, start + 1)
+    return False
+
+
+def _latin_word_char(char: str) -> bool:
+    return char.isascii() and (char.isalnum() or char == "_")
+
+
+def text_language(text: str) -> str:
+    """``en`` for three Latin words and no Chinese, or for English that quotes Chinese (Latin
+    words outnumber Chinese characters and two of them are English function words); ``zh`` for
+    two Chinese characters or more otherwise (names and codes in Latin letters do not make a
+    Chinese sentence English); else ``""``."""
+    chinese = len(CJK_CHAR_RE.findall(text))
+    words = LATIN_WORD_RE.findall(text)
+    if not chinese:
+        return "en" if len(words) >= 3 else ""
+    function_words = sum(1 for w in words if w.lower() in STOP_WORDS)
+    if len(words) > chinese and function_words >= 2:
+        return "en"
+    return "zh" if chinese >= 2 else ""
+
+
+# --- numbers ----------------------------------------------------------------------------------
+
+SCALES = {
+    "thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6,
+    "billion": 10**9, "bn": 10**9, "b": 10**9, "trillion": 10**12, "tn": 10**12,
+    "千": 10**3, "万": 10**4, "十万": 10**5, "百万": 10**6, "千万": 10**7, "亿": 10**8,
+    "万亿": 10**12,
+}  # fmt: skip
+UNITS = {
+    "usd": ("$", "us$", "usd", "dollar", "dollars", "us dollar", "us dollars", "美元"),
+    "eur": ("€", "eur", "euro", "euros", "欧元"),
+    "gbp": ("£", "gbp", "pound", "pounds", "英镑"),
+    "cny": ("¥", "rmb", "cny", "yuan", "元", "人民币", "块"),
+    "jpy": ("jpy", "yen", "日元"),
+    "hkd": ("hk$", "hkd", "港元", "港币"),
+    "%": ("%", "percent", "per cent", "percentage point", "percentage points", "个百分点"),
+}
+_UNIT_OF = {word: unit for unit, words in UNITS.items() for word in words}
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9, "ten": 10, "dozen": 12}  # fmt: skip
+
+
+def _alternation(words) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+# Words that belong to a figure ("2 billion dollars"): the figure is compared, not the words.
+NUMBER_TOKENS = frozenset(
+    w
+    for w in (*SCALES, *_UNIT_OF, *NUMBER_WORDS, "st", "nd", "rd", "th", "per", "cent")
+    if w.isalpha()
+)
+_SCALE = _alternation(SCALES)
+_UNIT_BEFORE = r"us\$|hk\$|\$|€|£|¥|usd|eur|gbp|rmb|cny|hkd|jpy"
+_UNIT_AFTER = _alternation(w for w in _UNIT_OF if w not in ("$", "us$", "hk$"))
+QUANTITY_RE = re.compile(
+    rf"(?<![a-z0-9_.])(?<![a-z]-)(?P<before>{_UNIT_BEFORE})?\s?"
+    rf"(?P<digits>\d+(?:,\d{{3}})*(?:\.\d+)?|(?<!\d)\.\d+|{_alternation(NUMBER_WORDS)})"
+    rf"(?:\s?(?P<scale>{_SCALE})(?![a-z]))?(?:\s?(?P<after>{_UNIT_AFTER})(?![a-z]))?"
+    r"(?P<ordinal>st|nd|rd|th)?(?![a-z0-9])",
+    re.I,
+)
+# Tokens mixing letters and digits are names of things (models, chips, codes), not figures.
+CODE_RE = re.compile(r"(?<![\w@#$])[a-z0-9]+(?:[-_.][a-z0-9]+)*", re.I)
+_SCALE_OR_ORDINAL = re.compile(
+    rf"\d+(?:\.\d+)?(?:{_SCALE}|st|nd|rd|th|s|x|am|pm)$|\d+(?:\.\d+)?$", re.I
+)
+_DATES = (ISO_DATE, EN_MONTH_DAY, EN_DAY_MONTH, ZH_DATE, CLOCK)
+_ZH_MONTH_OR_YEAR = re.compile(
+    r"\d{1,4}\s*年|(?<!个)\d{1,2}\s*月|第?\s*\d\s*季度?|\bq[1-4]\b", re.I
+)
+_YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d{2}s?(?![\d.,%])")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A figure: its value (scale applied), unit (``UNITS`` key or ``""``) and tolerance (how
+    far another value may be and still round to this one as written)."""
+
+    value: Decimal
+    unit: str
+    tolerance: Decimal
+    text: str
+
+    def matches(self, other: Quantity) -> bool:
+        """Whether ``other`` (as an item states it) is this figure, as this one is written."""
+        if self.unit and other.unit and self.unit != other.unit:
+            return False
+        return abs(self.value - other.value) <= self.tolerance
+
+
+def quantities(text: str) -> list[Quantity]:
+    """The figures of ``text`` (NFKC and case folded here), dates, years and codes left out."""
+    text = _visible(text)
+    for pattern in (*_DATES, _ZH_MONTH_OR_YEAR):
+        text = pattern.sub(" ", text)
+    text = CODE_RE.sub(_unless_code, text)
+    found = []
+    for match in QUANTITY_RE.finditer(text):
+        quantity = _quantity(match)
+        if quantity is not None:
+            found.append(quantity)
+    return found
+
+
+def _unless_code(match: re.Match[str]) -> str:
+    token = match.group(0)
+    mixed = any(c.isalpha() for c in token) and any(c.isdigit() for c in token)
+    version = token.count(".") >= 2  # 7.3.0: a version, a code
+    if version or (mixed and not _SCALE_OR_ORDINAL.match(token)):
+        return " "
+    return token
+
+
+def _quantity(match: re.Match[str]) -> Quantity | None:
+    digits = match.group("digits").lower()
+    scale_word = (match.group("scale") or "").lower()
+    unit_word = (match.group("before") or match.group("after") or "").lower()
+    if digits in NUMBER_WORDS:
+        value, decimals = Decimal(NUMBER_WORDS[digits]), 0
+    else:
+        try:
+            value = Decimal(digits.replace(",", ""))
+        except InvalidOperation:
+            return None
+        decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
+    if not scale_word and not unit_word and _YEAR.fullmatch(digits):
+        return None  # a bare year: a date, which agent.summary.dates reads
+    scale = Decimal(SCALES.get(scale_word, 1))
+    # Written with a scale word or decimals, a figure stands for what rounds to it.
+    rounded = scale > 1 or decimals > 0
+    tolerance = Decimal(5) * Decimal(10) ** (-decimals - 1) * scale if rounded else Decimal(0)
+    unit = _UNIT_OF.get(unit_word, "")
+    return Quantity(value * scale, unit, tolerance, match.group(0).strip())
+
+
+# --- words and entities -------------------------------------------------------------------------
+
+STOP_WORDS = STOP_LATIN | frozenset(
+    str.split(
+        """a an of to in on at by is be as or if so no do does did done he we i me my us it
+        while also amid among against between within without around across during through
+        up down again further both either neither nor too than then once including include
+        includes included according reported report reports says saying told tells while
+        this these those that there their its it's whose whom which who what when where why
+        whether ever still yet already almost nearly about above below more less least much
+        many several few some any all each every most other another such own same so very
+        will would shall should can could may might must has have had having been being
+        was were are am is not"""
+    )
+)
+STOP_ZH = STOP_CJK | frozenset(
+    str.split(
+        """这些 那些 之后 之前 以来 以后 以前 同时 此外 另外 并且 而且 或者 以及 据悉 表示 称 当天
+        方面 有关 对于 关于 由于 根据 其中 仍然 已经 正在 将会 可能 一些 这一 该 此次 本次 目前"""
+    )
+)
+IRREGULAR = {
+    "fell": "fall", "fallen": "fall", "rose": "rise", "risen": "rise", "grew": "grow",
+    "grown": "grow", "won": "win", "lost": "lose", "sold": "sell", "bought": "buy",
+    "led": "lead", "paid": "pay", "made": "make", "took": "take", "taken": "take",
+    "saw": "see", "seen": "see", "began": "begin", "begun": "begin", "spent": "spend",
+    "left": "leave", "held": "hold", "met": "meet", "ran": "run", "gave": "give",
+    "given": "give", "kept": "keep", "built": "build", "sent": "send", "found": "find",
+    "chose": "choose", "chosen": "choose", "drove": "drive", "struck": "strike",
+    "broke": "break", "broken": "break", "wrote": "write", "written": "write",
+    "became": "become", "came": "come", "went": "go", "gone": "go", "knew": "know",
+    "known": "know", "brought": "bring", "fought": "fight", "sank": "sink", "shrank": "shrink",
+    "hit": "hit", "cut": "cut", "set": "set", "rang": "ring", "slid": "slide", "flew": "fly",
+    "shot": "shoot", "stood": "stand", "thought": "think", "caught": "catch", "taught": "teach",
+    "bore": "bear", "borne": "bear", "swept": "sweep", "split": "split", "shut": "shut",
+    "children": "child", "people": "people", "men": "man", "women": "woman",
+}  # fmt: skip
+_WORD_RE = re.compile(r"(?<![0-9.$])[a-z][a-z0-9]*")
+_DOUBLED = re.compile(r"([bdfgklmnprstz])\1$")
+
+
+def stem(word: str) -> str:
+    """A light English stem: irregular forms to their base, then -ies, -s, -ing, -ed, -e off."""
+    if word in IRREGULAR:
+        return IRREGULAR[word]
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix, shortest in (("ing", 6), ("ed", 5)):
+        if len(word) >= shortest and word.endswith(suffix):
+            word = _DOUBLED.sub(r"\1", word[: -len(suffix)])
+            break
+    return word[:-1] if len(word) > 3 and word.endswith("e") else word
+
+
+def english_words(folded: str) -> set[str]:
+    """The stems of the content words of a folded text."""
+    return {
+        stem(w)
+        for w in _WORD_RE.findall(folded)
+        if w not in STOP_WORDS and w not in NUMBER_TOKENS and len(w) > 1
+    }
+
+
+ENTITY_RE = re.compile(
+    r"[@#][\w.-]+|\$[A-Za-z]{1,5}\b"  # handles, tags, tickers
+    r"|(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*(?![A-Za-z0-9_$])",
+)
+CORPORATE = frozenset(["inc", "corp", "co", "ltd", "llc", "plc", "group", "the", "s.a", "ag"])
+NOT_NAMES = frozenset(MONTHS) | frozenset(
+    str.split("monday tuesday wednesday thursday friday saturday sunday i ok")
+)
+# Capitalised only because they open the sentence: the common openers of news sentences. Any
+# other capitalised first word is taken for a name ("Samsung unveiled...").
+OPENERS = STOP_WORDS | frozenset(
+    str.split(
+        """analysts officials investors researchers scientists experts users customers shares
+        stocks prices sales revenue profit profits demand police residents authorities lawmakers
+        regulators critics observers sources data figures workers employees players fans
+        consumers buyers sellers traders markets economists executives engineers developers
+        members voters citizens students doctors patients meanwhile however earlier later
+        separately elsewhere overall additionally moreover furthermore despite following after
+        before since although though because amid instead now today tonight yesterday tomorrow
+        here there both several some many most few new its their our his her they this these
+        those one two three four five six seven eight nine ten another nearly almost about
+        over under more less total average annual global local national officials company
+        companies firm firms government state city country market industry"""
+    )
+)
+
+
+def english_entities(text: str) -> set[str]:
+    """The folded names, handles and codes of a text (see the module's note)."""
+    text = _visible(text)
+    found = set()
+    for match in ENTITY_RE.finditer(text):
+        token = match.group(0)
+        if not _looks_like_name(token, at_start=_starts_sentence(text, match.start())):
+            continue
+        folded = fold(token)
+        if folded and folded not in CORPORATE and folded not in NOT_NAMES:
+            found.add(folded)
+    return found
+
+
+def _looks_like_name(token: str, *, at_start: bool) -> bool:
+    if token[0] in "@#$":
+        return len(token) > 1
+    inner_capital = any(c.isupper() for c in token[1:])
+    has_digit = any(c.isdigit() for c in token)
+    has_alpha = any(c.isalpha() for c in token)
+    if has_digit and has_alpha:
+        return True  # a code: GPT-5, A100, CVE-2025-1
+    if not token[0].isupper():
+        return inner_capital  # iPhone, eBay
+    if at_start:
+        return inner_capital or token.lower() not in OPENERS
+    return True
+
+
+def _starts_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip(" \t\"'\u201c\u2018(*-")
+    return not before or before[-1] in ".!?:;\n\u3002]"  # NFKC made the full-width ones plain
+
+
+# --- Chinese: a real segmenter, loaded once per process ----------------------------------------
+
+ZH_ENTITY_TAGS = frozenset(["nr", "nrt", "nrfg", "ns", "nt", "nz"])
+ZH_FUNCTION_TAGS = frozenset(["m", "mq", "t", "x", "p", "c", "u", "uj", "ul", "d", "r", "q", "y"])
+_segmenter_lock = threading.Lock()
+_segmenter: Any = None
+
+
+def segmenter() -> Any:
+    """jieba's part-of-speech tokenizer, its dictionary loaded once per process."""
+    global _segmenter
+    if _segmenter is None:
+        with _segmenter_lock:
+            if _segmenter is None:
+                import jieba
+                import jieba.posseg
+
+                jieba.setLogLevel(logging.WARNING)
+                jieba.initialize()
+                _segmenter = jieba.posseg.dt
+    return _segmenter
+
+
+def segmenter_warm() -> None:
+    """Load the dictionary now, so that no brief waits for it."""
+    segmenter()
+
+
+def chinese_facts(text: str) -> tuple[set[str], set[str]]:
+    """(entities, content words) of the Chinese runs of a text, folded."""
+    entities, words = set(), set()
+    folded = _visible(text).casefold()
+    for run in CJK_RUN_RE.findall(folded):
+        for pair in segmenter().cut(run):
+            word, tag = pair.word, pair.flag
+            if len(word) < 2 or word in STOP_ZH or tag in ZH_FUNCTION_TAGS:
+                continue
+            (entities if tag in ZH_ENTITY_TAGS else words).add(word)
+    return entities, words
+
+
+# --- a text's facts ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What a text states: its figures, names, content words (English stems and Chinese words)
+    and language."""
+
+    numbers: tuple[Quantity, ...]
+    entities: frozenset[str]
+    words: frozenset[str]
+    zh_words: frozenset[str]
+    language: str
+
+    @property
+    def anchors(self) -> int:
+        return len(self.numbers) + len(self.entities)
+
+
+def facts_of(text: str) -> Facts:
+    """The facts ``text`` states (see the module's note). Never raises."""
+    has_chinese = bool(CJK_CHAR_RE.search(text or ""))
+    zh_entities, zh_words = chinese_facts(text) if has_chinese else (set(), set())
+    return Facts(
+        numbers=tuple(quantities(text)),
+        entities=frozenset(english_entities(text) | zh_entities),
+        words=frozenset(english_words(fold(text))),
+        zh_words=frozenset(zh_words),
+        language=text_language(text or ""),
+    )
