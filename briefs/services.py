@@ -60,13 +60,15 @@ def brief_create(
     follow_up_of: int | None = None,
     offline: bool = False,
     refresh: bool = False,
+    refresh_limited: bool = False,
     enqueue: bool = True,
 ) -> Brief:
     """A queued brief, handed to a worker on commit (``enqueue=False``: the caller runs it).
 
     A queued brief's first step, ``brief_queued``, is written with it: the page that shows the
     new brief (and any watcher) has the queued state and a first step at once, never waiting
-    for a worker's first write."""
+    for a worker's first write. ``refresh_limited``: a forced refresh was asked and refused
+    (``briefs.admission``); the first step says so."""
     text = question_clean(question)
     parent = None
     if follow_up_of is not None:
@@ -79,6 +81,8 @@ def brief_create(
         )
         if enqueue:
             payload = {"offline": offline, "follow_up_of": parent.pk if parent else None}
+            if refresh_limited:
+                payload["refresh_limited"] = True
             step_append(brief_id=brief.pk, kind="brief_queued", payload=payload)
             brief_enqueue(brief)
     return brief

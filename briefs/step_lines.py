@@ -57,8 +57,16 @@ def _int(value: Any) -> int:
 
 def _brief_queued(p: dict) -> SafeString:
     if p.get("offline") is True:
-        return format_html("{}", _("Queued for a worker (offline: no language model)"))
-    return format_html("{}", _("Queued for a worker"))
+        line = _("Queued for a worker (offline: no language model)")
+    else:
+        line = _("Queued for a worker")
+    if p.get("refresh_limited") is True:
+        limited = _(
+            "forced refresh refused: this hour's forced refreshes are spent, so sources fetched "
+            "within their freshness window are served"
+        )
+        return format_html("{}; {}", line, limited)
+    return format_html("{}", line)
 
 
 def _run_started(p: dict) -> SafeString:

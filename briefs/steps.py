@@ -7,8 +7,10 @@ transaction on PostgreSQL without Redis, and a message to the brief's channel gr
 
 Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
 
-- ``brief_queued``     {offline, follow_up_of}: written with the brief when it is handed to a
-                        worker, so its page shows a first step before any worker has it
+- ``brief_queued``     {offline, follow_up_of, refresh_limited?}: written with the brief when it
+                        is handed to a worker, so its page shows a first step before any worker
+                        has it; ``refresh_limited``: the forced refresh asked was refused (the
+                        hourly budget, ``briefs.admission``), sources come from the window
 - ``run_started``      {attempt, mode: model | offline, budget, fetch_retry, models?}
 - ``run_resumed``      {attempt, reason}: a worker picked up a brief whose previous worker died
 - ``query_rewritten``  {query, language, keywords, window: {label, start, end}, method}
