@@ -243,3 +243,37 @@ def test_a_groups_limits_raise_the_setting(world, way, settings):
     UsageLimits.objects.create(group=group, briefs_per_day=5)
     assert way(world) == ""
     assert briefs_started(world) == 1
+
+
+# --- Forced refreshes: a budget of their own --------------------------------------------------
+
+
+def test_forced_refreshes_past_the_hourly_budget_run_from_the_window_and_say_so(world, settings):
+    settings.FORCED_REFRESHES_PER_HOUR = 2
+    asked = [
+        api_ask_refresh(world) for _ in range(3)
+    ]  # every one is admitted: only the forced refresh is refused
+    briefs = Brief.objects.filter(pk__in=asked).order_by("pk")
+    assert [b.refresh for b in briefs] == [True, True, False]
+    first_step = briefs[2].steps.get(seq=1)
+    assert first_step.payload.get("refresh_limited") is True
+    page = world.client.get(briefs[2].get_absolute_url()).content.decode()
+    assert "forced refresh refused" in page
+
+
+def test_reruns_of_a_forced_refresh_brief_share_the_budget(world, settings):
+    settings.FORCED_REFRESHES_PER_HOUR = 1
+    Brief.objects.filter(pk=world.earlier.pk).update(refresh=True)
+    for _ in range(3):
+        assert dashboard_rerun(world) == ""
+    reruns = Brief.objects.filter(owner=world.owner).exclude(pk=world.earlier.pk).order_by("pk")
+    assert [b.refresh for b in reruns] == [True, False, False]
+
+
+def api_ask_refresh(w: World) -> int:
+    response = w.client.post(
+        "/api/v1/briefs", {"question": "What is new on Alpha Wire?", "refresh": True},
+        content_type="application/json", headers={"Authorization": f"Bearer {w.secret}"},
+    )  # fmt: skip
+    assert response.status_code == 202, response.content
+    return response.json()["id"]
