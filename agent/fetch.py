@@ -70,5 +70,6 @@ async def node_fetch(ctx: RunContext, paths: list[tuple[str, int | None]]) -> li
             fetch_age_s=result.fetch_age_s,
             instance=result.instance,
             failed_over=list(result.failed_over),
+            refresh_limited=result.refresh_limited,
         )
     return results

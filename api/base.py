@@ -31,7 +31,6 @@ from api.errors import PayloadTooLarge, api_exception_handler
 
 DEFAULT_MAX_BODY_BYTES = 16 * 1024
 DEFAULT_RATE = "240/minute"
-DEFAULT_CREATE_RATE = "30/minute"
 PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
 MAX_ID = 2**63 - 1  # PostgreSQL bigint
@@ -138,36 +137,20 @@ class ApiRateThrottle(SimpleRateThrottle):
         return f"throttle_{self.scope}_{ident}"
 
 
-class BriefCreateThrottle(ApiRateThrottle):
-    """Brief creation (and rerun) per user, ``API_CREATE_THROTTLE_RATE``."""
-
-    scope = "brief_create"
-    setting_name = "API_CREATE_THROTTLE_RATE"
-    default_rate = DEFAULT_CREATE_RATE
-
-
-def request_throttles(*, creates: bool) -> list[ApiRateThrottle]:
-    """The throttles one request counts against: the per-user rate always, and the creation
-    rate too when it creates a brief (create, rerun; an MCP ``ask`` or ``follow_up``)."""
-    return [ApiRateThrottle(), BriefCreateThrottle()] if creates else [ApiRateThrottle()]
-
-
 @dataclass(frozen=True)
 class _ThrottledCaller:
-    """What the throttles read of a request: its authenticated user, their cache key."""
+    """What the throttle reads of a request: its authenticated user, their cache key."""
 
     user: Any
 
 
-def throttle_check(*, user, creates: bool) -> None:
-    """The API's throttles for a caller outside DRF (the MCP server): ``Throttled`` as DRF's
-    ``check_throttles`` raises it, with the longest wait of those that refuse. Every throttle
-    counts the request, refused or not, as there."""
-    caller = _ThrottledCaller(user)
-    throttles = request_throttles(creates=creates)
-    waits = [t.wait() for t in throttles if not t.allow_request(caller, None)]
-    if waits:
-        raise Throttled(wait=max((w for w in waits if w is not None), default=None))
+def throttle_check(*, user) -> None:
+    """The API's request throttle for a caller outside DRF (the MCP server): ``Throttled`` as
+    DRF's ``check_throttles`` raises it. It counts the request, refused or not, as there. New
+    briefs have their own throttle, every way in alike (``briefs.admission``)."""
+    throttle = ApiRateThrottle()
+    if not throttle.allow_request(_ThrottledCaller(user), None):
+        raise Throttled(wait=throttle.wait())
 
 
 # --- Views --------------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ dropped here; the database the URL names is never touched).
 Requests go through the whole Django stack in process (middleware, token authentication,
 DRF, serializers), with Django's test client: no socket, so the figures are the application's
 cost, not a server's. Throttles are off and the quota is large, so nothing is refused.
-Creation is measured twice: the service (``brief_create_limited``: quota row, brief, and the
-django-q task the ORM broker inserts on commit) and the full ``POST /api/v1/briefs``.
+Creation is measured twice: the service (``briefs.admission.brief_ask``: quota row, brief, and
+the django-q task the ORM broker inserts on commit) and the full ``POST /api/v1/briefs``.
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def run(count: int, seconds: float, label: str) -> None:
     from django.test import Client
     from django_q.models import OrmQ
 
-    from briefs.quotas import brief_create_limited
+    from briefs.admission import brief_ask
     from briefs.tokens.service import token_issue
     from catalog.importer import catalog_import, catalog_read_file
     from catalog.seed import SEED_PATH
@@ -177,7 +177,7 @@ def run(count: int, seconds: float, label: str) -> None:
     n = 300
     started = time.perf_counter()
     for i in range(n):
-        brief_create_limited(owner=owner, question=f"bench question {i}", offline=True)
+        brief_ask(owner=owner, question=f"bench question {i}", offline=True)
     service = n / (time.perf_counter() - started)
     started = time.perf_counter()
     for i in range(n):

@@ -250,6 +250,38 @@ class BriefQuotaDay(models.Model):
         return f"{self.user_id} {self.day}: {self.count}"
 
 
+class UsageLimits(models.Model):
+    """Staff's limits for one user or one group, in place of the settings (``briefs.quotas``).
+
+    A blank field keeps the setting. A user's own row wins field by field; otherwise the most
+    generous of their groups' rows does (a group raises its members' limits, or lowers them when
+    it is their only one)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="usage_limits",
+    )  # fmt: skip
+    group = models.OneToOneField(
+        "auth.Group", null=True, blank=True, on_delete=models.CASCADE, related_name="usage_limits"
+    )
+    briefs_per_day = models.PositiveIntegerField(null=True, blank=True)
+    briefs_per_minute = models.PositiveIntegerField(null=True, blank=True)
+    forced_refreshes_per_hour = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("usage limits")
+        verbose_name_plural = _("usage limits")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=True) ^ models.Q(group__isnull=True),
+                name="usage_limits_user_or_group",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id}" if self.user_id else f"group {self.group_id}"
+
+
 class Webhook(models.Model):
     """A URL of one user that receives a signed JSON event when one of their briefs finishes."""
 

@@ -29,11 +29,27 @@ class BriefInvalid(FieldInvalid):
     """The request cannot become a brief; ``field`` names the offending input."""
 
 
+# Characters that reorder or hide text without being seen: bidirectional overrides, embeddings
+# and isolates, and zero-width characters. In a question they would reach email subjects, Atom
+# titles and pages, where a right-to-left override makes a title read as something else. They
+# are removed (not refused): a question pasted from a right-to-left page may carry them innocently.
+INVISIBLE_CONTROLS = dict.fromkeys(
+    map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+             "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u061c"),
+    None,
+)  # fmt: skip
+
+
+def invisible_strip(text: str) -> str:
+    """``text`` without bidirectional controls and zero-width characters."""
+    return text.translate(INVISIBLE_CONTROLS)
+
+
 def question_clean(question: object) -> str:
     """The question as stored, or ``BriefInvalid`` naming what is wrong with it."""
     if not isinstance(question, str):
         raise BriefInvalid("question", "The question must be text.")
-    text = unicodedata.normalize("NFC", question).strip()
+    text = invisible_strip(unicodedata.normalize("NFC", question)).strip()
     if not text:
         raise BriefInvalid("question", "The question is empty.")
     if len(text) > MAX_QUESTION_CHARS:
@@ -60,13 +76,15 @@ def brief_create(
     follow_up_of: int | None = None,
     offline: bool = False,
     refresh: bool = False,
+    refresh_limited: bool = False,
     enqueue: bool = True,
 ) -> Brief:
     """A queued brief, handed to a worker on commit (``enqueue=False``: the caller runs it).
 
     A queued brief's first step, ``brief_queued``, is written with it: the page that shows the
     new brief (and any watcher) has the queued state and a first step at once, never waiting
-    for a worker's first write."""
+    for a worker's first write. ``refresh_limited``: a forced refresh was asked and refused
+    (``briefs.admission``); the first step says so."""
     text = question_clean(question)
     parent = None
     if follow_up_of is not None:
@@ -79,6 +97,8 @@ def brief_create(
         )
         if enqueue:
             payload = {"offline": offline, "follow_up_of": parent.pk if parent else None}
+            if refresh_limited:
+                payload["refresh_limited"] = True
             step_append(brief_id=brief.pk, kind="brief_queued", payload=payload)
             brief_enqueue(brief)
     return brief
@@ -122,7 +142,7 @@ def need_value_clean(value: object) -> str:
     """A value given for a missing parameter, or ``BriefInvalid`` naming what is wrong."""
     if not isinstance(value, str):
         raise BriefInvalid("value", "The value must be text.")
-    text = " ".join(unicodedata.normalize("NFC", value).replace('"', " ").split())
+    text = " ".join(invisible_strip(unicodedata.normalize("NFC", value)).replace('"', " ").split())
     if not text:
         raise BriefInvalid("value", "The value is empty.")
     if len(text) > NEED_VALUE_MAX_LENGTH:

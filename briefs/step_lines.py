@@ -57,8 +57,16 @@ def _int(value: Any) -> int:
 
 def _brief_queued(p: dict) -> SafeString:
     if p.get("offline") is True:
-        return format_html("{}", _("Queued for a worker (offline: no language model)"))
-    return format_html("{}", _("Queued for a worker"))
+        line = _("Queued for a worker (offline: no language model)")
+    else:
+        line = _("Queued for a worker")
+    if p.get("refresh_limited") is True:
+        limited = _(
+            "forced refresh refused: this hour's forced refreshes are spent, so sources fetched "
+            "within their freshness window are served"
+        )
+        return format_html("{}; {}", line, limited)
+    return format_html("{}", line)
 
 
 def _run_started(p: dict) -> SafeString:
@@ -156,6 +164,14 @@ def _instance(p: dict) -> SafeString:
     )
 
 
+def _refresh_limited(p: dict) -> SafeString:
+    """A forced refresh of the path refused: another run fetched it by force a moment ago."""
+    if p.get("refresh_limited") is not True:
+        return format_html("{}", "")
+    note = _(" · not fetched anew: another run fetched this path by force moments ago")
+    return format_html("{}", note)
+
+
 def _fetch_result(p: dict) -> SafeString:
     path = format_html("<code>{}</code>", p.get("path", ""))
     latency = _int(p.get("latency_ms"))
@@ -172,7 +188,7 @@ def _fetch_result(p: dict) -> SafeString:
             new=_int(p.get("items_new")),
             latency=latency,
         )
-        return format_html("{}{}", line, _instance(p))
+        return format_html("{}{}{}", line, _instance(p), _refresh_limited(p))
     transient = _("transient") if p.get("transient") else _("semantic")
     line = format_html(
         _("{path}: {outcome} ({transient}) in {latency} ms: {message}"),
@@ -182,7 +198,7 @@ def _fetch_result(p: dict) -> SafeString:
         latency=latency,
         message=p.get("message", ""),
     )
-    return format_html("{}{}", line, _instance(p))
+    return format_html("{}{}{}", line, _instance(p), _refresh_limited(p))
 
 
 def _router(p: dict) -> SafeString:

@@ -7,8 +7,10 @@ transaction on PostgreSQL without Redis, and a message to the brief's channel gr
 
 Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
 
-- ``brief_queued``     {offline, follow_up_of}: written with the brief when it is handed to a
-                        worker, so its page shows a first step before any worker has it
+- ``brief_queued``     {offline, follow_up_of, refresh_limited?}: written with the brief when it
+                        is handed to a worker, so its page shows a first step before any worker
+                        has it; ``refresh_limited``: the forced refresh asked was refused (the
+                        hourly budget, ``briefs.admission``), sources come from the window
 - ``run_started``      {attempt, mode: model | offline, budget, fetch_retry, models?}
 - ``run_resumed``      {attempt, reason}: a worker picked up a brief whose previous worker died
 - ``query_rewritten``  {query, language, keywords, window: {label, start, end}, method}
@@ -17,9 +19,11 @@ Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
 - ``choice``           {node, chosen: [namespace | path], reason, method}
 - ``choice_rejected``  {node, value, reason}: a choice failed validation; nothing was sent
 - ``fetch_result``     {path, outcome, transient, http_status, items_new, items_seen,
-                        latency_ms, message, fetch_age_s, instance, failed_over}: ``instance``
+                        latency_ms, message, fetch_age_s, instance, failed_over,
+                        refresh_limited}: ``instance``
                         names the RSSHub instance that answered ("" when none did),
-                        ``failed_over`` the ones that failed on their own before it
+                        ``failed_over`` the ones that failed on their own before it;
+                        ``refresh_limited``: a forced refresh refused, served from the window
 - ``router``           {decision: summarize | route | retry | platform | needs_input, reason,
                         step, budget}
 - ``llm_usage``        {node, model, prompt_tokens, completion_tokens, cached_tokens,

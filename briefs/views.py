@@ -1,4 +1,6 @@
-"""Dashboard pages. Thin: read through ``briefs.selectors``, write through ``briefs.services``.
+"""Dashboard pages. Thin: read through ``briefs.selectors``, write through ``briefs.services``;
+every new brief (ask, follow-up, rerun, needs_input answer) through ``briefs.admission``, whose
+refusal is shown in the reader's language.
 
 Another user's brief is a 404 on every page and action, exactly like a brief that does not exist.
 """
@@ -14,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from agent.llm import llm_configured, llm_mode_label
-from briefs import selectors, services
+from briefs import admission, selectors, services
 from briefs.examples import EXAMPLE_QUESTIONS
 from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm
 from briefs.markdown import (
@@ -24,6 +26,7 @@ from briefs.markdown import (
     citations_read,
 )
 from briefs.models import Brief, BriefOutcome
+from briefs.quotas import QuotaExceeded
 from fetching.egress import egress_outage_everywhere, egress_outages
 from fetching.reachability import instances_status
 
@@ -68,11 +71,12 @@ def _follow_up_asked(request: HttpRequest) -> Brief | None:
 @require_http_methods(["GET", "POST"])
 def home(request: HttpRequest) -> HttpResponse:
     """The question box, the recent briefs and which mode answers."""
+    status = 200
     if request.method == "POST":
         form = _ask_form(request, data=request.POST)
         if form.is_valid():
             try:
-                brief = services.brief_create(
+                brief = admission.brief_ask(
                     owner=request.user,
                     question=form.cleaned_data["question"],
                     follow_up_of=form.cleaned_data["follow_up_of"],
@@ -80,6 +84,9 @@ def home(request: HttpRequest) -> HttpResponse:
                 )
             except services.BriefInvalid as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            except QuotaExceeded as exc:
+                form.add_error(None, exc.reader_message())
+                status = 429
             else:
                 return redirect(brief)
     else:
@@ -92,7 +99,9 @@ def home(request: HttpRequest) -> HttpResponse:
         "mode": llm_mode_label(),
         **_rsshub_banner(),
     }
-    return render(request, "briefs/home.html", context, status=400 if form.errors else 200)
+    if form.errors and status == 200:
+        status = 400
+    return render(request, "briefs/home.html", context, status=status)
 
 
 def _rsshub_banner() -> dict:
@@ -171,11 +180,14 @@ def brief_needs_answer(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _("Give a value for each question asked."))
         return redirect(brief)
     try:
-        follow_up = services.brief_needs_answer(
+        follow_up = admission.brief_needs_answer(
             owner=request.user, brief_id=brief.pk, values=form.values()
         )
     except services.BriefInvalid as exc:
         messages.error(request, exc.message)
+        return redirect(brief)
+    except QuotaExceeded as exc:
+        messages.error(request, exc.reader_message())
         return redirect(brief)
     return redirect(follow_up)
 
@@ -213,11 +225,14 @@ def brief_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def brief_rerun(request: HttpRequest, pk: int) -> HttpResponse:
     try:
-        brief = services.brief_rerun(owner=request.user, brief_id=pk)
+        brief = admission.brief_rerun(owner=request.user, brief_id=pk)
     except Brief.DoesNotExist:
         raise Http404("No such brief.") from None
     except services.BriefInvalid as exc:
         messages.error(request, exc.message)
+        return redirect("brief-detail", pk=pk)
+    except QuotaExceeded as exc:
+        messages.error(request, exc.reader_message())
         return redirect("brief-detail", pk=pk)
     return redirect(brief)
 

@@ -15,6 +15,11 @@ that need it at about the same time, the way feed readers poll a feed once for a
   "latest" accept the window like any other: a fetch a minute old is as new as they can get
   without costing the source a scrape per asker. ``refresh`` (staff, the API) accepts only an
   answer that ends after it asked.
+- **Forced refreshes per path.** However many users ask ``refresh`` for one path, it is fetched
+  by force at most once per ``FORCED_REFRESH_PATH_SECONDS`` (a compare-and-set on the row's
+  ``forced_at``); the other runs take it as a plain fetch, served from the window, and their
+  result says so (``refresh_limited``). So RSSHub sees at most one forced request per path and
+  period from this service, whatever the number of askers.
 - **Single flight.** The runs that need a path no fresh answer covers race for its claim. One
   wins and fetches; the others poll the path's ``PathFetch`` row and take the winner's answer,
   whatever it is (a transient failure too: it is just as much theirs), within their own deadline.
@@ -106,7 +111,7 @@ def answer_servable(row: PathFetch, *, since: datetime, cutoff: datetime) -> boo
     return ended >= since or (not row.transient and ended >= cutoff)
 
 
-def served_result(row: PathFetch, *, now: datetime) -> FetchResult:
+def served_result(row: PathFetch, *, now: datetime, refresh_limited: bool = False) -> FetchResult:
     """The answer of the path's last fetch, as this run's result: no request was made."""
     outcome = Outcome(row.outcome)
     ok = outcome in SUCCESS_OUTCOMES and row.feed_id is not None
@@ -116,6 +121,7 @@ def served_result(row: PathFetch, *, now: datetime) -> FetchResult:
         item_ids=tuple(pk for (pk,) in feed_recent_values(row.feed_id, "id")) if ok else (),
         route_id=row.route_id, instance=row.instance.label if row.instance_id else "",
         reason=row.reason, fetch_age_s=max(0, int((now - row.answered_at).total_seconds())),
+        refresh_limited=refresh_limited,
     )  # fmt: skip
 
 
@@ -131,13 +137,25 @@ def _rows_ensure(paths: set[str]) -> dict[str, PathFetch]:
     return rows
 
 
+def forced_refresh_take(path: str, *, since: datetime) -> bool:
+    """Take the path's forced fetch for this period (compare-and-set); False when another run
+    took it less than ``FORCED_REFRESH_PATH_SECONDS`` ago."""
+    period = timedelta(seconds=settings.FORCED_REFRESH_PATH_SECONDS)
+    free = Q(forced_at__isnull=True) | Q(forced_at__lte=since - period)
+    return PathFetch.objects.filter(free, path=path).update(forced_at=since) == 1
+
+
 def flight_prepare(plans: list[Plan], *, since: datetime, refresh: bool) -> dict[str, PathFetch]:
-    """Set each plan's window, and the result of each path a fresh answer covers. Part of the
-    batch's one database round: one read of the rows, one of the routes' curated windows.
+    """Set each plan's window, whether it is fetched by force, and the result of each path a
+    fresh answer covers. Part of the batch's one database round: one read of the rows, one of
+    the routes' curated windows (and, for a forced refresh, one claim per path).
     Returns the rows, for ``flight_claims_take``."""
     if not plans:
         return {}
     rows = _rows_ensure({p.path for p in plans})
+    for plan in plans if refresh else ():
+        plan.refresh = forced_refresh_take(plan.path, since=since)
+        plan.refresh_limited = not plan.refresh
     route_ids = {p.route_id for p in plans if p.route_id}
     curated = Route.objects.filter(pk__in=route_ids, fresh_seconds__isnull=False)
     windows = dict(curated.values_list("id", "fresh_seconds"))
@@ -146,9 +164,9 @@ def flight_prepare(plans: list[Plan], *, since: datetime, refresh: bool) -> dict
         plan.window_s = freshness_window(
             route_seconds=windows.get(plan.route_id), ttl_seconds=row.ttl_seconds
         )
-        cutoff = answer_cutoff(since, plan.window_s, refresh=refresh)
+        cutoff = answer_cutoff(since, plan.window_s, refresh=plan.refresh)
         if answer_servable(row, since=since, cutoff=cutoff):
-            plan.result = served_result(row, now=since)
+            plan.result = served_result(row, now=since, refresh_limited=plan.refresh_limited)
     return rows
 
 
@@ -279,14 +297,12 @@ def _claim_try(
     return None
 
 
-def flight_claims_take(
-    plans: list[Plan], rows: dict[str, PathFetch], *, since: datetime, refresh: bool
-) -> None:
+def flight_claims_take(plans: list[Plan], rows: dict[str, PathFetch], *, since: datetime) -> None:
     """Each plan still to fetch tries its path's claim once, in the batch's database round:
     ``plan.ticket`` is the claim, or another run's answer that arrived meanwhile; it stays None
     while another run holds the path (the plan then waits: ``path_acquire``)."""
     for plan in plans:
-        cutoff = answer_cutoff(since, plan.window_s, refresh=refresh)
+        cutoff = answer_cutoff(since, plan.window_s, refresh=plan.refresh)
         plan.ticket = _claim_try(plan.path, since=since, cutoff=cutoff, row=rows[plan.path])
 
 

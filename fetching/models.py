@@ -304,6 +304,9 @@ class PathFetch(models.Model):
     instance = models.ForeignKey(
         RSSHubInstance, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # When a run last fetched the path by force (``refresh``), across all users: one forced
+    # fetch per ``FORCED_REFRESH_PATH_SECONDS``, taken by compare-and-set (``fetching.flight``).
+    forced_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.path

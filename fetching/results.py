@@ -48,6 +48,9 @@ class FetchResult:
     fetch_age_s: int | None = None
     instance: str = ""
     failed_over: tuple[str, ...] = ()
+    # A forced refresh was asked and refused: the path was fetched by force less than
+    # ``FORCED_REFRESH_PATH_SECONDS`` ago, so the freshness window served it (fetching.flight).
+    refresh_limited: bool = False
 
     @property
     def ok(self) -> bool:
@@ -72,6 +75,8 @@ class Plan:
     feed: Feed | None = None  # as read before sending (validators, title, link)
     probe_at: datetime | None = None
     window_s: float = 0.0  # the path's freshness window (fetching.flight)
+    refresh: bool = False  # fetched by force: only an answer ending after the run asked serves
+    refresh_limited: bool = False  # a forced refresh was asked and refused (fetching.flight)
     namespace: str = ""
     instances: list[InstanceRef] = field(default_factory=list)  # best first (fetching.instances)
     ticket: Ticket | None = None  # the path's claim, once taken (fetching.flight)

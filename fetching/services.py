@@ -12,7 +12,7 @@ path or a failed fetch.
 A path that another run fetched within its freshness window, or is fetching now, is not fetched
 again: its result is that fetch's answer, with ``fetch_age_s`` set and no attempt row (nothing
 was sent). ``refresh`` fetches anyway (staff, the API), sharing only a fetch that ends after it
-asked.
+asked, once per path and ``FORCED_REFRESH_PATH_SECONDS`` across all runs (``fetching.flight``).
 
 What is written per attempt: see ``fetching.recording``. A failure where the source gave no
 answer at all is settled by the egress guard (``fetching.egress``) before it is written:
@@ -195,7 +195,7 @@ def _plans_prepare(
     _instances_apply([p for p in live if p.result is None], pool, now)
     if not force:
         _circuits_apply([p for p in live if p.result is None], now)
-    flight_claims_take([p for p in live if p.result is None], rows, since=since, refresh=refresh)
+    flight_claims_take([p for p in live if p.result is None], rows, since=since)
     return plans
 
 
@@ -209,7 +209,6 @@ class _Batch:
     pool: InstancePool
     recorder: Recorder
     since: datetime
-    refresh: bool
     wait_s: float | None
 
 
@@ -221,7 +220,7 @@ async def _fetch_claimed(batch: _Batch, plan: Plan) -> FetchResult:
 async def _ticket(batch: _Batch, plan: Plan) -> Ticket:
     """The claim the batch's database round took, else a wait for the run that holds the path."""
     if plan.ticket is None:
-        cutoff = answer_cutoff(batch.since, plan.window_s, refresh=batch.refresh)
+        cutoff = answer_cutoff(batch.since, plan.window_s, refresh=plan.refresh)
         plan.ticket = await path_acquire(
             plan.path, since=batch.since, cutoff=cutoff, wait_s=batch.wait_s
         )
@@ -237,7 +236,7 @@ async def _plan_run(batch: _Batch, plan: Plan) -> FetchResult:
         if ticket.result is not None:  # another run's answer: the probe claimed is not used
             if plan.probe_at is not None:
                 await sync_to_async(circuit_probe_release)(plan.route_id, plan.probe_at)
-            return ticket.result
+            return replace(ticket.result, refresh_limited=plan.refresh_limited)
         result = await _fetch_claimed(batch, plan)
         if ticket.given_back_with(result):
             held = None
@@ -280,7 +279,7 @@ async def fetch_paths(
     # Start a parse worker while the requests are out, so the first parse does not wait for one.
     warm = asyncio.create_task(asyncio.to_thread(feed_parser_warm))
     recorder = Recorder(brief_id)
-    batch = _Batch(pool, recorder, since, refresh, wait_s)
+    batch = _Batch(pool, recorder, since, wait_s)
     try:
         try:
             return list(await asyncio.gather(*(_plan_run(batch, plan) for plan in plans)))

@@ -2,13 +2,12 @@
 
 Each acts as its caller and only ever reaches their briefs (the selectors filter by owner:
 another user's brief is "No such brief."). Creating a brief goes through
-``brief_create_limited``, the service the REST API's ``POST /briefs`` calls, so the daily quota
-and the token budget hold exactly as there; the creation throttle is counted by the server
-before the call (``ToolSpec.creates``).
+``briefs.admission``, as the REST API's ``POST /briefs`` and the dashboard do, so the daily
+quota, the per-minute throttle and the token budget hold exactly as there.
 """
 
+from briefs.admission import brief_ask, brief_follow_up
 from briefs.models import Brief, RunStep
-from briefs.quotas import brief_create_limited
 from briefs.selectors import brief_of, briefs_search
 from briefs.step_lines import step_terminal_line
 from mcp_server.caller import Caller
@@ -64,24 +63,15 @@ async def brief_awaited(call: ToolCall, brief_id: int, *, seconds: int) -> ToolA
 
 async def ask(call: ToolCall) -> ToolAnswer:
     args = arguments_clean(AskInput, call.arguments)
-    brief = await in_thread(brief_create_limited)(
+    brief = await in_thread(brief_ask)(
         owner=call.caller.user, question=args["question"], offline=args["offline"]
     )
     return await brief_awaited(call, brief.pk, seconds=args["wait_seconds"])
 
 
-def follow_up_create(*, owner, brief_id: int, question: str) -> Brief:
-    """A follow-up of the owner's brief ``brief_id`` (``Brief.DoesNotExist`` for anyone
-    else's), run as its thread was: offline when it was."""
-    offline = Brief.objects.values_list("offline", flat=True).get(owner=owner, pk=brief_id)
-    return brief_create_limited(
-        owner=owner, question=question, follow_up_of=brief_id, offline=offline
-    )
-
-
 async def follow_up(call: ToolCall) -> ToolAnswer:
     args = arguments_clean(FollowUpInput, call.arguments)
-    brief = await in_thread(follow_up_create)(
+    brief = await in_thread(brief_follow_up)(
         owner=call.caller.user, brief_id=args["id"], question=args["question"]
     )
     return await brief_awaited(call, brief.pk, seconds=args["wait_seconds"])

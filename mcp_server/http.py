@@ -4,7 +4,11 @@ Before the SDK sees a request, Django's own rules decide whether it may: the ``H
 against ``ALLOWED_HOSTS`` (400), plain http when ``HTTPS`` is on (a redirect to https, as the
 site's), and the API token of ``Authorization: Bearer ...`` through the API's own parsing and
 checks (``briefs.tokens.auth.token_from_header``). No token, a malformed, wrong, expired or revoked
-one: 401 with a JSON-RPC error saying which, the message the REST API gives.
+one: 401 with a JSON-RPC error saying which, the message the REST API gives. Then every request
+counts against the caller's API request throttle (``api.base.throttle_check``), whatever it asks:
+``initialize``, ``tools/list``, ``resources/list``, ``resources/read``, a tool call or a
+notification; past the rate it is a 429 with ``Retry-After``, before the SDK sees it. (New briefs
+have their own limits besides, every way in alike: ``briefs.admission``.)
 
 Why a fresh, stateless session manager per request: Daphne speaks no ASGI lifespan, so nothing
 would enter the SDK's ``StreamableHTTPSessionManager.run()`` (the task group every request
@@ -26,8 +30,9 @@ from django.core.handlers.asgi import ASGIRequest
 from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp_types import INVALID_REQUEST
+from rest_framework.exceptions import Throttled
 
-from api.base import max_body_bytes
+from api.base import max_body_bytes, throttle_check
 from briefs.tokens.auth import token_from_header
 from briefs.tokens.service import TokenRejected
 from mcp_server.caller import Caller
@@ -65,6 +70,15 @@ def caller_authenticate(scope: dict) -> Caller:
     if token is None:
         raise Refused(401, NOT_PROVIDED, (WWW_AUTHENTICATE,))
     return Caller(user=token.user, site_url=f"{request.scheme}://{host}")
+
+
+def caller_throttle(caller: Caller) -> None:
+    """Count the request against the caller's throttle; ``Refused`` (429) past it."""
+    try:
+        throttle_check(user=caller.user)
+    except Throttled as exc:
+        wait = max(1, int(exc.wait or 1))
+        raise Refused(429, str(exc.detail), ((b"retry-after", str(wait).encode()),)) from None
 
 
 async def _refuse(send: Send, refused: Refused) -> None:
@@ -105,6 +119,7 @@ class McpHttpApp:
                 # Stateless: no stream to open (GET) and no session to end (DELETE); the
                 # protocol's answer for a server without them is 405.
                 raise Refused(405, "Method not allowed: send POST.", ((b"allow", b"POST"),))
+            await in_thread(caller_throttle)(caller)
         except Refused as refused:
             await _refuse(send, refused)
             return

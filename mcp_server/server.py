@@ -4,8 +4,9 @@ One server object serves both transports. Over stdio it acts as the one user the
 started for; over HTTP each request brings its caller, authenticated by ``mcp_server.http``
 before the SDK sees the request, in the ASGI scope (``CALLER_KEY``).
 
-Every tool call and resource read counts against the API's request throttle, and a call that
-creates a brief against its creation throttle too (``api.base.throttle_check``). A tool
+Over HTTP every request counts against the API's request throttle before it reaches this server
+(``mcp_server.http``); a call that creates a brief goes through the briefs' admission
+(``briefs.admission``: quota, per-minute throttle, token budget) like every other way in. A tool
 that fails answers with an MCP tool error in the API's words (``mcp_server.errors``); an unknown
 tool or resource is a JSON-RPC error, as the protocol has it.
 """
@@ -18,7 +19,6 @@ import mcp_types as types
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
-from api.base import throttle_check
 from mcp_server.briefs_tools import BRIEF_TOOLS
 from mcp_server.caller import Caller
 from mcp_server.catalog_tools import CATALOG_TOOLS
@@ -76,7 +76,6 @@ def build_server(*, caller: Caller | None = None) -> Server:
         who = _caller(ctx, caller)
         call = ToolCall(caller=who, arguments=params.arguments, progress=_progress_reporter(ctx))
         try:
-            await in_thread(throttle_check)(user=who.user, creates=tool.creates)
             answer = await tool.run(call)
         except Exception as exc:
             return tool_error(failure_body(exc, where=f"tool {tool.name}"))
@@ -92,7 +91,6 @@ def build_server(*, caller: Caller | None = None) -> Server:
     async def read_resource(ctx, params: types.ReadResourceRequestParams):
         who = _caller(ctx, caller)
         try:
-            await in_thread(throttle_check)(user=who.user, creates=False)
             return await in_thread(resource_read)(caller=who, uri=params.uri)
         except ResourceUnknown:
             message = f"No such resource: {params.uri[:200]!r}."

@@ -38,7 +38,7 @@ class ToolSpec:
     description: str
     input_schema: dict
     run: Callable[[ToolCall], Awaitable[ToolAnswer]]
-    creates: bool = False  # makes a brief: counts against the creation throttle and the quota
+    creates: bool = False  # makes a brief: goes through the briefs' admission (briefs.admission)
     open_world: bool = False  # reaches sites outside this service (through RSSHub)
 
     def as_tool(self) -> types.Tool:

@@ -268,7 +268,11 @@ API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 90, minimum=1, maximum=3650)
 API_BRIEFS_PER_DAY = env_int("API_BRIEFS_PER_DAY", 200, minimum=0)
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 16 * 1024, minimum=1024)
 API_THROTTLE_RATE = env_str("API_THROTTLE_RATE", "240/minute")
+# New briefs per user per minute, every way in together (dashboard, API, MCP, watches):
+# briefs.admission. Forced refreshes (`refresh`) per user per hour, and per path across all users.
 API_CREATE_THROTTLE_RATE = env_str("API_CREATE_THROTTLE_RATE", "30/minute")
+FORCED_REFRESHES_PER_HOUR = env_int("FORCED_REFRESHES_PER_HOUR", 10, minimum=0)
+FORCED_REFRESH_PATH_SECONDS = env_int("FORCED_REFRESH_PATH_SECONDS", 60, minimum=1)
 # Webhooks: private and loopback targets are refused unless allowed (a same-host integration).
 WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)
 WEBHOOK_TIMEOUT = env_float("WEBHOOK_TIMEOUT", 10.0, minimum=1.0)

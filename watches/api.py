@@ -10,7 +10,6 @@ from rest_framework.response import Response
 from api.base import (
     BODY_ERRORS,
     ApiView,
-    BriefCreateThrottle,
     InputSerializer,
     QuerySerializer,
     StrictBooleanField,
@@ -221,8 +220,6 @@ class WatchRunOut(serializers.Serializer):
 
 
 class WatchRunApi(ApiView):
-    throttle_classes = [*ApiView.throttle_classes, BriefCreateThrottle]
-
     @api_schema(
         operation_id="watches_run",
         request=None,

@@ -14,6 +14,11 @@ so a watch that missed slots while the service was down runs once when it comes 
 record is unique per (watch, slot) as well, so even a claim that somehow passed twice could not
 start a second run for one slot.
 
+Each claimed run is then admitted by its owner's limits (``briefs.admission``: the daily quota,
+the per-minute throttle, the token budget), as every other way a brief starts; a run refused is
+not started, and its watch records it as skipped with the limit that refused it (its page says
+so). The slot is spent either way: the next run is at the next slot.
+
 Claims go in batches of ``CLAIM_BATCH`` watches, one transaction each: the claims, the briefs and
 run records in bulk, and their tasks queued after the commit in one more. The batch is read with
 ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so a second dispatcher takes other watches instead of
@@ -30,7 +35,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from watches.models import Watch
-from watches.services import slot_next, watch_briefs_start
+from watches.services import slot_next, watch_briefs_start, watch_slots_admit
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +79,9 @@ def watch_claim(watch: Watch, now: datetime) -> bool:
     """Claim one watch's due slot and start its run; False when another dispatcher had it."""
     with transaction.atomic():
         won = watches_claim([watch], now)
-        if won:
-            watch_briefs_start(won)
+        admitted = watch_slots_admit(won, now=now) if won else []
+        if admitted:
+            watch_briefs_start(admitted)
     return bool(won)
 
 
@@ -91,8 +97,9 @@ def _batch_claim(now: datetime, after_id: int) -> tuple[int, int, int | None]:
             ]
         )
         won = watches_claim(batch, now)
-        if won:
-            watch_briefs_start(won)
+        admitted = watch_slots_admit(won, now=now) if won else []
+        if admitted:
+            watch_briefs_start(admitted)
     return len(won), len(batch) - len(won), (batch[-1].pk if batch else None)
 
 

@@ -70,6 +70,10 @@ class Watch(models.Model):
     # told, once) until a run brings data again (told again).
     no_data_streak = models.PositiveSmallIntegerField(default=0)
     failing = models.BooleanField(default=False)
+    # The last run the owner's limits refused (``briefs.admission``): when, and which limit, in
+    # English as ``QuotaExceeded.quota`` names it; the watch page says it in the reader's words.
+    skipped_at = models.DateTimeField(null=True, blank=True)
+    skip_reason = models.CharField(max_length=40, blank=True)
     # Whoever has the feed's URL reads the watch's briefs: rotating it cuts them off.
     feed_secret = models.CharField(max_length=64, unique=True, default=feed_secret_new)
     created_at = models.DateTimeField(default=time_now)
@@ -95,6 +99,13 @@ class Watch(models.Model):
 
     def __str__(self) -> str:
         return self.question[:80]
+
+    @property
+    def skip_shown(self) -> bool:
+        """The last scheduled run was refused by the owner's limits (none ran since)."""
+        if self.skipped_at is None:
+            return False
+        return self.last_run_at is None or self.skipped_at >= self.last_run_at
 
     @property
     def slot(self) -> Slot:

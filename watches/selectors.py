@@ -46,7 +46,9 @@ def unread_count(owner) -> int:
 
 
 def watch_by_feed_secret(secret: str) -> Watch | None:
-    return Watch.objects.filter(feed_secret=secret).first()
+    """The watch whose feed URL carries ``secret``; None for a deactivated owner's, as their
+    brief feed and share links are (a 404)."""
+    return Watch.objects.filter(feed_secret=secret, owner__is_active=True).first()
 
 
 def watch_feed_briefs(watch: Watch) -> QuerySet[Brief]:

@@ -15,9 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from briefs.admission import Ask, brief_admit, briefs_admit
 from briefs.errors import FieldInvalid
 from briefs.models import Brief
-from briefs.quotas import quota_take
+from briefs.quotas import QuotaExceeded
 from briefs.services import question_clean
 from watches.models import DEFAULT_TIME, DEFAULT_ZONE, Watch, WatchRun, feed_secret_new
 from watches.schedules import DAILY, HOURLY, SCHEDULES, WEEKLY, next_slot_after, zone_of
@@ -181,11 +182,34 @@ def watch_runs_read(*, watch: Watch, run_id: int | None = None) -> int:
 
 
 def watch_run_now(*, owner, watch_id: int) -> Brief:
-    """Run a watch at once, outside its schedule (counts against the daily brief quota)."""
+    """Run a watch at once, outside its schedule, within its owner's limits (``QuotaExceeded``
+    when refused, told to whoever pressed the button, and not recorded on the watch)."""
     watch = Watch.objects.get(owner=owner, pk=watch_id)
     with transaction.atomic():
-        quota_take(owner=owner, offline=watch.offline)
+        brief_admit(user_id=owner.pk, offline=watch.offline)
         return watch_brief_start(watch, due_at=None)
+
+
+def watch_slots_admit(
+    slots: list[tuple[Watch, datetime | None]], *, now: datetime
+) -> list[tuple[Watch, datetime | None]]:
+    """The slots their owners' limits admit (``briefs.admission``), one owner at a time, in
+    order; each refused one is recorded on its watch as skipped, with the limit that refused
+    it. Call inside the transaction that starts the admitted runs."""
+    by_owner: dict[int, list[tuple[Watch, datetime | None]]] = {}
+    for slot in slots:
+        by_owner.setdefault(slot[0].owner_id, []).append(slot)
+    admitted, skipped = [], {}
+    for owner_id, owned in by_owner.items():
+        asks = [Ask(offline=watch.offline) for watch, _ in owned]
+        for slot, answer in zip(owned, briefs_admit(user_id=owner_id, asks=asks), strict=True):
+            if isinstance(answer, QuotaExceeded):
+                skipped.setdefault(answer.quota, []).append(slot[0].pk)
+            else:
+                admitted.append(slot)
+    for reason, ids in skipped.items():
+        Watch.objects.filter(pk__in=ids).update(skipped_at=now, skip_reason=reason)
+    return admitted
 
 
 def watch_brief_start(watch: Watch, *, due_at: datetime | None) -> Brief:

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from briefs.middleware import TIMEZONE_COOKIE, zone_named
 from briefs.models import Brief
-from briefs.quotas import QuotaExceeded
+from briefs.quotas import QuotaExceeded, quota_reason
 from briefs.selectors import brief_of
 from sharing.atom import atom_response, feed_tag_uri
 from watches import selectors, services
@@ -108,6 +108,7 @@ def watch_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "watch": watch,
         "form": form,
         "runs": history,
+        "skip_reason": quota_reason(watch.skip_reason) if watch.skip_shown else "",
         "zone_names": sorted(zone_names()),
         "feed_url": request.build_absolute_uri(reverse("watch-feed", args=[watch.feed_secret])),
     }
@@ -121,7 +122,7 @@ def watch_run(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         brief = services.watch_run_now(owner=request.user, watch_id=watch.pk)
     except QuotaExceeded as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.reader_message())
         return redirect("watch-detail", pk=watch.pk)
     return redirect(brief)
 

@@ -21,13 +21,12 @@ from api.base import (
     page_of,
     paginated,
     query_params,
-    request_throttles,
     search_field,
 )
+from briefs.admission import brief_ask, brief_rerun
 from briefs.api.brief_detail import BriefDetailOut, BriefUrlsOut, brief_detail_data, brief_urls
 from briefs.api.outcome import DELTA_HELP, WATCH_HELP, DeltaOut, outcome_field, reason_field
 from briefs.models import Brief, BriefOutcome, BriefStatus
-from briefs.quotas import brief_create_limited, brief_rerun_limited
 from briefs.selectors import briefs_of, briefs_search
 from briefs.services import brief_cancel, brief_delete
 from briefs.steps import steps_after
@@ -141,9 +140,6 @@ class BriefCollectionApi(ApiView):
         created_before = serializers.DateTimeField(required=False)
         search = search_field()
 
-    def get_throttles(self):
-        return request_throttles(creates=self.request.method == "POST")
-
     @api_schema(
         operation_id="briefs_create",
         request=BriefCreateInputSerializer,
@@ -153,7 +149,7 @@ class BriefCollectionApi(ApiView):
     def post(self, request):
         serializer = self.BriefCreateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        brief = brief_create_limited(owner=request.user, **serializer.validated_data)
+        brief = brief_ask(owner=request.user, **serializer.validated_data)
         return brief_created_response(request, brief)
 
     @api_schema(
@@ -252,9 +248,6 @@ class BriefCancelApi(ApiView):
 
 
 class BriefRerunApi(ApiView):
-    def get_throttles(self):
-        return request_throttles(creates=True)
-
     @api_schema(
         operation_id="briefs_rerun",
         request=None,
@@ -262,5 +255,5 @@ class BriefRerunApi(ApiView):
         summary="Ask a brief's question again: a new brief (counts against the quota)",
     )
     def post(self, request, brief_id: int):
-        brief = brief_rerun_limited(owner=request.user, brief_id=brief_id)
+        brief = brief_rerun(owner=request.user, brief_id=brief_id)
         return brief_created_response(request, brief)

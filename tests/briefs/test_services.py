@@ -28,18 +28,30 @@ def test_a_question_is_normalised():
 
 
 @pytest.mark.parametrize(
+    "hidden", ["\u202e", "\u202d", "\u2066", "\u2069", "\u200b", "\u200d", "\u2060", "\ufeff"]
+)
+def test_bidi_overrides_and_zero_width_characters_are_removed_from_a_question(hidden):
+    assert question_clean(f"Alpha{hidden} Wire {hidden}news{hidden}") == "Alpha Wire news"
+
+
+def test_a_question_of_only_invisible_characters_is_empty():
+    with pytest.raises(BriefInvalid, match="is empty"):
+        question_clean("\u202e\u200b\u2066")
+
+
+@pytest.mark.parametrize(
     ("question", "message"),
     [
         (None, "must be text"),
         ("   ", "is empty"),
         ("x" * (MAX_QUESTION_CHARS + 1), f"longer than {MAX_QUESTION_CHARS}"),
         ("news\x00", "control characters"),
-        ("news\u202e", None),  # a format character is text, not a control character
+        ("news\u202e", None),  # an override is removed (below), not refused
     ],
 )
 def test_a_bad_question_is_refused_naming_the_field(question, message):
     if message is None:
-        assert question_clean(question) == "news\u202e"
+        assert question_clean(question) == "news"
         return
     with pytest.raises(BriefInvalid) as refused:
         question_clean(question)

@@ -1,5 +1,6 @@
-"""The REST API's throttles and token budget hold for MCP calls, counted in the same buckets:
-the SDK's client talks to the server in process, acting as one user (as over stdio)."""
+"""The briefs' admission (quota, per-minute throttle, token budget) holds for MCP calls, counted
+in the same buckets as the API's: the SDK's client talks to the server in process, acting as one
+user (as over stdio). The request throttle counts HTTP requests: ``test_request_throttle``."""
 
 import anyio
 import pytest
@@ -39,27 +40,10 @@ def test_the_creation_throttle_counts_api_posts_and_mcp_asks_together(owner, set
     first, second = calls(owner, ask("mcp news"), ask("more mcp news"))
     assert not first.is_error
     assert second.is_error
-    assert second.content[0].text.startswith("Request was throttled. Expected available in")
+    assert second.content[0].text.startswith("At most 2 briefs a minute; retry in a moment.")
+    assert second.structured_content["extra"]["quota"] == "briefs_per_minute"
     assert second.structured_content["extra"]["retry_after"] >= 1
     assert Brief.objects.filter(owner=owner).count() == 2
-
-
-def test_reads_count_against_the_request_throttle_only(owner, settings):
-    settings.API_THROTTLE_RATE = "3/minute"
-    settings.API_CREATE_THROTTLE_RATE = "1/minute"
-    results = calls(
-        owner, ("list_briefs", {}), ("search_routes", {"query": "36kr"}),
-        ("route_health", {"path_or_namespace": "36kr"}), ("list_briefs", {}),
-    )  # fmt: skip
-    throttled = [r.content[0].text.startswith("Request was throttled.") for r in results]
-    assert throttled == [False, False, False, True]
-
-
-def test_the_throttles_are_per_user(owner, other_user, settings):
-    settings.API_THROTTLE_RATE = "1/minute"
-    [mine] = calls(owner, ("list_briefs", {}))
-    [theirs] = calls(other_user, ("list_briefs", {}))
-    assert not mine.is_error and not theirs.is_error
 
 
 def test_spent_model_tokens_refuse_a_model_brief_but_not_an_offline_one(owner, settings):

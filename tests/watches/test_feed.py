@@ -127,3 +127,11 @@ def test_the_feed_shows_nothing_of_a_brief_outside_the_watch(watch, owner):
     Brief.objects.create(owner=owner, question="private question", status="succeeded", body="x")
     response = Client().get(feed_path(watch))
     assert b"private question" not in response.content
+
+
+def test_a_deactivated_owners_watch_feed_is_a_404(watch, owner):
+    run_finished(watch)
+    assert Client().get(feed_path(watch)).status_code == 200
+    owner.is_active = False
+    owner.save(update_fields=["is_active"])
+    assert Client().get(feed_path(watch)).status_code == 404, "a deactivated owner's feed served"
