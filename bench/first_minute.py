@@ -18,8 +18,8 @@ the can't-reach briefs finish under the target of 5 s; beside them, what startin
 and Django costs on this machine now (``ask --help``), which every brief pays too. Each run's
 outcome is checked (a run that did not end no_data/unreachable, or counted a route failing,
 stops the bench): a fast wrong answer is no figure. The local RSSHub is started by
-``tests/rsshub_server.py`` (standard library only: the runtime requirements suffice), on a free
-port of 127.0.0.1.
+``bench/support/rsshub_server.py`` (standard library only: the runtime requirements suffice), on
+a free port of 127.0.0.1.
 
 Runs on a throwaway database: a temporary SQLite file by default, or, when ``DATABASE_URL`` is
 a postgres:// URL, a scratch database ``rsshub_agent_bench_first_minute`` on that server.
@@ -139,7 +139,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    from tests.rsshub_server import LocalRSSHub, rsshub_installed
+    from bench.support.rsshub_server import LocalRSSHub, rsshub_installed
 
     if not rsshub_installed():
         raise SystemExit("RSSHub is not installed: run scripts/rsshub-install")

@@ -6,6 +6,8 @@ inside their transaction; transactional tests (``transaction=True``) that need i
 ``catalog_seed_import()`` themselves, since Django flushes tables after them.
 """
 
+import os
+
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -16,6 +18,7 @@ from catalog.importer import catalog_import, catalog_read_file
 from catalog.seed import SEED_PATH
 from fetching.paths import catalog_cache_clear
 from tests.databases import POSTGRES_ENGINE
+from tests.scheduling import UnitScheduling, longest_first
 
 NEEDS_POSTGRES = ("postgres", "browser")  # markers of tests that need a PostgreSQL server
 
@@ -135,31 +138,23 @@ def django_cache_empty():
 
 # --- parallel workers: what two workers must not share ---------------------------------------
 
-# Tests that share a session-wide stack of processes run on one worker, so it is built once; the
-# scenarios that start whole worker clusters run one after another on one worker, so that no two
-# clusters at once crowd PostgreSQL's connections or the machine's cores.
-SHARED_STACKS = {
-    "tests/browser/": "browser",
-    "tests/mcp_server/": "mcp-stack",
-    "tests/briefs/test_worker.py": "clusters",
-    "tests/briefs/test_worker_cluster.py": "clusters",
-    "tests/briefs/test_worker_flight.py": "clusters",
-    "tests/watches/test_cluster.py": "clusters",
-}
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` (scripts/test): units of work as ``tests/scheduling.py`` draws them."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    return UnitScheduling(config, log)
 
 
 def pytest_collection_modifyitems(config, items):
-    """With ``--dist loadgroup`` (scripts/test), a module's tests stay together on one worker (its
-    module-scoped scenario starts once) and so do the tests of a shared stack."""
+    """The engine-dependent modules are marked ``engine``; under parallel workers the longest
+    units come first."""
     for item in items:
         module = item.nodeid.split("::")[0]
-        group = next(
-            (name for prefix, name in SHARED_STACKS.items() if module.startswith(prefix)),
-            module,
-        )
-        item.add_marker(pytest.mark.xdist_group(group))
         if module in ENGINE_DEPENDENT:
             item.add_marker(pytest.mark.engine(ENGINE_DEPENDENT[module]))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        longest_first(items)
 
 
 @pytest.fixture(scope="session")
