@@ -30,13 +30,13 @@ MONTHS = {
     )
     for m in names
 }  # fmt: skip
-_MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"  # noqa: E501
+_MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![a-z])\.?"  # noqa: E501
 ISO_DATE = re.compile(r"\b((?:19|20)\d{2})[-/.](\d{1,2})[-/.](\d{1,2})\b")
 EN_MONTH_DAY = re.compile(
     rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+((?:19|20)\d{{2}})\b)?", re.I
 )
 EN_DAY_MONTH = re.compile(
-    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+((?:19|20)\d{{2}})\b)?", re.I
+    rf"(?<![\d.])\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+((?:19|20)\d{{2}})\b)?", re.I
 )
 ZH_DATE = re.compile(r"(?:((?:19|20)\d{2})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
 YEAR = re.compile(
@@ -44,6 +44,7 @@ YEAR = re.compile(
     re.I,
 )
 CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+ZH_CLOCK = re.compile(r"(?<!\d)([01]?\d|2[0-3])\s*[时點点]\s*([0-5]?\d)\s*分")
 RELATIVE_DAYS = {
     "yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1, "昨天": -1, "昨日": -1,
     "前天": -2, "今天": 0, "今日": 0, "明天": 1,
@@ -73,8 +74,7 @@ def dates_backed(sentence: str, cited: list[SourceItem], *, now: datetime) -> bo
         return True
     carried_days, carried_clocks = _carried(cited, zone)
     text_days = _text_days(cited)
-    carried_years = {d.year for d in carried_days} | {d.year for d in text_days if d.year}
-    carried_years |= {int(y) for item in cited for y in re.findall(r"(?:19|20)\d{2}", _text(item))}
+    carried_years = set().union(*(_years_carried(item, zone) for item in cited))
     for day in days:
         if not any(day.matches(d) for d in carried_days) and not any(
             _same(day, t) for t in text_days
@@ -90,7 +90,7 @@ def _stated(text: str, today: date) -> tuple[list[_Day], set[int], set[tuple[int
         moment = today + timedelta(days=RELATIVE_DAYS[word])
         days.append(_Day(moment.year, moment.month, moment.day))
     years = {int(m.group(1) or m.group(2)) for m in YEAR.finditer(text)}
-    clocks = {(int(h), int(m)) for h, m in CLOCK.findall(text)}
+    clocks = _clocks_in(text)
     return days, years, clocks
 
 
@@ -125,13 +125,27 @@ def _text(item: SourceItem) -> str:
     return f"{item.title} {item.summary}"
 
 
+def _years_carried(item: SourceItem, zone) -> set[int]:
+    """The years an item names; its published year only when its text names none (an item
+    saying "opens by the end of 2027" does not back "2026" for being published in 2026)."""
+    named = {int(y) for y in re.findall(r"(?<!\d)(?:19|20)\d{2}(?!\d)", _text(item))}
+    if named or item.published_at is None:
+        return named
+    return {item.published_at.astimezone(zone).year, item.published_at.astimezone(UTC).year}
+
+
 def _text_days(cited: list[SourceItem]) -> list[_Day]:
     return [d for item in cited for d in _days_in(_text(item))]
 
 
 def _text_clocks(cited: list[SourceItem]) -> set[tuple[int, int]]:
-    found = (CLOCK.findall(_text(item)) for item in cited)
-    return {(int(h), int(m)) for pairs in found for h, m in pairs}
+    return set().union(*(_clocks_in(_text(item)) for item in cited))
+
+
+def _clocks_in(text: str) -> set[tuple[int, int]]:
+    """Clock times written ``14:05`` or ``14时05分``."""
+    pairs = CLOCK.findall(text) + ZH_CLOCK.findall(text)
+    return {(int(h), int(m)) for h, m in pairs}
 
 
 def _same(stated: _Day, written: _Day) -> bool:

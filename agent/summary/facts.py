@@ -36,7 +36,15 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from agent.summary.dates import CLOCK, EN_DAY_MONTH, EN_MONTH_DAY, ISO_DATE, MONTHS, ZH_DATE
+from agent.summary.dates import (
+    CLOCK,
+    EN_DAY_MONTH,
+    EN_MONTH_DAY,
+    ISO_DATE,
+    MONTHS,
+    ZH_CLOCK,
+    ZH_DATE,
+)
 from agent.summary.folding import CJK_RUN_RE
 from agent.summary.terms import STOP_CJK, STOP_LATIN
 
@@ -51,6 +59,8 @@ _INVISIBLE_RE = re.compile(
 _DOTTED = re.compile(r"\b([a-z])\.([a-z])(?:\.([a-z]))?\.?(?![a-z])")  # u.s. -> us, u.s.a. -> usa
 _APOSTROPHE_S = re.compile(r"(?<=[a-z0-9])['\u2019]s\b")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+# The "v" of a version: "v7.3.0" and "7.3.0" are one release.
+_VERSION_V = re.compile(r"(?<![a-z0-9])v(?=\d+(?:\.\d+){2})")
 _PUNCT = re.compile(r"[^\w%$€£¥\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff.]+|(?<!\d)\.|\.(?!\d)")
 
 # --- folding ----------------------------------------------------------------------------------
@@ -64,6 +74,7 @@ def fold(text: str) -> str:
     """``text`` folded for comparison (see the module's note), words separated by one space."""
     text = _DOTTED.sub(lambda m: "".join(g for g in m.groups() if g), _visible(text).casefold())
     text = _THOUSANDS.sub("", _APOSTROPHE_S.sub("", text.replace("\u2019", "'")))
+    text = _VERSION_V.sub("", text)
     return " ".join(_PUNCT.sub(" ", text).split())
 
 
@@ -120,10 +131,25 @@ UNITS = {
     "jpy": ("jpy", "yen", "日元"),
     "hkd": ("hk$", "hkd", "港元", "港币"),
     "%": ("%", "percent", "per cent", "percentage point", "percentage points", "个百分点"),
-}
+    # Measures: "6,800 mAh" is "6800mAh", and "200Wh/kg" is a figure, not a code.
+    "wh": ("wh",), "kwh": ("kwh", "千瓦时"), "mah": ("mah",), "kw": ("kw", "千瓦"),
+    "km": ("km", "kilometre", "kilometres", "kilometer", "kilometers", "公里", "千米"),
+    "kg": ("kg", "kilogram", "kilograms", "公斤", "千克"), "gb": ("gb",), "tb": ("tb",),
+    "ghz": ("ghz",), "hz": ("hz",), "nm": ("nm",), "mm": ("mm",), "°c": ("°c",),
+}  # fmt: skip
+MEASURES = ("wh", "kwh", "mah", "kw", "km", "kg", "gb", "tb", "ghz", "hz", "nm", "mm")
 _UNIT_OF = {word: unit for unit, words in UNITS.items() for word in words}
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "nine": 9, "ten": 10, "dozen": 12}  # fmt: skip
+                "eight": 8, "nine": 9, "ten": 10, "dozen": 12, "twice": 2}  # fmt: skip
+# Words that make a figure approximate ("about 500") or a floor ("over 500", "超过500万"):
+# only these widen a figure beyond how its digits round.
+ABOUT_RE = re.compile(
+    r"(?:\b(?:about|around|roughly|approximately|nearly|almost|some)|约|近|大约|将近)\s*$", re.I
+)
+OVER_RE = re.compile(
+    r"(?:\b(?:over|more than|above|exceeding|at least|upwards of)|超过|超|逾|多于|高于)\s*$",
+    re.I,
+)
 
 
 def _alternation(words) -> str:
@@ -149,9 +175,10 @@ QUANTITY_RE = re.compile(
 # Tokens mixing letters and digits are names of things (models, chips, codes), not figures.
 CODE_RE = re.compile(r"(?<![\w@#$])[a-z0-9]+(?:[-_.][a-z0-9]+)*", re.I)
 _SCALE_OR_ORDINAL = re.compile(
-    rf"\d+(?:\.\d+)?(?:{_SCALE}|st|nd|rd|th|s|x|am|pm)$|\d+(?:\.\d+)?$", re.I
+    rf"\d+(?:\.\d+)?(?:{_SCALE}|{_alternation(MEASURES)}|st|nd|rd|th|s|x|am|pm)$|\d+(?:\.\d+)?$",
+    re.I,
 )
-_DATES = (ISO_DATE, EN_MONTH_DAY, EN_DAY_MONTH, ZH_DATE, CLOCK)
+_DATES = (ISO_DATE, EN_MONTH_DAY, EN_DAY_MONTH, ZH_DATE, CLOCK, ZH_CLOCK)
 _ZH_MONTH_OR_YEAR = re.compile(
     r"\d{1,4}\s*年|(?<!个)\d{1,2}\s*月|第?\s*\d\s*季度?|\bq[1-4]\b", re.I
 )
@@ -160,19 +187,20 @@ _YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d{2}s?(?![\d.,%])")
 
 @dataclass(frozen=True)
 class Quantity:
-    """A figure: its value (scale applied), unit (``UNITS`` key or ``""``) and tolerance (how
-    far another value may be and still round to this one as written)."""
+    """A figure: its value (scale applied), unit (``UNITS`` key or ``""``) and the range of
+    values another figure may have and still be this one as written (``low`` to ``high``)."""
 
     value: Decimal
     unit: str
-    tolerance: Decimal
+    low: Decimal
+    high: Decimal
     text: str
 
     def matches(self, other: Quantity) -> bool:
         """Whether ``other`` (as an item states it) is this figure, as this one is written."""
         if self.unit and other.unit and self.unit != other.unit:
             return False
-        return abs(self.value - other.value) <= self.tolerance
+        return self.low <= other.value <= self.high
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -183,7 +211,7 @@ def quantities(text: str) -> list[Quantity]:
     text = CODE_RE.sub(_unless_code, text)
     found = []
     for match in QUANTITY_RE.finditer(text):
-        quantity = _quantity(match)
+        quantity = _quantity(match, text[max(0, match.start() - 16) : match.start()])
         if quantity is not None:
             found.append(quantity)
     return found
@@ -198,7 +226,7 @@ def _unless_code(match: re.Match[str]) -> str:
     return token
 
 
-def _quantity(match: re.Match[str]) -> Quantity | None:
+def _quantity(match: re.Match[str], before: str) -> Quantity | None:
     digits = match.group("digits").lower()
     scale_word = (match.group("scale") or "").lower()
     unit_word = (match.group("before") or match.group("after") or "").lower()
@@ -216,8 +244,27 @@ def _quantity(match: re.Match[str]) -> Quantity | None:
     # Written with a scale word or decimals, a figure stands for what rounds to it.
     rounded = scale > 1 or decimals > 0
     tolerance = Decimal(5) * Decimal(10) ** (-decimals - 1) * scale if rounded else Decimal(0)
+    value *= scale
+    low, high = value - tolerance, value + tolerance
+    # "about 500": anything that rounds to it at its last non-zero digit (450 to 550);
+    # "over 500": from 500 up to the next step of that digit (500 to 600).
+    step = _step(value, decimals) if value else Decimal(0)
+    if ABOUT_RE.search(before):
+        low, high = min(low, value - step / 2), max(high, value + step / 2)
+    elif OVER_RE.search(before):
+        low, high = value, max(high, value + step)
     unit = _UNIT_OF.get(unit_word, "")
-    return Quantity(value * scale, unit, tolerance, match.group(0).strip())
+    return Quantity(value, unit, low, high, match.group(0).strip())
+
+
+def _step(value: Decimal, decimals: int) -> Decimal:
+    """The place of a figure's last non-zero digit: 500 -> 100, 2.5 -> 0.1, 30万 -> 10万."""
+    if decimals:
+        return Decimal(10) ** -decimals
+    step = Decimal(1)
+    while value % (step * 10) == 0:
+        step *= 10
+    return step
 
 
 # --- words and entities -------------------------------------------------------------------------
@@ -231,6 +278,7 @@ STOP_WORDS = STOP_LATIN | frozenset(
         this these those that there their its it's whose whom which who what when where why
         whether ever still yet already almost nearly about above below more less least much
         many several few some any all each every most other another such own same so very
+        over around roughly approximately upwards exceeding
         will would shall should can could may might must has have had having been being
         was were are am is not"""
     )
@@ -238,7 +286,8 @@ STOP_WORDS = STOP_LATIN | frozenset(
 STOP_ZH = STOP_CJK | frozenset(
     str.split(
         """这些 那些 之后 之前 以来 以后 以前 同时 此外 另外 并且 而且 或者 以及 据悉 表示 称 当天
-        方面 有关 对于 关于 由于 根据 其中 仍然 已经 正在 将会 可能 一些 这一 该 此次 本次 目前"""
+        方面 有关 对于 关于 由于 根据 其中 仍然 已经 正在 将会 可能 一些 这一 该 此次 本次 目前
+        超过 达到 大约 将近 多于 高于"""
     )
 )
 IRREGULAR = {
@@ -287,6 +336,7 @@ def english_words(folded: str) -> set[str]:
 
 ENTITY_RE = re.compile(
     r"[@#][\w.-]+|\$[A-Za-z]{1,5}\b"  # handles, tags, tickers
+    r"|(?<![\w.])v?\d+(?:\.\d+){2,}(?!\w|\.\d)"  # versions: 7.3.1 is not 7.3.0
     r"|(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*(?![A-Za-z0-9_$])",
 )
 CORPORATE = frozenset(["inc", "corp", "co", "ltd", "llc", "plc", "group", "the", "s.a", "ag"])
@@ -329,6 +379,8 @@ def english_entities(text: str) -> set[str]:
 def _looks_like_name(token: str, *, at_start: bool) -> bool:
     if token[0] in "@#$":
         return len(token) > 1
+    if _VERSION.fullmatch(token):
+        return True
     inner_capital = any(c.isupper() for c in token[1:])
     has_digit = any(c.isdigit() for c in token)
     has_alpha = any(c.isalpha() for c in token)
@@ -339,6 +391,9 @@ def _looks_like_name(token: str, *, at_start: bool) -> bool:
     if at_start:
         return inner_capital or token.lower() not in OPENERS
     return True
+
+
+_VERSION = re.compile(r"v?\d+(?:\.\d+){2,}", re.I)
 
 
 def _starts_sentence(text: str, start: int) -> bool:
