@@ -45,6 +45,10 @@ YEAR = re.compile(
 )
 CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
 ZH_CLOCK = re.compile(r"(?<!\d)([01]?\d|2[0-3])\s*[时點点]\s*([0-5]?\d)\s*分")
+_DATE_PATTERNS = (
+    ISO_DATE, EN_MONTH_DAY, EN_DAY_MONTH, ZH_DATE, YEAR, CLOCK, ZH_CLOCK,
+    re.compile(rf"\b{_MONTH}|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\d\s*[月日号]|周[一二三四五六日天]", re.I),
+)  # fmt: skip
 RELATIVE_DAYS = {
     "yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1, "昨天": -1, "昨日": -1,
     "前天": -2, "今天": 0, "今日": 0, "明天": 1,
@@ -81,6 +85,11 @@ def dates_backed(sentence: str, cited: list[SourceItem], *, now: datetime) -> bo
         ):
             return False
     return years <= carried_years and clocks <= carried_clocks | _text_clocks(cited)
+
+
+def states_date(text: str) -> bool:
+    """Whether a text states a date, a year, a month, a weekday or a clock time."""
+    return any(p.search(text) for p in _DATE_PATTERNS)
 
 
 def _stated(text: str, today: date) -> tuple[list[_Day], set[int], set[tuple[int, int]]]:

@@ -244,11 +244,11 @@ def _quantity(match: re.Match[str], before: str) -> Quantity | None:
     # Written with a scale word or decimals, a figure stands for what rounds to it.
     rounded = scale > 1 or decimals > 0
     tolerance = Decimal(5) * Decimal(10) ** (-decimals - 1) * scale if rounded else Decimal(0)
-    value *= scale
-    low, high = value - tolerance, value + tolerance
     # "about 500": anything that rounds to it at its last non-zero digit (450 to 550);
     # "over 500": from 500 up to the next step of that digit (500 to 600).
-    step = _step(value, decimals) if value else Decimal(0)
+    step = Decimal(10) ** value.normalize().as_tuple().exponent * scale if value else Decimal(0)
+    value *= scale
+    low, high = value - tolerance, value + tolerance
     if ABOUT_RE.search(before):
         low, high = min(low, value - step / 2), max(high, value + step / 2)
     elif OVER_RE.search(before):
@@ -256,15 +256,6 @@ def _quantity(match: re.Match[str], before: str) -> Quantity | None:
     unit = _UNIT_OF.get(unit_word, "")
     return Quantity(value, unit, low, high, match.group(0).strip())
 
-
-def _step(value: Decimal, decimals: int) -> Decimal:
-    """The place of a figure's last non-zero digit: 500 -> 100, 2.5 -> 0.1, 30万 -> 10万."""
-    if decimals:
-        return Decimal(10) ** -decimals
-    step = Decimal(1)
-    while value % (step * 10) == 0:
-        step *= 10
-    return step
 
 
 # --- words and entities -------------------------------------------------------------------------
