@@ -420,13 +420,23 @@ def segmenter_warm() -> None:
     segmenter()
 
 
+# Heads of organisation names. The segmenter knows the big names; an unknown one ("淘天集团")
+# comes out as single characters before the head, and those characters with the head are a name.
+ZH_ORG_HEADS = frozenset(str.split("集团 公司 银行 大学 医院 研究院 研究所 实验室 协会 基金会 工作室"))
+_ZH_NOT_NAME = frozenset("的了和与及或在是为把被将从对向给该这那其各本此每某家个")
+
+
 def chinese_facts(text: str) -> tuple[set[str], set[str]]:
     """(entities, content words) of the Chinese runs of a text, folded."""
     entities, words = set(), set()
     folded = _visible(text).casefold()
     for run in CJK_RUN_RE.findall(folded):
+        singles: list[str] = []  # the single characters just before this word
         for pair in segmenter().cut(run):
             word, tag = pair.word, pair.flag
+            if word in ZH_ORG_HEADS and len(singles) >= 2:
+                entities.add("".join(singles[-4:]) + word)
+            singles = singles + [word] if len(word) == 1 and word not in _ZH_NOT_NAME else []
             if len(word) < 2 or word in STOP_ZH or tag in ZH_FUNCTION_TAGS:
                 continue
             (entities if tag in ZH_ENTITY_TAGS else words).add(word)
