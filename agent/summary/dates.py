@@ -4,8 +4,9 @@ Dates are read as a writer writes them: ISO (``2025-03-03``), English (``March 3
 ``3 March 2025``), Chinese (``3月3日``, ``2025年3月3日``), a year after "in"/"since" or before 年,
 clock times (``14:05``), and relative days (``yesterday``, ``昨天``) resolved against the run's
 time. A cited item carries a date in its published time (in the run's zone or UTC) or in its
-own text. The patterns are also what ``agent.summary.facts`` blanks out before it reads numbers,
-so a date is never mistaken for a figure.
+own text; a year only in its text when its text names one (an item of 2026 saying "opens at the
+end of 2027" does not back "2026"). The patterns are also what ``agent.summary.figures`` blanks
+out before it reads numbers, so a date is never mistaken for a figure.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ EN_MONTH_DAY = re.compile(
     rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+((?:19|20)\d{{2}})\b)?", re.I
 )
 EN_DAY_MONTH = re.compile(
-    rf"(?<![\d.])\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+((?:19|20)\d{{2}})\b)?", re.I
+    rf"(?<![\d.])\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+((?:19|20)\d{{2}})\b)?",
+    re.I,
 )
 ZH_DATE = re.compile(r"(?:((?:19|20)\d{2})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
 YEAR = re.compile(
@@ -47,7 +49,8 @@ CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
 ZH_CLOCK = re.compile(r"(?<!\d)([01]?\d|2[0-3])\s*[时點点]\s*([0-5]?\d)\s*分")
 _DATE_PATTERNS = (
     ISO_DATE, EN_MONTH_DAY, EN_DAY_MONTH, ZH_DATE, YEAR, CLOCK, ZH_CLOCK,
-    re.compile(rf"\b{_MONTH}|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\d\s*[月日号]|周[一二三四五六日天]", re.I),
+    re.compile(rf"\b{_MONTH}|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I),
+    re.compile(r"\d\s*[月日号]|周[一二三四五六日天]"),
 )  # fmt: skip
 RELATIVE_DAYS = {
     "yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1, "昨天": -1, "昨日": -1,

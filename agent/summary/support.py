@@ -114,9 +114,9 @@ def support_reason(
 
 
 # Where a sentence joins a second statement to a first: "..., and will clinch the title",
-# "...，还支持离线翻译". A sentence is held clause by clause, so that a supported half cannot
-# carry an invented one.
-CLAUSE_RE = re.compile(r"[,;，；]|\s(?:and|but|while|whereas|yet)\s", re.I)
+# "...\uff0c还支持离线翻译" (a full-width comma). A sentence is held clause by clause, so that a
+# supported half cannot carry an invented one.
+CLAUSE_RE = re.compile(r"[,;\uff0c\uff1b]|\s(?:and|but|while|whereas|yet)\s", re.I)
 
 
 def clauses_of(text: str) -> tuple[Facts, ...]:
