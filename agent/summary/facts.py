@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent.summary.dates import MONTHS
-from agent.summary.figures import NUMBER_TOKENS, Quantity, quantities, visible
+from agent.summary.figures import NUMBER_TOKENS, UNIT_WORDS, Quantity, quantities, visible
 from agent.summary.folding import CJK_RUN_RE
 from agent.summary.terms import STOP_CJK, STOP_LATIN
 
@@ -188,6 +188,9 @@ OPENERS = STOP_WORDS | frozenset(
 )
 
 
+_NEVER_NAMES = CORPORATE | NOT_NAMES | UNIT_WORDS  # "mAh" is a unit, "Inc" a suffix
+
+
 def english_entities(text: str) -> set[str]:
     """The folded names, handles and codes of a text (see the module's note)."""
     text = visible(text)
@@ -197,7 +200,7 @@ def english_entities(text: str) -> set[str]:
         if not _looks_like_name(token, at_start=_starts_sentence(text, match.start())):
             continue
         folded = fold(token)
-        if folded and folded not in CORPORATE and folded not in NOT_NAMES:
+        if folded and folded not in _NEVER_NAMES:
             found.add(folded)
     return found
 

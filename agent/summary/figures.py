@@ -59,6 +59,7 @@ UNITS = {
 }  # fmt: skip
 MEASURES = ("wh", "kwh", "mah", "kw", "km", "kg", "gb", "tb", "ghz", "hz", "nm", "mm")
 _UNIT_OF = {word: unit for unit, words in UNITS.items() for word in words}
+UNIT_WORDS = frozenset(_UNIT_OF)  # "mAh" is a unit, never a name
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10, "dozen": 12, "twice": 2}  # fmt: skip
 # Words that make a figure approximate ("about 500") or a floor ("over 500", "超过500万"):

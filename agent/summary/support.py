@@ -27,9 +27,10 @@ dropped with the reason its own citations gave.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from urllib.parse import urlsplit
 
 from agent.summary.dates import dates_backed, states_date
@@ -86,10 +87,11 @@ def evidence_of(*, n: int, title: str, text: str, source: str = "", link: str = 
 
 
 def support_reason(
-    claim: Facts, evidence: Sequence[Evidence], clauses: Sequence[Facts] = ()
+    claim: Facts, evidence: Sequence[Evidence], clauses: Callable[[], Sequence[Facts]] = tuple
 ) -> str | None:
-    """``None`` when ``evidence`` together supports ``claim`` (a sentence's ``facts_of``), else
-    the reason it does not: ``unsupported_number``, ``unsupported_entity`` or ``unsupported``."""
+    """``None`` when ``evidence`` together supports ``claim`` (a sentence's ``facts_of``; its
+    ``clauses``, asked for only when all else holds, are judged too), else the reason it does
+    not: ``unsupported_number``, ``unsupported_entity`` or ``unsupported``."""
     for quantity in claim.numbers:
         if not any(quantity.matches(q) for e in evidence for q in e.numbers):
             return REASON_NUMBER
@@ -108,7 +110,7 @@ def support_reason(
         return REASON_UNSUPPORTED  # it says nothing an item could back
     if _words_share(claim, evidence) < WORDS_SUPPORTED:
         return REASON_UNSUPPORTED
-    if any(not _clause_held(clause, evidence) for clause in clauses):
+    if any(not _clause_held(clause, evidence) for clause in clauses()):
         return REASON_UNSUPPORTED
     return None
 
@@ -204,7 +206,7 @@ class SupportCheck:
         if instruction_found(sentence, cited_texts=texts, cited_links=links):
             return Judgement(REASON_INSTRUCTION)
         claim = facts_of(text)
-        clauses = clauses_of(text)
+        clauses = cache(lambda: clauses_of(text))  # read once, and only when needed
         reason = self._reason(claim, clauses, text, cited)
         if reason is None:
             return KEPT
@@ -222,7 +224,11 @@ class SupportCheck:
         return Judgement(reason)
 
     def _reason(
-        self, claim: Facts, clauses: Sequence[Facts], text: str, cited: Sequence[SourceItem]
+        self,
+        claim: Facts,
+        clauses: Callable[[], Sequence[Facts]],
+        text: str,
+        cited: Sequence[SourceItem],
     ) -> str | None:
         if not dates_backed(text, list(cited), now=self.now):
             return REASON_DATE
