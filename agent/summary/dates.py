@@ -4,9 +4,10 @@ Dates are read as a writer writes them: ISO (``2025-03-03``), English (``March 3
 ``3 March 2025``), Chinese (``3月3日``, ``2025年3月3日``), a year after "in"/"since" or before 年,
 clock times (``14:05``), and relative days (``yesterday``, ``昨天``) resolved against the run's
 time. A cited item carries a date in its published time (in the run's zone or UTC) or in its
-own text; a year only in its text when its text names one (an item of 2026 saying "opens at the
-end of 2027" does not back "2026"). The patterns are also what ``agent.summary.figures`` blanks
-out before it reads numbers, so a date is never mistaken for a figure.
+own text; a weekday when it is the weekday of such a day or its text names it; a year only in
+its text when its text names one (an item of 2026 saying "opens at the end of 2027" does not back
+"2026"). The patterns are also what ``agent.summary.figures`` blanks out before it reads numbers,
+so a date is never mistaken for a figure.
 """
 
 from __future__ import annotations
@@ -52,6 +53,12 @@ _DATE_PATTERNS = (
     re.compile(rf"\b{_MONTH}|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I),
     re.compile(r"\d\s*[月日号]|周[一二三四五六日天]"),
 )  # fmt: skip
+WEEKDAYS = {
+    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5,
+    "sunday": 6, "一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6,
+}  # fmt: skip
+EN_WEEKDAY = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I)
+ZH_WEEKDAY = re.compile(r"(?:星期|周|礼拜)([一二三四五六日天])")
 RELATIVE_DAYS = {
     "yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1, "昨天": -1, "昨日": -1,
     "前天": -2, "今天": 0, "今日": 0, "明天": 1,
@@ -77,9 +84,12 @@ def dates_backed(sentence: str, cited: list[SourceItem], *, now: datetime) -> bo
     text = CITATION_RE.sub(" ", sentence)
     zone = zoneinfo.ZoneInfo(settings.TIME_ZONE)
     days, years, clocks = _stated(text, now.astimezone(zone).date())
-    if not (days or years or clocks):
+    weekdays = _weekdays_in(text)
+    if not (days or years or clocks or weekdays):
         return True
     carried_days, carried_clocks = _carried(cited, zone)
+    if not weekdays <= _weekdays_carried(cited, carried_days):
+        return False
     text_days = _text_days(cited)
     carried_years = set().union(*(_years_carried(item, zone) for item in cited))
     for day in days:
@@ -135,6 +145,26 @@ def _carried(cited: list[SourceItem], zone) -> tuple[list[date], set[tuple[int, 
 
 def _text(item: SourceItem) -> str:
     return f"{item.title} {item.summary}"
+
+
+def _weekdays_in(text: str) -> set[int]:
+    """The weekdays a text names (Monday = 0)."""
+    return {WEEKDAYS[m.lower()] for m in EN_WEEKDAY.findall(text) + ZH_WEEKDAY.findall(text)}
+
+
+def _weekdays_carried(cited: list[SourceItem], carried_days: list[date]) -> set[int]:
+    """The weekdays of the items' published days, of the dates their texts give (a date without
+    a year in its item's published year), and those their texts name."""
+    found = {d.weekday() for d in carried_days}
+    for item in cited:
+        found |= _weekdays_in(_text(item))
+        for day in _days_in(_text(item)):
+            year = day.year or (item.published_at.year if item.published_at else None)
+            try:
+                found |= {date(year, day.month, day.day).weekday()} if year else set()
+            except ValueError:  # 31 February
+                continue
+    return found
 
 
 def _years_carried(item: SourceItem, zone) -> set[int]:

@@ -68,6 +68,8 @@ def judged(sentence: str, language: str) -> tuple[int, dict]:
         ("阿里巴巴云智能集团收入增长34%，达到398亿元[3]。", "zh"),
         ("北京时间12:11发射[3]。", "zh"),
         ("Lando Norris finished third in Qatar, and leads the championship [4].", "en"),
+        ("On Tuesday, Lando Norris finished third in Qatar [4].", "en"),  # published 2026-12-01
+        ("宁德时代周二发布第二代钠离子电池[1]。", "zh"),
     ],
 )
 def test_a_supported_sentence_stays(sentence, language):
@@ -93,6 +95,9 @@ def test_a_supported_sentence_stays(sentence, language):
         # An unknown organisation before 集团 is a name the item must carry.
         ("阿里巴巴淘天集团收入增长34%，达到398亿元[3]。", "zh", "unsupported_entity"),
         ("北京时间12:15发射[3]。", "zh", "date"),
+        # A weekday is a date: 2026-12-01 was a Tuesday.
+        ("On Friday, Lando Norris finished third in Qatar [4].", "en", "date"),
+        ("宁德时代周五发布第二代钠离子电池[1]。", "zh", "date"),
         # A supported first clause cannot carry an invented second one.
         ("Lando Norris finished third in Qatar and will clinch the title with a podium in the "
          "final race [4].", "en", "unsupported"),
