@@ -10,7 +10,9 @@ is cut at ``LLM_WRITER_MAX_CHARS`` and ``LLM_WRITER_MAX_SENTENCES`` before anyth
 cut answer counts as truncated), then passes the writer contract (``agent.summary.claims``):
 only sentences in the brief's language, citing given items that support them
 (``agent.summary.support``), are kept. Invalid citation numbers, or fewer than half of the
-sentences kept, get one repair turn naming the problem. When too little holds even then, the
+sentences kept, get one repair turn naming the problem. With ``CLAIMS_VERIFY=model`` the writer
+model then says which kept sentences each cited item supports (``agent.summary.verify``): it
+may only remove them. When too little holds even then, the
 extractive brief stands in and says why; a ``claims_dropped`` step counts what was dropped, by
 reason. The offline method is that
 extractive brief (``agent.summary.digest``): a lead line of measured counts and times, then the
@@ -20,6 +22,7 @@ The framing words (the as-of line, counts, headings) are in the question's langu
 runner calls the node under ``translation.override``.
 """
 
+import time
 from datetime import datetime
 
 from asgiref.sync import sync_to_async
@@ -29,7 +32,7 @@ from django.utils.translation import gettext as _
 
 from agent import llm
 from agent.context import RunContext
-from agent.mode import model_or_offline
+from agent.mode import fallback_record, model_or_offline, usage_record
 from agent.summary.answer import AnswerPlan, answer_plan, subject_note
 from agent.summary.claims import ClaimsReport, claims_check, sentences_split
 from agent.summary.delta import delta_apply
@@ -42,6 +45,14 @@ from agent.summary.draft import (
 )
 from agent.summary.folding import stories_fold
 from agent.summary.honest import brief_honest
+from agent.summary.verify import (
+    SYSTEM_VERIFY,
+    VERIFY_SCHEMA,
+    report_verified,
+    sentences_of,
+    verdict_read,
+    verify_prompt,
+)
 from fetching.models import Item
 
 MIN_BODY_CHARS = 20
@@ -221,6 +232,11 @@ async def _draft(ctx: RunContext, plan: AnswerPlan, *, as_of: datetime) -> Draft
         )
 
     report, method = await model_or_offline(ctx, "summarize", call, lambda: None)
+    if method == "model" and settings.CLAIMS_VERIFY == "model":
+        report = await _verified(ctx, report, items)
+        if not report.enough:
+            await fallback_record(ctx, "summarize", llm.REASON_INVALID_OUTPUT)
+            method, gate.last = "offline", report
     report = report or gate.last
     if report is not None:
         ctx.claims_dropped = dict(report.dropped)
@@ -236,3 +252,34 @@ async def _draft(ctx: RunContext, plan: AnswerPlan, *, as_of: datetime) -> Draft
         citations=citations_of(items, report.cited),
         method=method,
     )
+
+
+async def _verified(ctx: RunContext, report: ClaimsReport, items: list[SourceItem]) -> ClaimsReport:
+    """The writer model's second opinion on the kept sentences (``CLAIMS_VERIFY=model``): it
+    may only remove. When its call fails (invalid answer after a repair, budget, deadline, an
+    endpoint down), the offline check's result stands; its tokens count in ``usage`` either way."""
+    sentences = sentences_of(report.body)
+    if not sentences or time.monotonic() >= ctx.llm_deadline:
+        return report
+
+    def call() -> llm.LLMResult:
+        return llm.llm_choose(
+            user=ctx.owner,
+            node="claims_verify",
+            system=SYSTEM_VERIFY,
+            prompt=verify_prompt(sentences, items),
+            schema=VERIFY_SCHEMA,
+            validate=lambda answer: verdict_read(answer, sentences),
+            role="writer",
+            deadline=ctx.llm_deadline,
+        )
+
+    try:
+        result = await ctx.in_model_thread(call)
+    except llm.LLMUnavailable as exc:
+        for usage in exc.usage:
+            await usage_record(ctx, usage)
+        return report
+    for usage in result.usage:
+        await usage_record(ctx, usage)
+    return report_verified(report, sentences, result.value)

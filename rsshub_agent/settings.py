@@ -326,6 +326,9 @@ LLM_RUN_DEADLINE = env_float("LLM_RUN_DEADLINE", 90.0, minimum=1.0)
 # as truncated (a repair turn asks for a shorter one; a second counts against the breaker).
 LLM_WRITER_MAX_CHARS = env_int("LLM_WRITER_MAX_CHARS", 12_000, minimum=500, maximum=200_000)
 LLM_WRITER_MAX_SENTENCES = env_int("LLM_WRITER_MAX_SENTENCES", 60, minimum=5, maximum=1000)
+# "model": one more call asks the writer model which kept sentences each cited item supports;
+# it may only remove sentences (agent.summary.verify). "off": the offline support check alone.
+CLAIMS_VERIFY = env_choice("CLAIMS_VERIFY", "off", ("OFF", "MODEL")).lower()
 
 # --- Agent --------------------------------------------------------------------------------------
 AGENT_FETCH_RETRY = env_int("AGENT_FETCH_RETRY", 2, minimum=0, maximum=10)

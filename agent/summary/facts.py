@@ -2,16 +2,13 @@
 
 A sentence and an item are compared on four kinds of fact:
 
-- **numbers** (``Quantity``): a figure with its scale and unit, so ``$2 billion``,
-  ``2,000,000,000 dollars``, ``2bn USD`` and ``20亿美元`` are one value; ``3.5%`` and
-  ``3.5 percent`` too. A figure written with a scale word is as precise as its digits
-  (``2 billion`` is anything that rounds to it); a bare figure is exact. Dates, clock times and
-  years are not figures here (``agent.summary.dates`` reads them), nor are the digits of a code
-  (``GPT-5``, ``A100``);
+- **numbers** (``Quantity``, read by ``agent.summary.figures``): a figure with its scale, unit
+  and the range it stands for (``$2 billion`` = ``20亿美元``; ``about``/``over`` widen it);
 - **entities**: capitalised names (not the first word of a sentence unless it looks like a name:
-  ``iPhone``, ``NASA``), handles (``@user``, ``#tag``), codes (``GPT-5``, ``CVE-2025-1``), and in
-  Chinese the person, place, organisation and other proper names of a real word segmenter
-  (jieba's part-of-speech tags ``nr``, ``ns``, ``nt``, ``nz``);
+  ``iPhone``, ``NASA``), handles (``@user``, ``#tag``), codes (``GPT-5``, ``CVE-2025-1``), versions
+  (``7.3.1``), and in Chinese the person, place, organisation and other proper names of a real
+  word segmenter (jieba's part-of-speech tags ``nr``, ``ns``, ``nt``, ``nz``) and the unknown
+  organisations it leaves in single characters before a head such as 集团 (``淘天集团``);
 - **content words**: English words without stopwords, lightly stemmed (``fell`` = ``fall``,
   ``prices`` = ``price``); Chinese words of two characters or more, without stopwords;
 - **language**: ``zh`` or ``en`` by script, or ``""`` when a text has too little of either.
@@ -31,39 +28,31 @@ from __future__ import annotations
 import logging
 import re
 import threading
-import unicodedata
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from agent.summary.dates import CLOCK, EN_DAY_MONTH, EN_MONTH_DAY, ISO_DATE, MONTHS, ZH_DATE
+from agent.summary.dates import MONTHS
+from agent.summary.figures import NUMBER_TOKENS, UNIT_WORDS, Quantity, quantities, visible
 from agent.summary.folding import CJK_RUN_RE
 from agent.summary.terms import STOP_CJK, STOP_LATIN
 
 CJK_CHAR_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 LATIN_WORD_RE = re.compile(r"[A-Za-z]+")
-# Invisible format characters, private-use and lone surrogate code points: they can hide
-# inside a word ("Reu\u200bters") and would make two equal texts differ.
-_INVISIBLE_RE = re.compile(
-    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
-    "\ud800-\udfff\ue000-\uf8ff\U000f0000-\U0010ffff]"
-)
 _DOTTED = re.compile(r"\b([a-z])\.([a-z])(?:\.([a-z]))?\.?(?![a-z])")  # u.s. -> us, u.s.a. -> usa
 _APOSTROPHE_S = re.compile(r"(?<=[a-z0-9])['\u2019]s\b")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+# The "v" of a version: "v7.3.0" and "7.3.0" are one release.
+_VERSION_V = re.compile(r"(?<![a-z0-9])v(?=\d+(?:\.\d+){2})")
 _PUNCT = re.compile(r"[^\w%$€£¥\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff.]+|(?<!\d)\.|\.(?!\d)")
 
 # --- folding ----------------------------------------------------------------------------------
 
 
-def _visible(text: str) -> str:
-    return unicodedata.normalize("NFKC", _INVISIBLE_RE.sub("", text or ""))
-
-
 def fold(text: str) -> str:
     """``text`` folded for comparison (see the module's note), words separated by one space."""
-    text = _DOTTED.sub(lambda m: "".join(g for g in m.groups() if g), _visible(text).casefold())
+    text = _DOTTED.sub(lambda m: "".join(g for g in m.groups() if g), visible(text).casefold())
     text = _THOUSANDS.sub("", _APOSTROPHE_S.sub("", text.replace("\u2019", "'")))
+    text = _VERSION_V.sub("", text)
     return " ".join(_PUNCT.sub(" ", text).split())
 
 
@@ -104,122 +93,6 @@ def text_language(text: str) -> str:
     return "zh" if chinese >= 2 else ""
 
 
-# --- numbers ----------------------------------------------------------------------------------
-
-SCALES = {
-    "thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6,
-    "billion": 10**9, "bn": 10**9, "b": 10**9, "trillion": 10**12, "tn": 10**12,
-    "千": 10**3, "万": 10**4, "十万": 10**5, "百万": 10**6, "千万": 10**7, "亿": 10**8,
-    "万亿": 10**12,
-}  # fmt: skip
-UNITS = {
-    "usd": ("$", "us$", "usd", "dollar", "dollars", "us dollar", "us dollars", "美元"),
-    "eur": ("€", "eur", "euro", "euros", "欧元"),
-    "gbp": ("£", "gbp", "pound", "pounds", "英镑"),
-    "cny": ("¥", "rmb", "cny", "yuan", "元", "人民币", "块"),
-    "jpy": ("jpy", "yen", "日元"),
-    "hkd": ("hk$", "hkd", "港元", "港币"),
-    "%": ("%", "percent", "per cent", "percentage point", "percentage points", "个百分点"),
-}
-_UNIT_OF = {word: unit for unit, words in UNITS.items() for word in words}
-NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "nine": 9, "ten": 10, "dozen": 12}  # fmt: skip
-
-
-def _alternation(words) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-
-
-# Words that belong to a figure ("2 billion dollars"): the figure is compared, not the words.
-NUMBER_TOKENS = frozenset(
-    w
-    for w in (*SCALES, *_UNIT_OF, *NUMBER_WORDS, "st", "nd", "rd", "th", "per", "cent")
-    if w.isalpha()
-)
-_SCALE = _alternation(SCALES)
-_UNIT_BEFORE = r"us\$|hk\$|\$|€|£|¥|usd|eur|gbp|rmb|cny|hkd|jpy"
-_UNIT_AFTER = _alternation(w for w in _UNIT_OF if w not in ("$", "us$", "hk$"))
-QUANTITY_RE = re.compile(
-    rf"(?<![a-z0-9_.])(?<![a-z]-)(?P<before>{_UNIT_BEFORE})?\s?"
-    rf"(?P<digits>\d+(?:,\d{{3}})*(?:\.\d+)?|(?<!\d)\.\d+|{_alternation(NUMBER_WORDS)})"
-    rf"(?:\s?(?P<scale>{_SCALE})(?![a-z]))?(?:\s?(?P<after>{_UNIT_AFTER})(?![a-z]))?"
-    r"(?P<ordinal>st|nd|rd|th)?(?![a-z0-9])",
-    re.I,
-)
-# Tokens mixing letters and digits are names of things (models, chips, codes), not figures.
-CODE_RE = re.compile(r"(?<![\w@#$])[a-z0-9]+(?:[-_.][a-z0-9]+)*", re.I)
-_SCALE_OR_ORDINAL = re.compile(
-    rf"\d+(?:\.\d+)?(?:{_SCALE}|st|nd|rd|th|s|x|am|pm)$|\d+(?:\.\d+)?$", re.I
-)
-_DATES = (ISO_DATE, EN_MONTH_DAY, EN_DAY_MONTH, ZH_DATE, CLOCK)
-_ZH_MONTH_OR_YEAR = re.compile(
-    r"\d{1,4}\s*年|(?<!个)\d{1,2}\s*月|第?\s*\d\s*季度?|\bq[1-4]\b", re.I
-)
-_YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d{2}s?(?![\d.,%])")
-
-
-@dataclass(frozen=True)
-class Quantity:
-    """A figure: its value (scale applied), unit (``UNITS`` key or ``""``) and tolerance (how
-    far another value may be and still round to this one as written)."""
-
-    value: Decimal
-    unit: str
-    tolerance: Decimal
-    text: str
-
-    def matches(self, other: Quantity) -> bool:
-        """Whether ``other`` (as an item states it) is this figure, as this one is written."""
-        if self.unit and other.unit and self.unit != other.unit:
-            return False
-        return abs(self.value - other.value) <= self.tolerance
-
-
-def quantities(text: str) -> list[Quantity]:
-    """The figures of ``text`` (NFKC and case folded here), dates, years and codes left out."""
-    text = _visible(text)
-    for pattern in (*_DATES, _ZH_MONTH_OR_YEAR):
-        text = pattern.sub(" ", text)
-    text = CODE_RE.sub(_unless_code, text)
-    found = []
-    for match in QUANTITY_RE.finditer(text):
-        quantity = _quantity(match)
-        if quantity is not None:
-            found.append(quantity)
-    return found
-
-
-def _unless_code(match: re.Match[str]) -> str:
-    token = match.group(0)
-    mixed = any(c.isalpha() for c in token) and any(c.isdigit() for c in token)
-    version = token.count(".") >= 2  # 7.3.0: a version, a code
-    if version or (mixed and not _SCALE_OR_ORDINAL.match(token)):
-        return " "
-    return token
-
-
-def _quantity(match: re.Match[str]) -> Quantity | None:
-    digits = match.group("digits").lower()
-    scale_word = (match.group("scale") or "").lower()
-    unit_word = (match.group("before") or match.group("after") or "").lower()
-    if digits in NUMBER_WORDS:
-        value, decimals = Decimal(NUMBER_WORDS[digits]), 0
-    else:
-        try:
-            value = Decimal(digits.replace(",", ""))
-        except InvalidOperation:
-            return None
-        decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
-    if not scale_word and not unit_word and _YEAR.fullmatch(digits):
-        return None  # a bare year: a date, which agent.summary.dates reads
-    scale = Decimal(SCALES.get(scale_word, 1))
-    # Written with a scale word or decimals, a figure stands for what rounds to it.
-    rounded = scale > 1 or decimals > 0
-    tolerance = Decimal(5) * Decimal(10) ** (-decimals - 1) * scale if rounded else Decimal(0)
-    unit = _UNIT_OF.get(unit_word, "")
-    return Quantity(value * scale, unit, tolerance, match.group(0).strip())
-
-
 # --- words and entities -------------------------------------------------------------------------
 
 STOP_WORDS = STOP_LATIN | frozenset(
@@ -231,6 +104,7 @@ STOP_WORDS = STOP_LATIN | frozenset(
         this these those that there their its it's whose whom which who what when where why
         whether ever still yet already almost nearly about above below more less least much
         many several few some any all each every most other another such own same so very
+        over around roughly approximately upwards exceeding
         will would shall should can could may might must has have had having been being
         was were are am is not"""
     )
@@ -238,7 +112,8 @@ STOP_WORDS = STOP_LATIN | frozenset(
 STOP_ZH = STOP_CJK | frozenset(
     str.split(
         """这些 那些 之后 之前 以来 以后 以前 同时 此外 另外 并且 而且 或者 以及 据悉 表示 称 当天
-        方面 有关 对于 关于 由于 根据 其中 仍然 已经 正在 将会 可能 一些 这一 该 此次 本次 目前"""
+        方面 有关 对于 关于 由于 根据 其中 仍然 已经 正在 将会 可能 一些 这一 该 此次 本次 目前
+        超过 达到 大约 将近 多于 高于"""
     )
 )
 IRREGULAR = {
@@ -287,6 +162,7 @@ def english_words(folded: str) -> set[str]:
 
 ENTITY_RE = re.compile(
     r"[@#][\w.-]+|\$[A-Za-z]{1,5}\b"  # handles, tags, tickers
+    r"|(?<![\w.])v?\d+(?:\.\d+){2,}(?!\w|\.\d)"  # versions: 7.3.1 is not 7.3.0
     r"|(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*(?![A-Za-z0-9_$])",
 )
 CORPORATE = frozenset(["inc", "corp", "co", "ltd", "llc", "plc", "group", "the", "s.a", "ag"])
@@ -312,16 +188,19 @@ OPENERS = STOP_WORDS | frozenset(
 )
 
 
+_NEVER_NAMES = CORPORATE | NOT_NAMES | UNIT_WORDS  # "mAh" is a unit, "Inc" a suffix
+
+
 def english_entities(text: str) -> set[str]:
     """The folded names, handles and codes of a text (see the module's note)."""
-    text = _visible(text)
+    text = visible(text)
     found = set()
     for match in ENTITY_RE.finditer(text):
         token = match.group(0)
         if not _looks_like_name(token, at_start=_starts_sentence(text, match.start())):
             continue
         folded = fold(token)
-        if folded and folded not in CORPORATE and folded not in NOT_NAMES:
+        if folded and folded not in _NEVER_NAMES:
             found.add(folded)
     return found
 
@@ -329,6 +208,8 @@ def english_entities(text: str) -> set[str]:
 def _looks_like_name(token: str, *, at_start: bool) -> bool:
     if token[0] in "@#$":
         return len(token) > 1
+    if _VERSION.fullmatch(token):
+        return True
     inner_capital = any(c.isupper() for c in token[1:])
     has_digit = any(c.isdigit() for c in token)
     has_alpha = any(c.isalpha() for c in token)
@@ -339,6 +220,9 @@ def _looks_like_name(token: str, *, at_start: bool) -> bool:
     if at_start:
         return inner_capital or token.lower() not in OPENERS
     return True
+
+
+_VERSION = re.compile(r"v?\d+(?:\.\d+){2,}", re.I)
 
 
 def _starts_sentence(text: str, start: int) -> bool:
@@ -374,13 +258,25 @@ def segmenter_warm() -> None:
     segmenter()
 
 
+# Heads of organisation names. The segmenter knows the big names; an unknown one ("淘天集团")
+# comes out as single characters before the head, and those characters with the head are a name.
+ZH_ORG_HEADS = frozenset(
+    str.split("集团 公司 银行 大学 医院 研究院 研究所 实验室 协会 基金会 工作室")
+)
+_ZH_NOT_NAME = frozenset("的了和与及或在是为把被将从对向给该这那其各本此每某家个")
+
+
 def chinese_facts(text: str) -> tuple[set[str], set[str]]:
     """(entities, content words) of the Chinese runs of a text, folded."""
     entities, words = set(), set()
-    folded = _visible(text).casefold()
+    folded = visible(text).casefold()
     for run in CJK_RUN_RE.findall(folded):
+        singles: list[str] = []  # the single characters just before this word
         for pair in segmenter().cut(run):
             word, tag = pair.word, pair.flag
+            if word in ZH_ORG_HEADS and len(singles) >= 2:
+                entities.add("".join(singles[-4:]) + word)
+            singles = [*singles, word] if len(word) == 1 and word not in _ZH_NOT_NAME else []
             if len(word) < 2 or word in STOP_ZH or tag in ZH_FUNCTION_TAGS:
                 continue
             (entities if tag in ZH_ENTITY_TAGS else words).add(word)

@@ -26,12 +26,14 @@ dropped with the reason its own citations gave.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from urllib.parse import urlsplit
 
-from agent.summary.dates import dates_backed
+from agent.summary.dates import dates_backed, states_date
 from agent.summary.draft import CITATION_RE, SourceItem
 from agent.summary.facts import (
     CJK_CHAR_RE,
@@ -54,6 +56,7 @@ REASON_ENTITY = "unsupported_entity"
 REASON_UNSUPPORTED = "unsupported"
 REASON_RECITED = "recited"  # kept, with the citation of the one item that supports it
 
+CLAUSE_WORDS = 2  # content words a clause needs before it is judged on its own
 WORDS_SUPPORTED = 0.5  # share of a sentence's content words its cited items must hold
 EVIDENCE_CHARS = 2000  # of an item's text: more than the writer was shown (agent.llm.prompts)
 
@@ -83,9 +86,12 @@ def evidence_of(*, n: int, title: str, text: str, source: str = "", link: str = 
     )
 
 
-def support_reason(claim: Facts, evidence: Sequence[Evidence]) -> str | None:
-    """``None`` when ``evidence`` together supports ``claim`` (a sentence's ``facts_of``), else
-    the reason it does not: ``unsupported_number``, ``unsupported_entity`` or ``unsupported``."""
+def support_reason(
+    claim: Facts, evidence: Sequence[Evidence], clauses: Callable[[], Sequence[Facts]] = tuple
+) -> str | None:
+    """``None`` when ``evidence`` together supports ``claim`` (a sentence's ``facts_of``; its
+    ``clauses``, asked for only when all else holds, are judged too), else the reason it does
+    not: ``unsupported_number``, ``unsupported_entity`` or ``unsupported``."""
     for quantity in claim.numbers:
         if not any(quantity.matches(q) for e in evidence for q in e.numbers):
             return REASON_NUMBER
@@ -102,7 +108,38 @@ def support_reason(claim: Facts, evidence: Sequence[Evidence]) -> str | None:
         return None if claim.numbers or found else REASON_UNSUPPORTED
     if not (claim.words or claim.zh_words or claim.numbers or claim.entities):
         return REASON_UNSUPPORTED  # it says nothing an item could back
-    return None if _words_share(claim, evidence) >= WORDS_SUPPORTED else REASON_UNSUPPORTED
+    if _words_share(claim, evidence) < WORDS_SUPPORTED:
+        return REASON_UNSUPPORTED
+    if any(not _clause_held(clause, evidence) for clause in clauses()):
+        return REASON_UNSUPPORTED
+    return None
+
+
+# Where a sentence joins a second statement to a first: "..., and will clinch the title",
+# "...\uff0c还支持离线翻译" (a full-width comma). A sentence is held clause by clause, so that a
+# supported half cannot carry an invented one.
+CLAUSE_RE = re.compile(r"[,;\uff0c\uff1b]|\s(?:and|but|while|whereas|yet)\s", re.I)
+
+
+def clauses_of(text: str) -> tuple[Facts, ...]:
+    """The facts of each clause of a sentence, or ``()`` when it has only one. A clause that
+    states a date is left out: ``dates_backed`` has held the sentence's dates already."""
+    parts = [p for p in CLAUSE_RE.split(text) if p.strip()]
+    if len(parts) < 2:
+        return ()
+    return tuple(facts_of(p) for p in parts if not states_date(p))
+
+
+def _clause_held(clause: Facts, evidence: Sequence[Evidence]) -> bool:
+    """A clause is held by a figure or a name of it that the items carry, or else by its words.
+    A clause of one content word ("see ...", "还有") is too short to judge."""
+    if len(clause.words) + len(clause.zh_words) < CLAUSE_WORDS:
+        return True
+    if any(q.matches(o) for q in clause.numbers for e in evidence for o in e.numbers):
+        return True
+    if any(holds(e.text, entity) for entity in clause.entities for e in evidence):
+        return True
+    return _words_share(clause, evidence) >= WORDS_SUPPORTED
 
 
 def _translatable(entity: str, language: str) -> bool:
@@ -169,7 +206,8 @@ class SupportCheck:
         if instruction_found(sentence, cited_texts=texts, cited_links=links):
             return Judgement(REASON_INSTRUCTION)
         claim = facts_of(text)
-        reason = self._reason(claim, text, cited)
+        clauses = cache(lambda: clauses_of(text))  # read once, and only when needed
+        reason = self._reason(claim, clauses, text, cited)
         if reason is None:
             return KEPT
         numbers = {i.n for i in cited}
@@ -178,14 +216,20 @@ class SupportCheck:
         supporting = [
             i.n
             for i in others
-            if support_reason(claim, [self.evidence[i.n]]) is None
+            if support_reason(claim, [self.evidence[i.n]], clauses) is None
             and dates_backed(text, [i], now=self.now)
         ]
         if len(supporting) == 1:
             return Judgement(REASON_RECITED, (supporting[0],))
         return Judgement(reason)
 
-    def _reason(self, claim: Facts, text: str, cited: Sequence[SourceItem]) -> str | None:
+    def _reason(
+        self,
+        claim: Facts,
+        clauses: Callable[[], Sequence[Facts]],
+        text: str,
+        cited: Sequence[SourceItem],
+    ) -> str | None:
         if not dates_backed(text, list(cited), now=self.now):
             return REASON_DATE
-        return support_reason(claim, [self.evidence[i.n] for i in cited])
+        return support_reason(claim, [self.evidence[i.n] for i in cited], clauses)
