@@ -6,12 +6,14 @@ inside their transaction; transactional tests (``transaction=True``) that need i
 ``catalog_seed_import()`` themselves, since Django flushes tables after them.
 """
 
+import importlib
 import os
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+from pytest_django.plugin import blocking_manager_key
 
 from agent.llm.transport import strict_refusals_forget
 from catalog.importer import catalog_import, catalog_read_file
@@ -61,9 +63,12 @@ def pytest_addoption(parser):
     )
 
 
+@pytest.hookimpl(tryfirst=True)  # before the test's fixtures open its transaction
 def pytest_runtest_setup(item):
     """A test that needs PostgreSQL fails on another database rather than skipping (the SQLite
-    pass of scripts/test deselects these markers instead)."""
+    pass of scripts/test deselects these markers instead). A test after a flush finds the world
+    made again (``world_restore_after_flush``)."""
+    world_restore_after_flush(item)
     needs = [name for name in NEEDS_POSTGRES if item.get_closest_marker(name)]
     if needs and settings.DATABASES["default"]["ENGINE"] != POSTGRES_ENGINE:
         pytest.fail(
@@ -172,6 +177,56 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 def django_db_setup(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         catalog_seed_import()
+    WORLD["ready"] = True
+
+
+# A transactional test ends with Django flushing every table: the catalog, and the rows the data
+# migrations made (the django-q schedules). Run alone, pytest-django puts those tests last; under
+# parallel workers a worker runs one unit after another, so the next test may come after a flush.
+# The world is then made again, once, before the next test that relies on it.
+WORLD = {"ready": False, "flushed": False}
+TRANSACTIONAL_FIXTURES = {"transactional_db", "live_server", "django_db_reset_sequences"}
+
+
+def _transactional(item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    if marker and (marker.kwargs.get("transaction") or (marker.args and marker.args[0])):
+        return True
+    return bool(TRANSACTIONAL_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+def world_restore_after_flush(item) -> None:
+    if WORLD["flushed"] and WORLD["ready"] and not _transactional(item):
+        with item.config.stash[blocking_manager_key].unblock():
+            world_restore()
+        WORLD["flushed"] = False
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    if _transactional(item):
+        WORLD["flushed"] = True
+
+
+# The data migrations whose rows tests rely on: the django-q schedules.
+SCHEDULE_MIGRATIONS = (
+    "briefs.migrations.0003_schedule_briefs_recover",
+    "fetching.migrations.0002_rsshub_egress",
+    "housekeeping.migrations.0002_schedule_housekeep",
+    "watches.migrations.0002_schedule_dispatch",
+)
+
+
+def world_restore() -> None:
+    """The catalog snapshot and the migrations' schedules, as ``django_db_setup`` left them."""
+    from django.apps import apps
+    from django.db.migrations import RunPython
+
+    catalog_seed_import()
+    for name in SCHEDULE_MIGRATIONS:
+        for operation in importlib.import_module(name).Migration.operations:
+            if isinstance(operation, RunPython):
+                operation.code(apps, None)
 
 
 @pytest.fixture
