@@ -2,10 +2,9 @@
 watch's sources keep failing. Plain text and HTML, in the brief's language, with links back to
 the site (``SITE_URL``) and an unsubscribe link that pauses the watch.
 
-The unsubscribe link carries a signed token (``django.core.signing``, salted for this use) that
-names the watch and its owner: it works without signing in, for that one watch, and cannot be
-forged or pointed at another watch. Mail clients that offer one-click unsubscribe (RFC 8058) POST
-to the same URL, announced in the ``List-Unsubscribe`` headers.
+The unsubscribe link (``watches.unsubscribe``) works without signing in, for that one watch,
+names it by no readable id and expires; it is announced in the ``List-Unsubscribe`` headers for
+mail clients' one-click unsubscribe (RFC 8058).
 
 Sending goes through Django's email framework (``EMAIL_*`` settings: the console backend unless
 ``EMAIL_HOST`` is set). A failure is logged by kind, never with the server's password, and does
@@ -15,7 +14,6 @@ not fail the run.
 import logging
 
 from django.conf import settings
-from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -24,31 +22,16 @@ from django.utils.translation import gettext as _
 
 from briefs.markdown import brief_html, brief_markdown_export, citations_read
 from watches.models import NO_DATA_FAILING, Watch, WatchRun
+from watches.unsubscribe import unsubscribe_token
 
 log = logging.getLogger(__name__)
 
-UNSUBSCRIBE_SALT = "watches.unsubscribe"
 SUBJECT_QUESTION_CHARS = 80
 LOCALES = {"zh": "zh-hans"}  # a brief's language -> the site's translation
 
 
 def site_url(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
-
-
-def unsubscribe_token(watch: Watch) -> str:
-    return signing.dumps({"w": watch.pk, "o": watch.owner_id}, salt=UNSUBSCRIBE_SALT)
-
-
-def unsubscribe_watch(token: str) -> Watch | None:
-    """The watch an unsubscribe token names, if it is genuine and the watch still exists."""
-    try:
-        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-    except signing.BadSignature:
-        return None
-    if not isinstance(data, dict) or not all(isinstance(data.get(k), int) for k in ("w", "o")):
-        return None
-    return Watch.objects.filter(pk=data["w"], owner_id=data["o"]).first()
 
 
 def _subject(text: str, watch: Watch) -> str:

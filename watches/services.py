@@ -20,10 +20,12 @@ from briefs.errors import FieldInvalid
 from briefs.models import Brief
 from briefs.quotas import QuotaExceeded
 from briefs.services import question_clean
-from watches.models import DEFAULT_TIME, DEFAULT_ZONE, Watch, WatchRun, feed_secret_new
+from sharing.link_secrets import link_secret_new
+from watches.models import DEFAULT_TIME, DEFAULT_ZONE, Watch, WatchRun, unsubscribe_nonce_new
 from watches.schedules import DAILY, HOURLY, SCHEDULES, WEEKLY, next_slot_after, zone_of
 
 DEFAULT_PER_USER = 20
+FEED_HINT_CHARS = 6  # as ``sharing.models.secret_hint`` shows of feed keys and share links
 TIME_RE = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
 BOOLEAN_FIELDS = ("active", "offline", "notify_email", "notify_only_new")
 SCHEDULE_FIELDS = ("schedule", "time_of_day", "weekday", "timezone")
@@ -148,6 +150,9 @@ def watch_update(*, owner, watch_id: int, **changes) -> Watch:
     if resumed or rescheduled:
         watch.next_run_at = slot_next(watch, now)
         changed.append("next_run_at")
+    if resumed:  # the owner undid a pause: the links in earlier emails must not pause it again
+        watch.unsubscribe_nonce = unsubscribe_nonce_new()
+        changed.append("unsubscribe_nonce")
     # Only what changed: a dispatcher may claim the watch meanwhile, and its next_run_at and
     # last_run_at must not be written back with what was read before the claim.
     watch.save(update_fields=changed)
@@ -159,12 +164,16 @@ def watch_delete(*, owner, watch_id: int) -> None:
     Watch.objects.get(owner=owner, pk=watch_id).delete()
 
 
-def watch_feed_rotate(*, owner, watch_id: int) -> Watch:
-    """A new secret for the watch's feed URL: the old URL stops working at once."""
+def watch_feed_rotate(*, owner, watch_id: int) -> tuple[Watch, str]:
+    """A new secret for the watch's feed URL, and that secret: the one time it is known (only
+    its digest is kept). The old URL stops working at once, and so do the unsubscribe links
+    already sent: whoever may have seen the one may have seen the others."""
     watch = Watch.objects.get(owner=owner, pk=watch_id)
-    watch.feed_secret, watch.updated_at = feed_secret_new(), timezone.now()
-    watch.save(update_fields=["feed_secret", "updated_at"])
-    return watch
+    made = link_secret_new()
+    watch.feed_digest, watch.feed_hint = made.digest, made.secret[:FEED_HINT_CHARS]
+    watch.unsubscribe_nonce, watch.updated_at = unsubscribe_nonce_new(), timezone.now()
+    watch.save(update_fields=["feed_digest", "feed_hint", "unsubscribe_nonce", "updated_at"])
+    return watch, made.secret
 
 
 def watch_pause(*, watch_id: int) -> bool:
