@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 
 from briefs.admission import Ask, brief_admit, briefs_admit
 from briefs.errors import FieldInvalid
-from briefs.models import Brief
+from briefs.models import Brief, BriefStatus
 from briefs.quotas import QuotaExceeded
-from briefs.services import question_clean
+from briefs.services import brief_cancel, question_clean
 from sharing.link_secrets import link_secret_new
 from watches.models import DEFAULT_TIME, DEFAULT_ZONE, Watch, WatchRun, unsubscribe_nonce_new
 from watches.schedules import DAILY, HOURLY, SCHEDULES, WEEKLY, next_slot_after, zone_of
@@ -256,3 +256,16 @@ def watch_briefs_enqueue(brief_ids: list[int]) -> None:
     with transaction.atomic():
         for brief_id in brief_ids:
             async_task("watches.tasks.watch_brief_run", brief_id, task_name=f"brief-{brief_id}")
+
+
+def watch_run_cancel_if_owner_gone(brief_id: int) -> bool:
+    """Cancel a watch run's queued brief whose owner was deactivated after it was queued (the
+    dispatcher starts none for such an owner); True when it was cancelled."""
+    brief = (
+        Brief.objects.select_related("owner")
+        .filter(pk=brief_id, owner__is_active=False, watch__isnull=False)
+        .first()
+    )
+    if brief is None:
+        return False
+    return brief_cancel(owner=brief.owner, brief_id=brief_id).status == BriefStatus.CANCELLED
