@@ -23,6 +23,7 @@ from briefs.services import brief_cancel, question_clean
 from sharing.link_secrets import link_secret_new
 from watches.models import DEFAULT_TIME, DEFAULT_ZONE, Watch, WatchRun, unsubscribe_nonce_new
 from watches.schedules import DAILY, HOURLY, SCHEDULES, WEEKLY, next_slot_after, zone_of
+from watches.skips import watch_skips_tell_on_commit
 
 DEFAULT_PER_USER = 20
 FEED_HINT_CHARS = 6  # as ``sharing.models.secret_hint`` shows of feed keys and share links
@@ -204,20 +205,25 @@ def watch_slots_admit(
 ) -> list[tuple[Watch, datetime | None]]:
     """The slots their owners' limits admit (``briefs.admission``), one owner at a time, in
     order; each refused one is recorded on its watch as skipped, with the limit that refused
-    it. Call inside the transaction that starts the admitted runs."""
+    it, and its owner told by email (``watches.skips``: once a day at most) after the commit.
+    Call inside the transaction that starts the admitted runs."""
     by_owner: dict[int, list[tuple[Watch, datetime | None]]] = {}
     for slot in slots:
         by_owner.setdefault(slot[0].owner_id, []).append(slot)
-    admitted, skipped = [], {}
+    admitted: list[tuple[Watch, datetime | None]] = []
+    skipped: dict[str, list[int]] = {}  # limit -> watch ids
+    refused: dict[int, list[int]] = {}  # owner id -> watch ids
     for owner_id, owned in by_owner.items():
         asks = [Ask(offline=watch.offline) for watch, _ in owned]
         for slot, answer in zip(owned, briefs_admit(user_id=owner_id, asks=asks), strict=True):
             if isinstance(answer, QuotaExceeded):
                 skipped.setdefault(answer.quota, []).append(slot[0].pk)
+                refused.setdefault(owner_id, []).append(slot[0].pk)
             else:
                 admitted.append(slot)
     for reason, ids in skipped.items():
         Watch.objects.filter(pk__in=ids).update(skipped_at=now, skip_reason=reason)
+    watch_skips_tell_on_commit(refused, now=now)
     return admitted
 
 
