@@ -38,6 +38,7 @@ from agent.summary.facts import NUMBER_WORDS, STOP_WORDS, Quantity, fold, quanti
 
 TEXT_CHARS = 2000  # of an item's text: as much as the support check reads
 SLACK = Decimal("0.01")  # relative room every figure has for rounding
+ROUNDING = Decimal("0.9")  # share of a written figure's rounding tolerance taken as compatible
 KIND_NUMBER, KIND_DATE, KIND_ACTOR = "number", "date", "actor"
 
 # --- figures -----------------------------------------------------------------------------------
@@ -125,7 +126,9 @@ def _figure(quantity: Quantity, kind: str, before: str, after: str) -> Figure:
         low_f, high_f = map(Decimal, HEDGES_BEFORE[hedge.group(0).strip()])
     elif tail:
         low_f, high_f = map(Decimal, HEDGES_AFTER[tail.group(1)])
-    value, room = quantity.value, quantity.tolerance + abs(quantity.value) * SLACK
+    # A rounded figure is what rounds to it, short of the half-way mark: "1亿" is not 5000万.
+    room = quantity.tolerance * ROUNDING + abs(quantity.value) * SLACK
+    value = quantity.value
     return Figure(kind, value * low_f - room, value * high_f + room, quantity.text)
 
 
