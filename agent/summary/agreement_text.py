@@ -71,8 +71,10 @@ def writer_table_text(items: list[SourceItem]) -> str:
     if not lines:
         return ""
     return (
-        "\nThe sources of these stories differ. Report each difference, giving each side with "
-        "the citation of the item that says it:\n" + "\n".join(lines)
+        "\nThe sources of these stories differ. Report each difference in one sentence that "
+        "says what happened in the items' own words, then each side with the citation of the "
+        "item that says it: <what happened>: <source> says <value> [n]; <source> says <value> "
+        "[m].\n" + "\n".join(lines)
     )
 
 

@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 from django.utils import translation
 
 from agent.question import TimeWindow
-from agent.summary.agreement_text import tables_read
+from agent.summary.agreement_text import tables_read, writer_table_text
+from agent.summary.claims import claims_check
 from agent.summary.digest import brief_extractive
 from agent.summary.draft import SourceItem, renumbered
 
@@ -78,3 +79,13 @@ def test_stored_tables_are_read_in_one_shape_whatever_the_row_holds():
         {"items": [1], "agreements": [],
          "differences": [{"kind": "", "said": [{"source": "", "text": "", "items": []}]}]}
     ]  # fmt: skip
+
+
+def test_the_writer_is_told_each_difference_and_its_form_passes_the_support_check():
+    items = renumbered([ACME_3000, ACME_5000])
+    told = writer_table_text(items)
+    assert "items [1] [2] differ on a number: 36kr says 3,000 [1]; IT之家 says 5,000 [2]" in told
+    written = "Acme would cut jobs in a restructuring: 36kr says 3,000 [1]; IT之家 says 5,000 [2]."
+    report = claims_check(written, items, now=AS_OF, language="en")
+    assert (report.kept, dict(report.dropped)) == (1, {}), "the asked-for form must be kept"
+    assert writer_table_text(renumbered([ACME_3000])) == ""
