@@ -16,8 +16,10 @@ from sharing.services import brief_share_create
 from tests.agent.conftest import brief_run
 from tests.feeds import RSS_TYPE, FeedItem, rss_body
 from tests.httpserver import Reply
+from tests.llmserver import text, tool_call
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("world", "offline")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("world")]
+offline = pytest.mark.usefixtures("offline")
 
 QUESTION = "Alpha Wire and Beta Daily flash news"
 TITLE = "Acme to cut {n} jobs in a worldwide restructuring"
@@ -37,6 +39,7 @@ def serve(server, alpha: str, beta: str) -> None:
     server.route("/beta/latest", story(beta, 2))
 
 
+@offline
 def test_two_outlets_with_different_figures_show_the_difference_everywhere(run_owner, stub_rsshub):
     serve(stub_rsshub, "3,000", "5,000")
     brief = brief_run(run_owner, QUESTION)
@@ -62,6 +65,7 @@ def test_two_outlets_with_different_figures_show_the_difference_everywhere(run_o
     assert "Sources differ: Alpha Wire says 3,000" in shared
 
 
+@offline
 def test_the_same_figure_shows_agreement_and_no_difference(run_owner, stub_rsshub):
     serve(stub_rsshub, "3,000", "3,000")
     brief = brief_run(run_owner, QUESTION)
@@ -70,6 +74,7 @@ def test_the_same_figure_shows_agreement_and_no_difference(run_owner, stub_rsshu
     assert brief.agreements[0]["differences"] == []
 
 
+@offline
 def test_one_outlet_shows_neither(run_owner, stub_rsshub):
     stub_rsshub.route("/alpha/flash", story("3,000", 1))  # /beta/latest: 404
     brief = brief_run(run_owner, QUESTION)
@@ -78,6 +83,7 @@ def test_one_outlet_shows_neither(run_owner, stub_rsshub):
     assert brief.agreements == []
 
 
+@offline
 def test_one_outlets_two_feeds_show_neither(run_owner, stub_rsshub):
     body = rss_body([
         FeedItem(TITLE.format(n="3,000"), TEXT.format(n="3,000"), hours_ago=1, link="https://e.x/1"),
@@ -89,8 +95,30 @@ def test_one_outlets_two_feeds_show_neither(run_owner, stub_rsshub):
     assert "Sources differ" not in brief.body and brief.agreements == []
 
 
+@offline
 def test_ask_json_carries_the_table(stub_rsshub, capsys):
     serve(stub_rsshub, "3,000", "5,000")
     call_command("ask", QUESTION, "--json", "--offline")
     result = json.loads(capsys.readouterr().out)
     assert result["agreements"][0]["differences"][0]["said"][0]["text"] == "3,000", result
+
+
+def test_the_writer_model_is_told_the_difference_and_its_report_is_kept(
+    run_owner, stub_rsshub, llm_server
+):
+    serve(stub_rsshub, "3,000", "5,000")
+    written = "Acme would cut jobs in a worldwide restructuring: Alpha Wire says 3,000 [1]; "
+    written += "Beta Daily says 5,000 [2]."
+    llm_server.script(
+        tool_call({"query": QUESTION, "language": "en", "keywords": ["flash"], "window": "latest"}),
+        tool_call({"chosen": ["alpha", "beta"], "reason": "named"}),
+        tool_call({"routes": [{"route": "/alpha/flash", "params": {}},
+                              {"route": "/beta/latest", "params": {}}], "reason": "flash"}),
+        text(written),
+    )  # fmt: skip
+    brief = brief_run(run_owner, QUESTION)
+    assert brief.status == BriefStatus.SUCCEEDED, brief.error
+    prompt = llm_server.requests[-1]["messages"][1]["content"]
+    assert "differ on a number: Alpha Wire says 3,000 [1]; Beta Daily says 5,000 [2]" in prompt
+    assert brief.mode != "offline" and written in brief.body, brief.body
+    assert brief.agreements[0]["differences"][0]["kind"] == "number"
