@@ -29,7 +29,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from agent.summary.dates import EN_DAY_MONTH, EN_MONTH_DAY, ISO_DATE, MONTHS, ZH_DATE
@@ -178,7 +178,7 @@ class Day:
 
 def days_of(text: str, published: datetime | None) -> list[Day]:
     """The days ``text`` states, read as ``agent.summary.dates`` reads them, plus weekdays."""
-    year = published.year if published else date.today().year
+    year = (published or datetime.now(UTC)).year
     found = []
     for y, m, d in ISO_DATE.findall(text) + ZH_DATE.findall(text):
         found.append((y, int(m), d))
