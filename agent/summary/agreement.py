@@ -34,7 +34,8 @@ from decimal import Decimal
 
 from agent.summary.dates import EN_DAY_MONTH, EN_MONTH_DAY, ISO_DATE, MONTHS, ZH_DATE
 from agent.summary.draft import SourceItem
-from agent.summary.facts import NUMBER_WORDS, STOP_WORDS, Quantity, fold, quantities, stem
+from agent.summary.facts import STOP_WORDS, fold, stem
+from agent.summary.figures import NUMBER_WORDS, Quantity, quantities
 
 TEXT_CHARS = 2000  # of an item's text: as much as the support check reads
 SLACK = Decimal("0.01")  # relative room every figure has for rounding
@@ -127,7 +128,10 @@ def _figure(quantity: Quantity, kind: str, before: str, after: str) -> Figure:
     elif tail:
         low_f, high_f = map(Decimal, HEDGES_AFTER[tail.group(1)])
     # A rounded figure is what rounds to it, short of the half-way mark: "1亿" is not 5000万.
-    room = quantity.tolerance * ROUNDING + abs(quantity.value) * SLACK
+    # The figure's own rounding: the narrower side of the range it was read with (the hedges
+    # that widen one side are applied above, from the words around it).
+    rounding = min(quantity.value - quantity.low, quantity.high - quantity.value)
+    room = rounding * ROUNDING + abs(quantity.value) * SLACK
     value = quantity.value
     return Figure(kind, value * low_f - room, value * high_f + room, quantity.text)
 
