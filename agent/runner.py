@@ -119,6 +119,7 @@ def _finish(ctx: RunContext, *, draft: Draft, as_of: datetime, started: float) -
             mode=run_mode(ctx),
             body=draft.body,
             citations=draft.citations,
+            agreements=draft.agreements,
             coverage=coverage,
             usage=usage,
             timings=ctx.timings,

@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from agent import llm
 from agent.context import RunContext
 from agent.mode import fallback_record, model_or_offline, usage_record
+from agent.summary.agreement_text import brief_tables, writer_table_text
 from agent.summary.answer import AnswerPlan, answer_plan, subject_note
 from agent.summary.claims import ClaimsReport, claims_check, sentences_split
 from agent.summary.delta import delta_apply
@@ -101,7 +102,8 @@ def _writer_prompt(ctx: RunContext, items: list[SourceItem], in_window: bool, as
     return (
         f"{llm.now_text(as_of)}\nQuestion: {ctx.brief.question}\n"
         f"Self-contained query: {ctx.rewrite.query}\n{llm.window_text(ctx.rewrite.window)}{note}\n"
-        f"Write in: {language}.\n\n{llm.fenced_items(items)}{_stories_text(items)}\n\n"
+        f"Write in: {language}.\n\n{llm.fenced_items(items)}{_stories_text(items)}"
+        f"{writer_table_text(items)}\n\n"
         f"Write a short brief in {language}, in markdown sentences or bullets. End every "
         f"sentence and bullet with the citation of the item it comes from, as [n], using only "
         f"the item numbers 1 to {len(items)}. Each sentence says only what the items it cites "
@@ -251,6 +253,7 @@ async def _draft(ctx: RunContext, plan: AnswerPlan, *, as_of: datetime) -> Draft
         body=f"{heading}\n\n{report.body}\n{coverage_markdown(ctx.attempted)}",
         citations=citations_of(items, report.cited),
         method=method,
+        agreements=brief_tables(items),
     )
 
 

@@ -71,6 +71,9 @@ class Brief(models.Model):
     mode = models.CharField(max_length=200, blank=True, help_text=_("offline, or the model used"))
     body = models.TextField(blank=True)
     citations = models.JSONField(default=list, blank=True)
+    # Per story told by two outlets or more: what they agree on and where they differ, with
+    # item numbers (agent.summary.agreement_text.brief_tables).
+    agreements = models.JSONField(default=list, blank=True)
     coverage = models.JSONField(default=dict, blank=True)
     usage = models.JSONField(default=dict, blank=True)
     timings = models.JSONField(default=dict, blank=True)

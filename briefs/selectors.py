@@ -24,7 +24,7 @@ FOLLOW_UP_SCAN = 200
 SNIPPET_SOURCE_CHARS = 1500
 STEPS_PAGE = 500
 # The list pages never need a brief's large fields.
-HEAVY_FIELDS = ("body", "citations", "coverage", "usage", "timings", "keywords")
+HEAVY_FIELDS = ("body", "citations", "agreements", "coverage", "usage", "timings", "keywords")
 
 
 # --- briefs ---------------------------------------------------------------------------------

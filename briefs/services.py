@@ -20,6 +20,7 @@ from briefs.models import (
 from briefs.queue import brief_task_name
 from briefs.steps import step_append
 from catalog.search_terms import MAX_QUESTION_CHARS
+from fetching.plaintext import invisible_strip
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -27,22 +28,6 @@ if TYPE_CHECKING:
 
 class BriefInvalid(FieldInvalid):
     """The request cannot become a brief; ``field`` names the offending input."""
-
-
-# Characters that reorder or hide text without being seen: bidirectional overrides, embeddings
-# and isolates, and zero-width characters. In a question they would reach email subjects, Atom
-# titles and pages, where a right-to-left override makes a title read as something else. They
-# are removed (not refused): a question pasted from a right-to-left page may carry them innocently.
-INVISIBLE_CONTROLS = dict.fromkeys(
-    map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-             "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u061c"),
-    None,
-)  # fmt: skip
-
-
-def invisible_strip(text: str) -> str:
-    """``text`` without bidirectional controls and zero-width characters."""
-    return text.translate(INVISIBLE_CONTROLS)
 
 
 def question_clean(question: object) -> str:

@@ -27,9 +27,28 @@ _CDATA_MARKERS = re.compile(r"<!\[CDATA\[|\]\]>", re.IGNORECASE)
 _LEFTOVER_MARKERS = re.compile(r"<!\[CDATA\[|\]\]>|<!--|--!?>", re.IGNORECASE)
 
 
+# Characters that reorder or hide text without being seen: bidirectional overrides, embeddings
+# and isolates, and zero-width characters. In a question or a fetched title they would reach
+# email subjects, Atom titles and pages, where a right-to-left override makes a title read as
+# something else. They are removed (not refused): text copied from a right-to-left page may carry
+# them innocently. The one home of this list: questions (``briefs.services``) and every fetched
+# text field (``text_clean``) use it.
+INVISIBLE_CONTROLS = dict.fromkeys(
+    map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+             "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u061c"),
+    None,
+)  # fmt: skip
+
+
+def invisible_strip(text: str) -> str:
+    """``text`` without bidirectional controls and zero-width characters."""
+    return text.translate(INVISIBLE_CONTROLS)
+
+
 def text_clean(value: str, limit: int) -> str:
-    """Drop NUL, other controls and lone surrogates, collapse whitespace, cut to ``limit``."""
-    return " ".join(UNSAFE_CHARS.sub("", value).split())[:limit].rstrip()
+    """Drop NUL, other controls, lone surrogates, bidirectional and zero-width characters,
+    collapse whitespace, cut to ``limit``."""
+    return " ".join(invisible_strip(UNSAFE_CHARS.sub("", value)).split())[:limit].rstrip()
 
 
 def plain_line(value: Any, limit: int) -> str:

@@ -8,6 +8,7 @@ item was published. A brief that is not finished yet is given as its id and stat
 from datetime import datetime
 from typing import Any
 
+from agent.summary.agreement_text import tables_read
 from briefs.markdown import Citation, brief_markdown_export, citations_read, markdown_sanitise
 from briefs.models import Brief, BriefOutcome
 from mcp_server.caller import Caller
@@ -77,6 +78,7 @@ def brief_data(brief: Brief, *, caller: Caller) -> dict:
         "question": brief.question,
         "answer": markdown_sanitise(brief.body, citations).strip(),
         "citations": [_citation(c) for c in citations],
+        "agreements": tables_read(brief.agreements),
         "coverage": _coverage(brief),
         "as_of": _iso(brief.as_of),
         "mode": brief.mode,

@@ -1,7 +1,11 @@
-"""Staff view of watches: filter by schedule, active and failing; each with its latest runs."""
+"""Staff view of watches: filter by schedule, active and failing; each with its latest runs.
+Never a secret: of the feed address only its first characters (as feed keys and share links),
+of the unsubscribe links nothing."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
+from sharing.models import secret_hint
 from watches.models import Watch, WatchRun
 
 
@@ -30,6 +34,20 @@ class WatchAdmin(admin.ModelAdmin):
     list_filter = ("schedule", "active", "failing", "offline", "notify_email")
     search_fields = ("question", "owner__username")
     list_select_related = ("owner",)
-    readonly_fields = ("last_run_at", "no_data_streak", "failing", "created_at", "updated_at")
+    # Named, not "all but": a field added to the model later stays out until it is judged safe.
+    fields = (
+        "owner", "question", "schedule", "time_of_day", "weekday", "timezone", "active",
+        "offline", "notify_email", "notify_only_new", "next_run_at", "last_run_at",
+        "no_data_streak", "failing", "skipped_at", "skip_reason", "feed_start", "created_at",
+        "updated_at",
+    )  # fmt: skip
+    readonly_fields = (
+        "last_run_at", "no_data_streak", "failing", "skipped_at", "skip_reason", "feed_start",
+        "created_at", "updated_at",
+    )  # fmt: skip
     raw_id_fields = ("owner",)
     inlines = [WatchRunInline]
+
+    @admin.display(description=_("feed secret"))
+    def feed_start(self, obj: Watch) -> str:
+        return secret_hint(obj.feed_hint) if obj.feed_digest else "—"

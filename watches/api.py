@@ -23,6 +23,7 @@ from api.base import (
 )
 from briefs.api.briefs import QuestionField
 from catalog.search_terms import MAX_QUESTION_CHARS
+from sharing.models import secret_hint
 from watches.models import Schedule, Watch
 from watches.schedules import ZONE_NAME_MAX_LENGTH
 from watches.selectors import watch_of, watches_of
@@ -64,7 +65,9 @@ class ZoneNameField(StrictCharField):
     """Checked by ``watches.services.timezone_clean`` against the zone database."""
 
 
-def watch_data(request, watch: Watch) -> dict:
+def watch_data(request, watch: Watch, *, feed_secret: str = "") -> dict:
+    """The watch as the API shows it; ``feed_url`` only in the answer that made the address."""
+    feed_url = feed_secret and request.build_absolute_uri(reverse("watch-feed", args=[feed_secret]))
     return {
         "id": watch.pk,
         "question": watch.question,
@@ -82,7 +85,8 @@ def watch_data(request, watch: Watch) -> dict:
         "next_run_at": watch.next_run_at if watch.active else None,
         "created_at": watch.created_at,
         "updated_at": watch.updated_at,
-        "feed_url": request.build_absolute_uri(reverse("watch-feed", args=[watch.feed_secret])),
+        "feed_url": feed_url or None,
+        "feed_hint": secret_hint(watch.feed_hint) if watch.feed_digest else None,
         "urls": {
             "self": request.build_absolute_uri(reverse("api-watch-detail", args=[watch.pk])),
             "run": request.build_absolute_uri(reverse("api-watch-run", args=[watch.pk])),
@@ -121,8 +125,14 @@ class WatchOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     feed_url = serializers.URLField(
-        help_text="The watch's private Atom feed (no sign-in: keep it secret, rotate it with "
-        "POST .../rotate-feed)."
+        allow_null=True,
+        help_text="The watch's private Atom feed (no sign-in: keep it secret). Only in the answer "
+        "of POST .../rotate-feed, which makes it: it is shown once, null everywhere else.",
+    )
+    feed_hint = serializers.CharField(
+        allow_null=True,
+        help_text="The first characters of the feed's secret, to tell addresses apart; null "
+        "while the watch has no feed address.",
     )
     urls = WatchUrlsOut()
 
@@ -240,8 +250,11 @@ class WatchFeedRotateApi(ApiView):
         operation_id="watches_rotate_feed",
         request=None,
         responses={200: WatchOut, **errors(404)},
-        summary="Give the watch's feed a new secret URL; the old one stops working",
+        summary="Give the watch's feed a new secret URL (shown in this answer only); the old "
+        "one and the unsubscribe links already sent stop working",
     )
     def post(self, request, watch_id: int):
-        watch = watch_feed_rotate(owner=request.user, watch_id=watch_id)
-        return Response(WatchOut(watch_data(request, watch)).data)
+        watch, secret = watch_feed_rotate(owner=request.user, watch_id=watch_id)
+        response = Response(WatchOut(watch_data(request, watch, feed_secret=secret)).data)
+        response["Cache-Control"] = "no-store"
+        return response

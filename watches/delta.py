@@ -8,6 +8,11 @@ now") never both report the same item as new. Runs that failed or were cancelled
 nothing, so their marks do not count.
 
 "Since" is the previous successful run's "as of"; times are said in the watch's time zone.
+
+Where the outlets of a story differ (``agent.summary.agreement``) is a change too: each run keeps
+the differences among all its items in its brief's ``delta``, and a difference the previous
+successful run did not have leads the brief ("Sources now differ: ... says 3,000; ... says
+5,000"), even when the item that brings it is the only new one.
 """
 
 import dataclasses
@@ -19,9 +24,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from agent.context import RunContext
+from agent.summary.agreement_text import brief_tables
 from agent.summary.answer import AnswerPlan
 from agent.summary.delta import Delta
-from agent.summary.draft import Draft, SourceItem, renumbered
+from agent.summary.draft import Draft, SourceItem, escape_markdown, renumbered
 from briefs.models import Brief, BriefStatus
 from fetching.models import Item
 from watches.items import Mark, mark_of, split_known
@@ -44,24 +50,54 @@ def watch_delta(ctx: RunContext, plan: AnswerPlan, as_of: datetime) -> Delta | N
         current = marks_of(plan.items)
         known, since = known_marks(run), since_of(run)
         split = split_known(current, known, fold=FOLD_MARKS)
+        differences = differences_of(plan.items)
         delta = {
             "since": since.isoformat() if since else None,
             "new_items": split.new_stories,
             "repeated_items": split.repeated_stories,
+            **({"differences": differences} if differences else {}),
         }
+        before = previous_differences(run)
         WatchRun.objects.filter(pk=run.pk).update(items=[m.as_json() for m in current])
         Brief.objects.filter(pk=ctx.brief_id).update(delta=delta)
     if not known:  # the first run: everything is new, nothing to lead with
         return Delta(plan)
     zone = watch.slot.zone
     since_text = moment_text(since, now=as_of, zone=zone) if since else _("the previous run")
+    changed = [differs_text(d) for d in differences if d not in before]
     if not split.new:
         last = newest_time(known)
         line = nothing_new_text(since_text, last and moment_text(last, now=as_of, zone=zone))
-        return Delta(plan, lead=line, draft=Draft(body="", method="delta"))
+        lead = "\n\n".join([line, *changed])
+        return Delta(plan, lead=lead, draft=Draft(body="", method="delta"))
     items = renumbered([plan.items[i] for i in split.new])
     lead = new_since_text(since_text, split.new_stories, split.repeated_stories)
+    lead = "\n\n".join([lead, *changed])
     return Delta(dataclasses.replace(plan, items=items), lead=lead)
+
+
+def differences_of(items: list[SourceItem]) -> list[dict]:
+    """Where the outlets of a story differ among ``items``: {kind, said: [[source, text]...]},
+    without item numbers (they change from run to run), sides in a fixed order: which outlet
+    ranks first changes too."""
+    return [
+        {"kind": d["kind"], "said": sorted([s["source"], s["text"]] for s in d["said"])}
+        for table in brief_tables(items)
+        for d in table["differences"]
+    ]
+
+
+def previous_differences(run: WatchRun) -> list[dict]:
+    """The differences the previous successful run kept; [] when it kept none (or none ran)."""
+    previous = (
+        _delivered(run)
+        .filter(created_at__lte=run.created_at, brief__status=BriefStatus.SUCCEEDED)
+        .order_by("-created_at", "-id")
+        .values_list("brief__delta", flat=True)
+        .first()
+    )
+    found = previous.get("differences") if isinstance(previous, dict) else None
+    return found if isinstance(found, list) else []
 
 
 def marks_of(items: list[SourceItem]) -> list[Mark]:
@@ -157,3 +193,13 @@ def nothing_new_text(since: str, last: str | None) -> str:
             "last": last,
         }
     return _("Nothing new since %(since)s.") % {"since": since}
+
+
+def differs_text(difference: dict) -> str:
+    """ "Sources now differ: Alpha Wire says 3,000; Beta Daily says 5,000." """
+    sides = _("; ").join(
+        _("%(source)s says %(value)s")
+        % {"source": escape_markdown(source), "value": escape_markdown(value)}
+        for source, value in difference["said"]
+    )
+    return _("Sources now differ: %(sides)s.") % {"sides": sides}

@@ -1,11 +1,11 @@
-"""Email about watches: a run's brief (new items, or recovered sources), and the notice that a
-watch's sources keep failing. Plain text and HTML, in the brief's language, with links back to
+"""Email about watches: a run's brief (new items, or recovered sources), the notice that a
+watch's sources keep failing, and the notice that scheduled runs did not start (the owner's
+limits refused them). Plain text and HTML, in the brief's language, with links back to
 the site (``SITE_URL``) and an unsubscribe link that pauses the watch.
 
-The unsubscribe link carries a signed token (``django.core.signing``, salted for this use) that
-names the watch and its owner: it works without signing in, for that one watch, and cannot be
-forged or pointed at another watch. Mail clients that offer one-click unsubscribe (RFC 8058) POST
-to the same URL, announced in the ``List-Unsubscribe`` headers.
+The unsubscribe link (``watches.unsubscribe``) works without signing in, for that one watch,
+names it by no readable id and expires; it is announced in the ``List-Unsubscribe`` headers for
+mail clients' one-click unsubscribe (RFC 8058).
 
 Sending goes through Django's email framework (``EMAIL_*`` settings: the console backend unless
 ``EMAIL_HOST`` is set). A failure is logged by kind, never with the server's password, and does
@@ -15,40 +15,27 @@ not fail the run.
 import logging
 
 from django.conf import settings
-from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from agent.question import language_of
 from briefs.markdown import brief_html, brief_markdown_export, citations_read
+from briefs.quotas import quota_reason
 from watches.models import NO_DATA_FAILING, Watch, WatchRun
+from watches.unsubscribe import unsubscribe_token
 
 log = logging.getLogger(__name__)
 
-UNSUBSCRIBE_SALT = "watches.unsubscribe"
 SUBJECT_QUESTION_CHARS = 80
 LOCALES = {"zh": "zh-hans"}  # a brief's language -> the site's translation
 
 
 def site_url(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
-
-
-def unsubscribe_token(watch: Watch) -> str:
-    return signing.dumps({"w": watch.pk, "o": watch.owner_id}, salt=UNSUBSCRIBE_SALT)
-
-
-def unsubscribe_watch(token: str) -> Watch | None:
-    """The watch an unsubscribe token names, if it is genuine and the watch still exists."""
-    try:
-        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-    except signing.BadSignature:
-        return None
-    if not isinstance(data, dict) or not all(isinstance(data.get(k), int) for k in ("w", "o")):
-        return None
-    return Watch.objects.filter(pk=data["w"], owner_id=data["o"]).first()
 
 
 def _subject(text: str, watch: Watch) -> str:
@@ -106,6 +93,40 @@ def failing_email(run: WatchRun) -> EmailMultiAlternatives:
     with translation.override(LOCALES.get(run.brief.language, "en")):
         subject = _subject(_("Your watch's sources are failing: %(question)s"), run.watch)
         return _message(run, template="failing", subject=subject, runs=NO_DATA_FAILING)
+
+
+def skipped_email(watches: list[Watch]) -> EmailMultiAlternatives:
+    """Scheduled runs of ``watches`` (one owner's) did not start: which, and which limit
+    refused each (``watches.skips`` decides when this is sent). In the language of their
+    questions; the subject names no question, so nothing of it reaches a header."""
+    owner = watches[0].owner
+    language = language_of(" ".join(watch.question for watch in watches))
+    with translation.override(LOCALES.get(language, "en")):
+        context = {
+            "watches": [
+                {
+                    "question": watch.question,
+                    "reason": quota_reason(watch.skip_reason),
+                    "url": site_url(reverse("watch-detail", args=[watch.pk])),
+                }
+                for watch in watches
+            ],
+            "html_lang": "zh-Hans" if language == "zh" else "en",
+        }
+        subject = ngettext(
+            "A scheduled run of your watch did not start",
+            "Scheduled runs of %(count)d of your watches did not start",
+            len(watches),
+        ) % {"count": len(watches)}
+        message = EmailMultiAlternatives(
+            subject=subject,
+            body=render_to_string("watches/email/skipped.txt", context),
+            to=[owner.email],
+        )
+        message.attach_alternative(
+            render_to_string("watches/email/skipped.html", context), "text/html"
+        )
+    return message
 
 
 def email_send(message: EmailMultiAlternatives, *, what: str) -> bool:

@@ -23,9 +23,10 @@ DEFAULT_ZONE = "UTC"
 NO_DATA_FAILING = 3
 
 
-def feed_secret_new() -> str:
-    """The secret in a watch's feed URL: 256 random bits, URL-safe."""
-    return secrets.token_urlsafe(32)
+def unsubscribe_nonce_new() -> str:
+    """What a watch's unsubscribe links are signed over (``watches.unsubscribe``): 128 random
+    bits, made anew when the feed is rotated or the owner resumes the watch."""
+    return secrets.token_urlsafe(16)
 
 
 class Schedule(models.TextChoices):
@@ -74,8 +75,15 @@ class Watch(models.Model):
     # English as ``QuotaExceeded.quota`` names it; the watch page says it in the reader's words.
     skipped_at = models.DateTimeField(null=True, blank=True)
     skip_reason = models.CharField(max_length=40, blank=True)
-    # Whoever has the feed's URL reads the watch's briefs: rotating it cuts them off.
-    feed_secret = models.CharField(max_length=64, unique=True, default=feed_secret_new)
+    # Whoever has the feed's URL reads the watch's briefs: rotating it cuts them off. Only the
+    # SHA-256 digest of its secret is kept (``sharing.link_secrets``; the URL is shown once, when
+    # made) and its first characters, to tell addresses apart. None: no address made yet.
+    feed_digest = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    feed_hint = models.CharField(max_length=8, blank=True)
+    # Unsubscribe links name the watch through this, never by id; a new one voids them all.
+    unsubscribe_nonce = models.CharField(max_length=32, unique=True, default=unsubscribe_nonce_new)
+    # When the owner was last emailed that a scheduled run was refused (once a day at most).
+    skip_told_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=time_now)
     updated_at = models.DateTimeField(default=time_now)
 

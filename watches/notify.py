@@ -93,7 +93,7 @@ def watch_run_settle(brief_id: int) -> Settled | None:
 
 def _email(run: WatchRun, settled: Settled) -> None:
     watch = run.watch
-    if not (watch.notify_email and watch.owner.email):
+    if not (watch.notify_email and watch.owner.email and watch.owner.is_active):
         return
     if settled.failing:
         message = failing_email(run)

@@ -3,6 +3,7 @@
 from django.db.models import Count, Q, QuerySet
 
 from briefs.models import Brief, BriefStatus
+from sharing.link_secrets import link_secret_digest
 from watches.models import Watch, WatchRun
 
 HISTORY_RUNS = 50
@@ -46,9 +47,13 @@ def unread_count(owner) -> int:
 
 
 def watch_by_feed_secret(secret: str) -> Watch | None:
-    """The watch whose feed URL carries ``secret``; None for a deactivated owner's, as their
-    brief feed and share links are (a 404)."""
-    return Watch.objects.filter(feed_secret=secret, owner__is_active=True).first()
+    """The watch whose feed URL carries ``secret``, found by its digest; None for anything not
+    shaped like a secret, an unknown or rotated one, and a deactivated owner's, as their brief
+    feed and share links are (a 404)."""
+    digest = link_secret_digest(secret)
+    if digest is None:
+        return None
+    return Watch.objects.filter(feed_digest=digest, owner__is_active=True).first()
 
 
 def watch_feed_briefs(watch: Watch) -> QuerySet[Brief]:

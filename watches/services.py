@@ -17,13 +17,16 @@ from django.utils.translation import gettext as _
 
 from briefs.admission import Ask, brief_admit, briefs_admit
 from briefs.errors import FieldInvalid
-from briefs.models import Brief
+from briefs.models import Brief, BriefStatus
 from briefs.quotas import QuotaExceeded
-from briefs.services import question_clean
-from watches.models import DEFAULT_TIME, DEFAULT_ZONE, Watch, WatchRun, feed_secret_new
+from briefs.services import brief_cancel, question_clean
+from sharing.link_secrets import link_secret_new
+from watches.models import DEFAULT_TIME, DEFAULT_ZONE, Watch, WatchRun, unsubscribe_nonce_new
 from watches.schedules import DAILY, HOURLY, SCHEDULES, WEEKLY, next_slot_after, zone_of
+from watches.skips import watch_skips_tell_on_commit
 
 DEFAULT_PER_USER = 20
+FEED_HINT_CHARS = 6  # as ``sharing.models.secret_hint`` shows of feed keys and share links
 TIME_RE = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
 BOOLEAN_FIELDS = ("active", "offline", "notify_email", "notify_only_new")
 SCHEDULE_FIELDS = ("schedule", "time_of_day", "weekday", "timezone")
@@ -148,6 +151,9 @@ def watch_update(*, owner, watch_id: int, **changes) -> Watch:
     if resumed or rescheduled:
         watch.next_run_at = slot_next(watch, now)
         changed.append("next_run_at")
+    if resumed:  # the owner undid a pause: the links in earlier emails must not pause it again
+        watch.unsubscribe_nonce = unsubscribe_nonce_new()
+        changed.append("unsubscribe_nonce")
     # Only what changed: a dispatcher may claim the watch meanwhile, and its next_run_at and
     # last_run_at must not be written back with what was read before the claim.
     watch.save(update_fields=changed)
@@ -159,12 +165,16 @@ def watch_delete(*, owner, watch_id: int) -> None:
     Watch.objects.get(owner=owner, pk=watch_id).delete()
 
 
-def watch_feed_rotate(*, owner, watch_id: int) -> Watch:
-    """A new secret for the watch's feed URL: the old URL stops working at once."""
+def watch_feed_rotate(*, owner, watch_id: int) -> tuple[Watch, str]:
+    """A new secret for the watch's feed URL, and that secret: the one time it is known (only
+    its digest is kept). The old URL stops working at once, and so do the unsubscribe links
+    already sent: whoever may have seen the one may have seen the others."""
     watch = Watch.objects.get(owner=owner, pk=watch_id)
-    watch.feed_secret, watch.updated_at = feed_secret_new(), timezone.now()
-    watch.save(update_fields=["feed_secret", "updated_at"])
-    return watch
+    made = link_secret_new()
+    watch.feed_digest, watch.feed_hint = made.digest, made.secret[:FEED_HINT_CHARS]
+    watch.unsubscribe_nonce, watch.updated_at = unsubscribe_nonce_new(), timezone.now()
+    watch.save(update_fields=["feed_digest", "feed_hint", "unsubscribe_nonce", "updated_at"])
+    return watch, made.secret
 
 
 def watch_pause(*, watch_id: int) -> bool:
@@ -195,20 +205,25 @@ def watch_slots_admit(
 ) -> list[tuple[Watch, datetime | None]]:
     """The slots their owners' limits admit (``briefs.admission``), one owner at a time, in
     order; each refused one is recorded on its watch as skipped, with the limit that refused
-    it. Call inside the transaction that starts the admitted runs."""
+    it, and its owner told by email (``watches.skips``: once a day at most) after the commit.
+    Call inside the transaction that starts the admitted runs."""
     by_owner: dict[int, list[tuple[Watch, datetime | None]]] = {}
     for slot in slots:
         by_owner.setdefault(slot[0].owner_id, []).append(slot)
-    admitted, skipped = [], {}
+    admitted: list[tuple[Watch, datetime | None]] = []
+    skipped: dict[str, list[int]] = {}  # limit -> watch ids
+    refused: dict[int, list[int]] = {}  # owner id -> watch ids
     for owner_id, owned in by_owner.items():
         asks = [Ask(offline=watch.offline) for watch, _ in owned]
         for slot, answer in zip(owned, briefs_admit(user_id=owner_id, asks=asks), strict=True):
             if isinstance(answer, QuotaExceeded):
                 skipped.setdefault(answer.quota, []).append(slot[0].pk)
+                refused.setdefault(owner_id, []).append(slot[0].pk)
             else:
                 admitted.append(slot)
     for reason, ids in skipped.items():
         Watch.objects.filter(pk__in=ids).update(skipped_at=now, skip_reason=reason)
+    watch_skips_tell_on_commit(refused, now=now)
     return admitted
 
 
@@ -247,3 +262,16 @@ def watch_briefs_enqueue(brief_ids: list[int]) -> None:
     with transaction.atomic():
         for brief_id in brief_ids:
             async_task("watches.tasks.watch_brief_run", brief_id, task_name=f"brief-{brief_id}")
+
+
+def watch_run_cancel_if_owner_gone(brief_id: int) -> bool:
+    """Cancel a watch run's queued brief whose owner was deactivated after it was queued (the
+    dispatcher starts none for such an owner); True when it was cancelled."""
+    brief = (
+        Brief.objects.select_related("owner")
+        .filter(pk=brief_id, owner__is_active=False, watch__isnull=False)
+        .first()
+    )
+    if brief is None:
+        return False
+    return brief_cancel(owner=brief.owner, brief_id=brief_id).status == BriefStatus.CANCELLED

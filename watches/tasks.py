@@ -3,6 +3,7 @@
 from briefs.tasks import run_brief
 from watches.dispatch import watches_dispatch
 from watches.notify import watch_run_settle
+from watches.services import watch_run_cancel_if_owner_gone
 
 
 def dispatch() -> dict[str, int]:
@@ -13,7 +14,11 @@ def dispatch() -> dict[str, int]:
 def watch_brief_run(brief_id: int) -> str:
     """Run a watch's brief as any brief is run (``briefs.tasks.run_brief``: claim, run,
     settle), then settle the watch's run: its failing state and notifications. A run whose
-    worker dies before that is settled by the next dispatch."""
+    worker dies before that is settled by the next dispatch. A run queued before its owner
+    was deactivated is cancelled instead."""
+    if watch_run_cancel_if_owner_gone(brief_id):
+        watch_run_settle(brief_id)
+        return "owner deactivated"
     result = run_brief(brief_id)
     watch_run_settle(brief_id)
     return result

@@ -6,7 +6,8 @@ from watches import views
 
 
 class FeedSecretConverter:
-    """What ``feed_secret_new`` makes (URL-safe base64); anything else is not a feed."""
+    """URL-safe base64 as ``sharing.link_secrets`` makes it; anything else is not a feed (the
+    exact shape is checked again before the digest is computed)."""
 
     regex = "[A-Za-z0-9_-]{20,64}"
 

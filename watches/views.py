@@ -16,11 +16,12 @@ from briefs.models import Brief
 from briefs.quotas import QuotaExceeded, quota_reason
 from briefs.selectors import brief_of
 from sharing.atom import atom_response, feed_tag_uri
+from sharing.models import secret_hint
 from watches import selectors, services
-from watches.emails import unsubscribe_watch
 from watches.forms import WatchForm
 from watches.models import DEFAULT_TIME, Watch, WatchRun
 from watches.schedules import DAILY, zone_names
+from watches.unsubscribe import unsubscribe_watch
 
 
 def _own_watch(request: HttpRequest, pk: int) -> Watch:
@@ -102,15 +103,24 @@ def watch_detail(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("watch-detail", pk=watch.pk)
     else:
         form = WatchForm(initial=WatchForm.initial_of(watch))
+    return _detail_page(request, watch, form)
+
+
+def _detail_page(
+    request: HttpRequest, watch: Watch, form: WatchForm, *, feed_secret: str = ""
+) -> HttpResponse:
+    """The watch's page; with the whole feed address only in the answer that made it."""
     history = selectors.watch_history(watch)
     services.watch_runs_read(watch=watch)
+    feed_url = feed_secret and request.build_absolute_uri(reverse("watch-feed", args=[feed_secret]))
     context = {
         "watch": watch,
         "form": form,
         "runs": history,
         "skip_reason": quota_reason(watch.skip_reason) if watch.skip_shown else "",
         "zone_names": sorted(zone_names()),
-        "feed_url": request.build_absolute_uri(reverse("watch-feed", args=[watch.feed_secret])),
+        "feed_url": feed_url,
+        "feed_start": secret_hint(watch.feed_hint) if watch.feed_digest else "",
     }
     return render(request, "watches/detail.html", context, status=400 if form.errors else 200)
 
@@ -177,10 +187,16 @@ def watch_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_POST
 def watch_feed_rotate(request: HttpRequest, pk: int) -> HttpResponse:
-    watch = _own_watch(request, pk)
-    services.watch_feed_rotate(owner=request.user, watch_id=watch.pk)
-    messages.success(request, _("The feed has a new address; the old one no longer works."))
-    return redirect("watch-detail", pk=watch.pk)
+    """A new feed address, shown on the page this POST answers and never again (not a
+    redirect: the secret would have to be kept somewhere until the next request)."""
+    had_feed = _own_watch(request, pk).feed_digest is not None
+    watch, secret = services.watch_feed_rotate(owner=request.user, watch_id=pk)
+    if had_feed:
+        messages.success(request, _("The feed has a new address; the old one no longer works."))
+    form = WatchForm(initial=WatchForm.initial_of(watch))
+    response = _detail_page(request, watch, form, feed_secret=secret)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_GET

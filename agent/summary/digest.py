@@ -15,6 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from agent.question import TimeWindow
+from agent.summary.agreement import story_table
+from agent.summary.agreement_text import agreement_lines, brief_tables
 from agent.summary.draft import (
     Attempted,
     Draft,
@@ -123,7 +125,10 @@ def entry_lines(stories: list[Story[SourceItem]]) -> list[str]:
             f"{time_text(lead.published_at)} {cites}"
         )
         sentence = sentence_pick(lead.title, lead.summary)
-        lines += [f"{head}\\", f"  {escape_markdown(sentence)}"] if sentence else [head]
+        below = [escape_markdown(sentence)] if sentence else []
+        below += agreement_lines(story_table(story.items))
+        rows = [head, *(f"  {line}" for line in below)]
+        lines += [f"{row}\\" for row in rows[:-1]] + [rows[-1]]
     return lines
 
 
@@ -177,4 +182,9 @@ def brief_extractive(
     lines += ["", terms] if terms else []
     lines += ["", *entry_lines(stories_fold(items))]
     body = "\n".join(lines) + "\n" + coverage_markdown(attempted)
-    return Draft(body=body, citations=citations_of(items), method="extractive")
+    return Draft(
+        body=body,
+        citations=citations_of(items),
+        method="extractive",
+        agreements=brief_tables(items),
+    )

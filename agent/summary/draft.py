@@ -65,6 +65,7 @@ class Draft:
     body: str
     citations: list[dict] = field(default_factory=list)
     method: str = "extractive"
+    agreements: list[dict] = field(default_factory=list)  # agent.summary.agreement_text
     verdict: "Verdict | None" = None  # the run's outcome, set by the summarize node
 
 

@@ -5,6 +5,7 @@ from django.urls import reverse
 from rest_framework import serializers
 from rest_framework.request import Request
 
+from agent.summary.agreement_text import tables_read
 from briefs.api.outcome import (
     DELTA_HELP,
     WATCH_HELP,
@@ -93,6 +94,31 @@ class WindowOut(serializers.Serializer):
     end = serializers.DateTimeField(allow_null=True)
 
 
+class AgreedOut(serializers.Serializer):
+    kind = serializers.CharField(help_text='"number", "date" or "actor".')
+    text = serializers.CharField(help_text="The fact as the first outlet stating it writes it.")
+    items = serializers.ListField(child=serializers.IntegerField(), help_text="Citations.")
+
+
+class SaidOut(serializers.Serializer):
+    source = serializers.CharField(help_text="The outlet.")
+    text = serializers.CharField(help_text="What it says.")
+    items = serializers.ListField(child=serializers.IntegerField(), help_text="Its citations.")
+
+
+class DifferenceOut(serializers.Serializer):
+    kind = serializers.CharField(help_text='"number", "date" or "actor".')
+    said = SaidOut(many=True)
+
+
+class StoryTableOut(serializers.Serializer):
+    items = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The story's citations."
+    )
+    agreements = AgreedOut(many=True)
+    differences = DifferenceOut(many=True)
+
+
 class BriefDetailOut(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=BriefStatus.choices)
@@ -118,6 +144,11 @@ class BriefDetailOut(serializers.Serializer):
     delta = DeltaOut(allow_null=True, help_text=DELTA_HELP)
     body = serializers.CharField(help_text="Markdown with [n] citations.")
     citations = CitationOut(many=True)
+    agreements = StoryTableOut(
+        many=True,
+        help_text="Per story told by two outlets or more: the facts they agree on and where "
+        "they differ, with item numbers.",
+    )
     coverage = CoverageOut()
     usage = UsageOut()
     timings = serializers.DictField(child=serializers.IntegerField(), help_text="Milliseconds.")
@@ -218,6 +249,7 @@ def brief_detail_data(request: Request, brief: Brief) -> dict:
         "delta": brief.delta_payload(),
         "body": brief.body,
         "citations": [_citation(c) for c in brief.citations or [] if isinstance(c, dict)],
+        "agreements": tables_read(brief.agreements),
         "coverage": {
             "tried": [str(p) for p in coverage.get("tried") or []],
             "succeeded": [_coverage_row(r) for r in coverage.get("succeeded") or []],

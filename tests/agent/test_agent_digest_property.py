@@ -72,6 +72,29 @@ def check_lead(line: str, items: list[SourceItem]) -> None:
         assert hours <= span < hours + 24 + 1
 
 
+DAY_RE = re.compile(r"^(?:\d{4}-)?\d{2}-\d{2}$")  # a day, as the agreement lines write one
+
+
+def check_agreement(line: str, entry: list[SourceItem]) -> None:
+    """Each fact of an agreement line is in an item it cites (a day may be written as a date),
+    and cites only the entry's items; each side of a difference is its item's source."""
+    by_n = {i.n: i for i in entry}
+    head, facts = line.split(": ", 1)
+    for fact in facts.split("; "):
+        said = re.match(
+            r"^(?:(?P<source>.+?) says )?(?P<value>.+?) (?P<cites>(?:\[\d+\] ?)+)$", fact
+        )
+        assert said, line
+        cited = [int(n) for n in re.findall(r"\d+", said["cites"])]
+        assert set(cited) <= set(by_n), line
+        value = unescape(said["value"])
+        if head == "Sources differ":
+            assert {by_n[n].source for n in cited} == {unescape(said["source"])}, line
+        texts = [folded(f"{by_n[n].title} {by_n[n].summary}") for n in cited]
+        for part in value.split(", "):
+            assert DAY_RE.match(part) or any(folded(part) in t for t in texts), line
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(an_item, min_size=1, max_size=40, unique_by=lambda i: i.item_id))
 def test_every_line_of_the_offline_brief_comes_from_the_items_or_the_measured_numbers(items):
@@ -98,7 +121,10 @@ def test_every_line_of_the_offline_brief_comes_from_the_items_or_the_measured_nu
             entry = [by_n[int(n)] for n in re.findall(r"\d+", match["cites"])]
             title = unescape(match["title"])
             assert title == "(untitled)" or any(title == flat(i.title) for i in entry), line
+        elif line.startswith(("  Sources agree: ", "  Sources differ: ")):
+            check_agreement(line.removesuffix("\\").strip(), entry)
         else:
             assert line.startswith("  ") and entry, line
-            sentence = unescape(line.strip()).removesuffix("…")
+            # A sentence followed by agreement lines ends in a markdown line break.
+            sentence = unescape(line.strip().removesuffix("\\")).removesuffix("…")
             assert any(sentence in flat(i.summary) for i in entry), line

@@ -79,7 +79,8 @@ def test_a_watch_runs_now_and_its_run_shows_in_its_history(stack, browser, watch
 def test_the_feed_address_copies_and_serves_atom(stack, browser, watch_id):
     sign_in(browser, stack, "mallory")
     browser.get(f"{stack.url}/watches/{watch_id}/")
-    url = browser.find_element(By.ID, "feed-url").text
+    browser.find_element(By.ID, "rotate-feed").click()  # a new watch has no address yet
+    url = wait(browser, 15).until(lambda d: d.find_elements(By.ID, "feed-url"))[0].text
     assert re.fullmatch(rf"{re.escape(stack.url)}/watches/feeds/[A-Za-z0-9_-]{{43}}\.atom", url)
     copied(browser, "copy-feed")
     with urllib.request.urlopen(url, timeout=10) as response:  # no session: the secret suffices

@@ -216,3 +216,33 @@ def test_a_body_whose_encoding_cannot_be_settled_is_refused(rsshub_at_server, bo
     assert result.outcome == Outcome.PARSE_ERROR, result
     assert result.message.startswith("encoding cannot be settled"), result.message
     assert not Item.objects.exists()
+
+
+# A right-to-left override makes "invoice_[RLO]fdp.exe" read as "invoice_exe.pdf"; zero-width
+# characters hide inside a word. Raw, as character references, and in the feed's own title.
+INVISIBLE_TITLES = [
+    pytest.param("Invoice \u202efdp.exe", "Invoice fdp.exe", id="raw-rlo"),
+    pytest.param("Invoice &#x202E;fdp.exe", "Invoice fdp.exe", id="rlo-reference"),
+    pytest.param("Pay\u200bPal \u2066login\u2069", "PayPal login", id="zero-width-and-isolates"),
+    pytest.param("&#8203;&#xFEFF;&#x200F;Alert", "Alert", id="references-to-zero-width"),
+]
+
+
+@pytest.mark.parametrize(("title", "stored"), INVISIBLE_TITLES)
+def test_invisible_and_bidi_characters_are_removed_from_fetched_titles(
+    rsshub_at_server, title, stored
+):
+    body = (
+        "<?xml version='1.0' encoding='utf-8'?><rss version='2.0'><channel>"
+        f"<title>Feed {title}</title><link>https://example.com/</link><item><title>{title}</title>"
+        "<guid>bidi-1</guid><link>https://example.com/1</link>"
+        f"<description>{title}</description><author>{title}</author></item></channel></rss>"
+    ).encode()
+    rsshub_at_server.route("/test/bidi", Reply(200, {"Content-Type": "text/xml"}, body))
+
+    assert fetch_path_sync("/test/bidi").outcome == Outcome.OK
+
+    item = Item.objects.get()
+    kept = (item.title, item.summary, item.author)
+    assert kept == (stored, stored, stored), "the item kept an invisible character"
+    assert Feed.objects.get().title == f"Feed {stored}", "the feed title kept one"

@@ -169,3 +169,40 @@ def test_a_chinese_question_is_told_what_changed_in_chinese(
     assert lead in second.body.splitlines()[0]
     third = run(watch)
     assert third.body.startswith("自今天 ") and "以来没有新内容" in third.body
+
+
+ACME = "Acme to cut {n} jobs in a worldwide restructuring"
+ACME_TEXT = "Acme said it would cut {n} jobs in a worldwide restructuring of its factories."
+
+
+def acme(n: str, link: str, hours_ago: float) -> str:
+    published = format_datetime(timezone.now() - timedelta(hours=hours_ago))
+    return (
+        f"<item><title>{ACME.format(n=n)}</title><link>{link}</link><guid>{link}</guid>"
+        f"<description>{ACME_TEXT.format(n=n)}</description><pubDate>{published}</pubDate></item>"
+    )
+
+
+def test_a_new_difference_between_outlets_is_reported_as_a_change(
+    run_owner, world, stub_rsshub, settings
+):
+    settings.FETCH_FRESH_SECONDS = 0
+    watch = watch_make(run_owner, question="Alpha Wire and Beta Daily flash news")
+    stub_rsshub.route(
+        PATH, Reply(200, RSS_TYPE, rss_document(acme("3,000", "https://a.example/1", 2)))
+    )
+    stub_rsshub.route("/beta/latest", Reply(200, RSS_TYPE, rss_document(item(*STORIES["rain"]))))
+    first = run(watch)
+    assert "Sources now differ" not in first.body and "differences" not in first.delta
+
+    beta = item(*STORIES["rain"]) + acme("5,000", "https://b.example/1", 1)
+    stub_rsshub.route("/beta/latest", Reply(200, RSS_TYPE, rss_document(beta)))
+    second = run(watch)
+    changed = "Sources now differ: Alpha Wire says 3,000; Beta Daily says 5,000."
+    assert changed in second.body, second.body
+    assert second.delta["differences"] == [
+        {"kind": "number", "said": [["Alpha Wire", "3,000"], ["Beta Daily", "5,000"]]}
+    ]
+
+    third = run(watch)
+    assert "Sources now differ" not in third.body, "a difference already reported is no change"

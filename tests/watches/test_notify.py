@@ -3,19 +3,22 @@ failing notice told once and the recovery told once, and the unsubscribe link.""
 
 from __future__ import annotations
 
-import re
+import base64
+import json
+import time
 
 import pytest
-from django.core import mail
+from django.core import mail, signing
 from django.test import Client
 from django.urls import reverse
 
 from briefs.models import BriefOutcome, BriefStatus
 from tests.watches.conftest import run_finished, watch_make
-from watches.emails import unsubscribe_token
 from watches.models import Watch, WatchRun
 from watches.notify import watch_run_settle, watch_runs_settle_pending
 from watches.selectors import unread_count
+from watches.services import watch_feed_rotate, watch_update
+from watches.unsubscribe import UNSUBSCRIBE_MAX_AGE, UNSUBSCRIBE_SALT, unsubscribe_token
 
 
 @pytest.fixture
@@ -211,19 +214,105 @@ def test_one_click_unsubscribe_works_from_the_mail_client(watch):
     assert watch.active is False
 
 
-def test_a_forged_or_altered_token_is_a_404(watch, other_user):
+def test_the_token_names_no_watch_or_user_and_holds_no_readable_payload(watch):
     token = unsubscribe_token(watch)
+    nonce, stamp, signature = token.split(":")
+    assert nonce == watch.unsubscribe_nonce and len(nonce) >= 22
+    assert watch.owner.username not in token
+    for part in (nonce, signature):  # random bytes, not an encoded payload
+        raw = base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+        with pytest.raises(ValueError):  # UnicodeDecodeError or JSONDecodeError
+            json.loads(raw.decode("utf-8"))
+    # The stamp is when it was signed, not an id: another watch's token signed now has it too.
+    assert unsubscribe_token(watch_make(watch.owner, question="other")).split(":")[1] in {
+        stamp,
+        signing.b62_encode(signing.b62_decode(stamp) + 1),
+    }
+
+
+def forged_tokens(watch, other) -> list[str]:
+    """Tokens an attacker can make: another watch's nonce under this one's signature, the old
+    JSON shape, a re-signed payload, altered bytes, and junk."""
+    token = unsubscribe_token(watch)
+    nonce, stamp, signature = token.split(":")
+    old_shape = signing.dumps({"w": watch.pk, "o": watch.owner_id}, salt="watches.unsubscribe")
+    other_key = signing.TimestampSigner(key="not-the-secret-key", salt=UNSUBSCRIBE_SALT)
+    return [
+        f"{other.unsubscribe_nonce}:{stamp}:{signature}",  # pointed at another watch
+        old_shape,  # the old readable token
+        other_key.sign(watch.unsubscribe_nonce),  # signed without the server's key
+        signing.TimestampSigner(salt="another.salt").sign(watch.unsubscribe_nonce),
+        token[:-2] + ("xx" if not token.endswith("xx") else "yy"),  # tampered signature
+        f"{nonce}:{'0' if stamp != '0' else '1'}:{signature}",  # tampered timestamp
+        nonce,  # the nonce alone, as read from the database
+        "nonsense",
+        token.replace(":", ""),
+        token + ":" + "A" * 200,  # over-long
+    ]
+
+
+def test_a_forged_tampered_or_foreign_token_is_a_404(watch, other_user):
     other = watch_make(other_user)
-    forged = re.sub(r"^[^:]+", "eyJ3Ijo5OTl9", token)
-    for bad in (forged, token[:-2] + "xx", "nonsense", token.replace(":", "")):
-        assert Client().post(reverse("watch-unsubscribe", args=[bad])).status_code == 404
-    other.refresh_from_db()
-    assert other.active
+    for bad in forged_tokens(watch, other):
+        response = Client().post(reverse("watch-unsubscribe", args=[bad]))
+        assert response.status_code == 404, f"accepted {bad!r}"
+    assert Watch.objects.filter(active=True).count() == 2, "a forged token paused a watch"
 
 
 def test_the_token_of_a_deleted_watch_is_a_404(watch):
     url = unsubscribe_url(watch)
     watch.delete()
+    assert Client().get(url).status_code == 404
+
+
+def signed_days_ago(watch, days: float) -> str:
+    """The path of ``watch``'s unsubscribe link as signed ``days`` ago: the server's own key and
+    salt, only the signed timestamp set back."""
+
+    class Past(signing.TimestampSigner):
+        def timestamp(self) -> str:
+            return signing.b62_encode(int(time.time() - days * 86400))
+
+    token = Past(salt=UNSUBSCRIBE_SALT).sign(watch.unsubscribe_nonce)
+    return reverse("watch-unsubscribe", args=[token])
+
+
+def test_a_link_expires_after_60_days(watch):
+    limit = UNSUBSCRIBE_MAX_AGE.days
+    assert limit == 60
+    assert Client().get(signed_days_ago(watch, limit - 1)).status_code == 200
+    expired = signed_days_ago(watch, limit + 1 / 24)
+    assert Client().get(expired).status_code == 404
+    assert Client().post(expired).status_code == 404
+    watch.refresh_from_db()
+    assert watch.active, "an expired link paused the watch"
+
+
+def test_rotating_the_feed_voids_the_links_already_sent(watch):
+    old = unsubscribe_url(watch)
+    watch_feed_rotate(owner=watch.owner, watch_id=watch.pk)
+    assert Client().post(old).status_code == 404
+    watch.refresh_from_db()
+    assert watch.active
+    assert Client().post(unsubscribe_url(watch)).status_code == 200, "a new email's link refused"
+
+
+def test_a_link_no_longer_pauses_a_watch_its_owner_resumed(watch):
+    old = unsubscribe_url(watch)
+    assert Client().post(old).status_code == 200
+    watch_update(owner=watch.owner, watch_id=watch.pk, active=True)
+    assert Client().post(old).status_code == 404, "the old link paused the resumed watch again"
+    watch.refresh_from_db()
+    assert watch.active
+    # Saving other settings of an active watch is no resume: its links keep working.
+    fresh = unsubscribe_url(watch)
+    watch_update(owner=watch.owner, watch_id=watch.pk, notify_only_new=False)
+    assert Client().get(fresh).status_code == 200
+
+
+def test_a_deactivated_owners_link_is_a_404(watch):
+    url = unsubscribe_url(watch)
+    type(watch.owner).objects.filter(pk=watch.owner_id).update(is_active=False)
     assert Client().get(url).status_code == 404
 
 

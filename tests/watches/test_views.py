@@ -163,8 +163,8 @@ def test_another_users_watch_is_a_404_on_every_page(other_client, owner, name, m
     )
     assert response.status_code == 404
     after = Watch.objects.get(pk=watch.pk)
-    assert (after.active, after.question, after.feed_secret) == (
-        True, watch.question, watch.feed_secret,
+    assert (after.active, after.question, after.feed_digest, after.unsubscribe_nonce) == (
+        True, watch.question, watch.feed_digest, watch.unsubscribe_nonce,
     )  # fmt: skip
     assert not Brief.objects.exists()
 
