@@ -5,6 +5,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from briefs.language import LANGUAGE_EN, LANGUAGE_ZH
 from briefs.markdown import text_cut
 from briefs.models import BriefOutcome, BriefStatus
 from briefs.selectors import FollowUpChoice
@@ -31,6 +32,15 @@ class AskForm(forms.Form):
         empty_value=None,
     )
     offline = forms.BooleanField(label=_("Answer without a model (offline)"), required=False)
+    language = forms.ChoiceField(
+        label=_("Brief's language"),
+        required=False,
+        choices=[
+            ("", _("the question's")),
+            (LANGUAGE_EN, "English"),
+            (LANGUAGE_ZH, "中文"),
+        ],
+    )
 
     def __init__(self, *args, follow_up_choices: list[FollowUpChoice], llm: bool, **kwargs):
         super().__init__(*args, **kwargs)

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from briefs.language import brief_locale
 from briefs.markdown import brief_html, brief_markdown_export, citations_read
 from watches.models import NO_DATA_FAILING, Watch, WatchRun
 
@@ -29,7 +30,6 @@ log = logging.getLogger(__name__)
 
 UNSUBSCRIBE_SALT = "watches.unsubscribe"
 SUBJECT_QUESTION_CHARS = 80
-LOCALES = {"zh": "zh-hans"}  # a brief's language -> the site's translation
 
 
 def site_url(path: str) -> str:
@@ -93,7 +93,7 @@ def _message(run: WatchRun, *, template: str, subject: str, **extra) -> EmailMul
 
 def run_email(run: WatchRun, *, recovered: bool = False) -> EmailMultiAlternatives:
     """The run's brief, with its citations; says first when the sources answer again."""
-    with translation.override(LOCALES.get(run.brief.language, "en")):
+    with translation.override(brief_locale(run.brief.language)):
         if recovered:
             subject = _subject(_("Your watch's sources answer again: %(question)s"), run.watch)
         else:
@@ -103,7 +103,7 @@ def run_email(run: WatchRun, *, recovered: bool = False) -> EmailMultiAlternativ
 
 def failing_email(run: WatchRun) -> EmailMultiAlternatives:
     """The watch's sources gave no data several runs in a row (said once)."""
-    with translation.override(LOCALES.get(run.brief.language, "en")):
+    with translation.override(brief_locale(run.brief.language)):
         subject = _subject(_("Your watch's sources are failing: %(question)s"), run.watch)
         return _message(run, template="failing", subject=subject, runs=NO_DATA_FAILING)
 
