@@ -5,6 +5,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from agent.reasons import parameter_name
 from briefs.language import LANGUAGE_EN, LANGUAGE_ZH
 from briefs.markdown import text_cut
 from briefs.models import BriefOutcome, BriefStatus
@@ -101,7 +102,7 @@ class NeedsAnswerForm(forms.Form):
             source, parameter = need.get("source") or "", need.get("parameter") or ""
             self.fields[f"value_{n}"] = forms.CharField(
                 label=_("Which %(source)s %(parameter)s?")
-                % {"source": source, "parameter": parameter},
+                % {"source": source, "parameter": parameter_name(parameter)},
                 max_length=NEED_VALUE_MAX_LENGTH,
                 help_text=need.get("description") or "",
                 widget=forms.TextInput(attrs={"placeholder": _format_shown(need.get("format"))}),
