@@ -9,11 +9,21 @@ code, so the page renders the brief's element with ``translation.override(brief.
 while the page around it stays in the interface language.
 """
 
+from __future__ import annotations
+
+import dataclasses
 import re
+from typing import TYPE_CHECKING
 
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 
+from agent.question import language_family
+from agent.summary.facts import text_language
 from briefs.errors import FieldInvalid
+
+if TYPE_CHECKING:
+    from briefs.markdown import Citation
 
 LANGUAGE_EN = "en"
 LANGUAGE_ZH = "zh-hans"
@@ -72,3 +82,20 @@ def html_lang(language: str) -> str:
 def brief_language_context(language: str) -> dict[str, str]:
     """What a template needs to render a brief's own element in its language."""
     return {"brief_locale": brief_locale(language), "brief_lang": html_lang(language)}
+
+
+# An item's language as a reader of a brief in another language is told it.
+ITEM_LANGUAGE_NAMES = {"zh": gettext_lazy("in Chinese"), "en": gettext_lazy("in English")}
+
+
+def citations_marked(citations: list[Citation], language: str) -> list[Citation]:
+    """The citations, each whose title is in another language than the brief's marked with
+    its language (named in the active language): the title itself is kept as the item gave it.
+    A title too short to tell (``agent.summary.facts.text_language``) is not marked."""
+    family = language_family(brief_locale(language))
+    marked = []
+    for c in citations:
+        written_in = text_language(c.title)
+        name = ITEM_LANGUAGE_NAMES.get(written_in) if written_in != family else None
+        marked.append(dataclasses.replace(c, language_mark=name) if name else c)
+    return marked

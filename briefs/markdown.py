@@ -49,6 +49,9 @@ class Citation:
     source: str
     path: str
     published_at: datetime | None
+    # The item's language when it is not the brief's (``briefs.language.citations_marked``),
+    # named lazily: the page says it in the brief's language; "" otherwise.
+    language_mark: str = ""
 
     @property
     def tooltip(self) -> str:

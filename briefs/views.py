@@ -20,7 +20,7 @@ from agent.llm import llm_configured, llm_mode_label
 from briefs import admission, selectors, services
 from briefs.examples import EXAMPLE_QUESTIONS
 from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm
-from briefs.language import brief_language_context, brief_locale
+from briefs.language import brief_language_context, brief_locale, citations_marked
 from briefs.markdown import (
     body_snippet,
     brief_markdown_export,
@@ -145,7 +145,7 @@ def _coverage_shown(brief: Brief) -> bool:
 
 
 def _detail_context(brief: Brief) -> dict:
-    citations = citations_read(brief.citations)
+    citations = citations_marked(citations_read(brief.citations), brief.language)
     steps = selectors.brief_steps(brief_id=brief.pk)
     return {
         "brief": brief,

@@ -19,7 +19,7 @@ from tests.agent.conftest import brief_run, feed
 
 EN_PAGE = {"HTTP_ACCEPT_LANGUAGE": "en"}
 ZH_PAGE = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
-WIRE = ("Chip prices fall", "Port strike ends")
+WIRE = ("Chip prices fall again", "Port strike ends today")
 BODY_RE = re.compile(
     r'<section class="card brief-body" id="brief-body" lang="([^"]*)">(.*?)</section>', re.S
 )
@@ -105,6 +105,8 @@ def test_a_chinese_question_from_an_english_page_reads_chinese_throughout(run_ow
         assert lang == "zh-Hans", f"{name}: the brief element says its language"
         assert "截至" in body and CHINESE_DATE_RE.search(body), f"{name}: {body[:400]}"
         assert "As of" not in body and not ENGLISH_DATE_RE.search(body), f"{name}: {body[:400]}"
+        marks = re.findall(r'id="cite-\d+-language">([^<]*)<', html)
+        assert marks and set(marks) == {"英文"}, f"{name}: English items are marked: {marks}"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -118,3 +120,4 @@ def test_an_english_question_from_a_chinese_page_reads_english_throughout(run_ow
         assert lang == "en", f"{name}: the brief element says its language"
         assert "As of" in body and ENGLISH_DATE_RE.search(body), f"{name}: {body[:400]}"
         assert "截至" not in body and not CHINESE_DATE_RE.search(body), f"{name}: {body[:400]}"
+        assert '-language"' not in html, f"{name}: an item in the brief's language is not marked"
