@@ -108,7 +108,7 @@ PARAMETER_NAMES = {
     "username": noop("username"),
     "uid": noop("user ID"),
     "id": noop("ID"),
-    "repo": noop("repository"),
+    "repo": noop("repo"),
     "owner": noop("owner"),
     "channel": noop("channel"),
     "category": noop("category"),

@@ -9,6 +9,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from briefs.errors import FieldInvalid
 from briefs.language import brief_language_decide, language_clean
@@ -25,6 +26,15 @@ BODY_RE = re.compile(
 )
 ENGLISH_DATE_RE = re.compile(r"\b(?:Jan|Feb|March|April|May|June|July|Aug|Sept|Oct|Nov|Dec)\b")
 CHINESE_DATE_RE = re.compile(r"\d{4}年\d{1,2}月\d{1,2}日")
+
+
+@pytest.fixture(autouse=True)
+def language_kept():
+    """A Chinese request leaves its language active in this thread: the next module's tests
+    start in the language this one started in."""
+    language = translation.get_language()
+    yield
+    translation.activate(language)
 
 
 @pytest.mark.parametrize(
