@@ -59,6 +59,8 @@ MODEL_SUBJECTS = Reason(noop("the model named subjects the question does not giv
 MODEL_NEEDS = Reason(noop("the question does not give a required subject"))
 NOT_LISTED = Reason(noop(":{name} must be one of the listed values or a value the question gives"))
 SUBJECT_NOT_GIVEN = Reason(noop(":{name} names a subject the question does not give"))
+# A route path refused because a required subject has no value (``agent.routes.params``).
+SUBJECT_NO_VALUE = Reason(noop("missing_subject: the question gives no value for {names}"))
 
 ALL = tuple(value for value in dict(globals()).values() if isinstance(value, Reason))
 
@@ -97,6 +99,29 @@ def _part_translate(part: str) -> str:
             return ngettext(reason.singular, reason.plural, count).format(**values)
         return gettext(reason.singular).format(**values)
     return part
+
+
+# The route parameter names a reader is asked for ("Which GitHub user?"), in the reader's
+# language; a name not listed here is shown as the route spells it.
+PARAMETER_NAMES = {
+    "user": noop("user"),
+    "username": noop("username"),
+    "uid": noop("user ID"),
+    "id": noop("ID"),
+    "repo": noop("repo"),
+    "owner": noop("owner"),
+    "channel": noop("channel"),
+    "category": noop("category"),
+    "keyword": noop("keyword"),
+    "tag": noop("tag"),
+    "topic": noop("topic"),
+    "name": noop("name"),
+}
+
+
+def parameter_name(name: str) -> str:
+    """A route parameter's name in the active language (``user`` → 用户)."""
+    return gettext(PARAMETER_NAMES[name]) if name in PARAMETER_NAMES else name
 
 
 def reason_translate(stored: object) -> str:

@@ -6,6 +6,7 @@ checked at every step boundary. The outcome of the brief (``agent.summary.outcom
 with it and said in ``brief_ready``.
 """
 
+import dataclasses
 import time
 from datetime import datetime
 
@@ -18,10 +19,11 @@ from agent.context import RunCancelled, RunContext
 from agent.fetch import node_fetch
 from agent.mode import MODE_MODEL, MODE_OFFLINE, run_mode, run_model_usage
 from agent.platform import node_platform
+from agent.question import Rewrite, language_family
 from agent.rewrite import node_rewrite
 from agent.route import node_route
 from agent.router import route_after_fetch, router_decide
-from agent.summarize import node_summarize
+from agent.summarize import LOCALES, node_summarize
 from agent.summary.draft import Draft, coverage_rows
 from briefs.models import Brief, BriefOutcome, BriefStatus
 from briefs.steps import step_append
@@ -126,13 +128,21 @@ def _finish(ctx: RunContext, *, draft: Draft, as_of: datetime, started: float) -
             as_of=as_of,
             finished_at=timezone.now(),
             query=rewrite.query,
-            language=rewrite.language,
+            language=LOCALES[rewrite.language],
             keywords=rewrite.keywords,
             window_label=rewrite.window.label,
             window_start=rewrite.window.start,
             window_end=rewrite.window.end,
         )
     )
+
+
+def _in_brief_language(rewrite: Rewrite, language: str) -> Rewrite:
+    """The rewrite written in the brief's language, decided when it was asked
+    (``briefs.language``); a brief from before that decision keeps the question's."""
+    if not language:
+        return rewrite
+    return dataclasses.replace(rewrite, language=language_family(language))
 
 
 async def agent_run(brief_id: int) -> None:
@@ -152,12 +162,12 @@ async def agent_run(brief_id: int) -> None:
     # After the step, not before: a watcher sees the run start one commit (a WAL flush) sooner.
     await Brief.objects.filter(pk=brief_id).aupdate(mode=mode)
     try:
-        ctx.rewrite = await node_rewrite(ctx)
+        ctx.rewrite = _in_brief_language(await node_rewrite(ctx), ctx.brief.language)
         await ctx.step("query_rewritten", **ctx.rewrite.as_payload())
         await _loop(ctx)
         await ctx.check_cancelled()
         as_of = timezone.now()
-        with translation.override("zh-hans" if ctx.rewrite.language == "zh" else "en"):
+        with translation.override(LOCALES[ctx.rewrite.language]):
             draft = await node_summarize(ctx, as_of=as_of)
     except RunCancelled:
         await sync_to_async(brief_mark_cancelled)(ctx)

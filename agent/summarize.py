@@ -46,6 +46,7 @@ from agent.summary.draft import (
 )
 from agent.summary.folding import stories_fold
 from agent.summary.honest import brief_honest
+from agent.summary.support import REASON_LANGUAGE
 from agent.summary.verify import (
     SYSTEM_VERIFY,
     VERIFY_SCHEMA,
@@ -117,9 +118,11 @@ def _writer_prompt(ctx: RunContext, items: list[SourceItem], in_window: bool, as
 class WriterGate:
     """The writer's ``validate``: the contract, and when to ask for one repair.
 
-    The first answer is repaired when it cites numbers that are not items or keeps nothing;
-    the repaired one is accepted with whatever it keeps, or, keeping nothing, loses to a first
-    answer that kept something.
+    The first answer is repaired when it cites numbers that are not items, keeps nothing, or
+    has sentences in another language than the brief's (asked again in the right one, before
+    they are dropped); the repaired one is accepted with whatever it keeps, or, keeping
+    nothing, loses to a first answer that kept something. A sentence in the wrong language is
+    never kept, first answer or repaired (``agent.summary.support``).
     """
 
     def __init__(self, items: list[SourceItem], *, now: datetime, language: str) -> None:
@@ -133,7 +136,8 @@ class WriterGate:
         empty = not report.enough or len(report.body) < MIN_BODY_CHARS
         if empty and not first_answer and self.first is not None:
             return self.first
-        if empty or (first_answer and report.invalid_numbers):
+        foreign = report.dropped.get(REASON_LANGUAGE, 0)
+        if empty or (first_answer and (report.invalid_numbers or foreign)):
             self.first = None if empty else report
             raise ValueError(self._problem(report))
         return report
@@ -143,6 +147,13 @@ class WriterGate:
         if report.invalid_numbers:
             numbers = ", ".join(f"[{n}]" for n in report.invalid_numbers[:10])
             return f"it cites {numbers}, which are not items: {given}"
+        if foreign := report.dropped.get(REASON_LANGUAGE, 0):
+            language = LANGUAGE_NAMES.get(self.language or "", "the language of the question")
+            return (
+                f"{foreign} of {report.sentences} sentences are not written in {language}: "
+                f"write every sentence in {language}, keeping only titles and names as the "
+                "items give them"
+            )
         if report.kept:
             return (
                 f"only {report.kept} of {report.sentences} sentences say what the items they "

@@ -37,6 +37,7 @@ from django.utils import timezone
 
 from agent.llm import llm_configured
 from briefs import services
+from briefs.language import interface_language
 from briefs.models import Brief, BriefQuotaDay
 from briefs.quotas import (
     QUOTA_BRIEFS,
@@ -179,13 +180,17 @@ def brief_ask(
     follow_up_of: int | None = None,
     offline: bool = False,
     refresh: bool = False,
+    language: object = "",
+    interface: str | None = None,
 ) -> Brief:
-    """A new brief (dashboard, API, MCP ``ask``): ``QuotaExceeded``, ``BriefInvalid``."""
+    """A new brief (dashboard, API, MCP ``ask``): ``QuotaExceeded``, ``BriefInvalid``.
+    ``language`` and ``interface``: the reader's choice and interface (``briefs.language``)."""
     with transaction.atomic():
         admitted = brief_admit(user_id=owner.pk, offline=offline, refresh=refresh)
         return services.brief_create(
             owner=owner, question=question, follow_up_of=follow_up_of, offline=offline,
             refresh=admitted.refresh, refresh_limited=admitted.refresh_limited,
+            language=language, interface=interface,
         )  # fmt: skip
 
 
@@ -203,6 +208,7 @@ def brief_rerun(*, owner: AbstractBaseUser, brief_id: int) -> Brief:
     return brief_ask(
         owner=owner, question=original.question, follow_up_of=original.follow_up_of_id,
         offline=original.offline, refresh=original.refresh,
+        language=interface_language(original.language) if original.language else "",
     )  # fmt: skip
 
 

@@ -1,8 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class BriefsConfig(AppConfig):
     name = "briefs"
+    verbose_name = _("Briefs")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -5,6 +5,8 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from agent.reasons import parameter_name
+from briefs.language import LANGUAGE_EN, LANGUAGE_ZH
 from briefs.markdown import text_cut
 from briefs.models import BriefOutcome, BriefStatus
 from briefs.selectors import FollowUpChoice
@@ -31,6 +33,15 @@ class AskForm(forms.Form):
         empty_value=None,
     )
     offline = forms.BooleanField(label=_("Answer without a model (offline)"), required=False)
+    language = forms.ChoiceField(
+        label=_("Brief's language"),
+        required=False,
+        choices=[
+            ("", _("the question's")),
+            (LANGUAGE_EN, "English"),
+            (LANGUAGE_ZH, "中文"),
+        ],
+    )
 
     def __init__(self, *args, follow_up_choices: list[FollowUpChoice], llm: bool, **kwargs):
         super().__init__(*args, **kwargs)
@@ -91,7 +102,7 @@ class NeedsAnswerForm(forms.Form):
             source, parameter = need.get("source") or "", need.get("parameter") or ""
             self.fields[f"value_{n}"] = forms.CharField(
                 label=_("Which %(source)s %(parameter)s?")
-                % {"source": source, "parameter": parameter},
+                % {"source": source, "parameter": parameter_name(parameter)},
                 max_length=NEED_VALUE_MAX_LENGTH,
                 help_text=need.get("description") or "",
                 widget=forms.TextInput(attrs={"placeholder": _format_shown(need.get("format"))}),

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import nh3
-from django.utils import formats, timezone
+from django.utils import formats, timezone, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
@@ -49,6 +49,9 @@ class Citation:
     source: str
     path: str
     published_at: datetime | None
+    # The item's language when it is not the brief's (``briefs.language.citations_marked``),
+    # named lazily: the page says it in the brief's language; "" otherwise.
+    language_mark: str = ""
 
     @property
     def tooltip(self) -> str:
@@ -223,15 +226,22 @@ def brief_html(body: str, citations: list[Citation]) -> SafeString:
 
 
 def brief_page_html(
-    body: str, citations: list[Citation], *, as_of: datetime | None, coverage_apart: bool
+    body: str,
+    citations: list[Citation],
+    *,
+    as_of: datetime | None,
+    coverage_apart: bool,
+    language: str,
 ) -> SafeString:
-    """The body as one reader's page shows it: its UTC times in the reader's zone
-    (``briefs.body_times``); without its coverage section when the page shows the coverage as
-    a table of its own (``coverage_apart``), so it appears once."""
+    """The body as one reader's page shows it: its UTC times in the reader's zone, formatted
+    for the brief's ``language`` (a site code: the brief reads in one language whatever the
+    page's, ``briefs.language``); without its coverage section when the page shows the coverage
+    as a table of its own (``coverage_apart``), so it appears once."""
     if not body:
         return SafeString("")
     text = coverage_stripped(body) if coverage_apart else body
-    return brief_html(body_times_local(text, reference=as_of), citations)
+    with translation.override(language):
+        return brief_html(body_times_local(text, reference=as_of), citations)
 
 
 # A bracket with any backslashes before it; a citation "[n]" not followed by what would make it

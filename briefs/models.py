@@ -57,9 +57,11 @@ class Brief(models.Model):
     refresh = models.BooleanField(
         default=False, help_text=_("Asked to fetch anew, even a source fetched a moment ago.")
     )
+    # The language the brief is written in, decided when it is asked (``briefs.language``):
+    # ``en`` or ``zh-hans``, the site's own codes, so a page renders the brief in it.
+    language = models.CharField(max_length=10, blank=True)
     # What the run made of the question.
     query = models.TextField(blank=True)
-    language = models.CharField(max_length=10, blank=True)
     keywords = models.JSONField(default=list, blank=True)
     window_start = models.DateTimeField(null=True, blank=True)
     window_end = models.DateTimeField(null=True, blank=True)

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from agent import reasons
 from briefs.errors import FieldInvalid
+from briefs.language import brief_language_decide, interface_language, language_clean
 from briefs.models import (
     FINISHED_STATUSES,
     Brief,
@@ -63,14 +64,23 @@ def brief_create(
     refresh: bool = False,
     refresh_limited: bool = False,
     enqueue: bool = True,
+    language: object = "",
+    interface: str | None = None,
 ) -> Brief:
     """A queued brief, handed to a worker on commit (``enqueue=False``: the caller runs it).
 
     A queued brief's first step, ``brief_queued``, is written with it: the page that shows the
     new brief (and any watcher) has the queued state and a first step at once, never waiting
     for a worker's first write. ``refresh_limited``: a forced refresh was asked and refused
-    (``briefs.admission``); the first step says so."""
+    (``briefs.admission``); the first step says so. ``language``: the reader's choice of the
+    brief's language, if any; ``interface``: the reader's interface language
+    (``briefs.language``)."""
     text = question_clean(question)
+    try:
+        chosen = language_clean(language)
+    except FieldInvalid as exc:
+        raise BriefInvalid(exc.field, exc.message) from None
+    written_in = brief_language_decide(chosen=chosen, question=text, interface=interface)
     parent = None
     if follow_up_of is not None:
         parent = Brief.objects.filter(owner=owner, pk=follow_up_of).first()
@@ -78,7 +88,12 @@ def brief_create(
             raise BriefInvalid("follow_up_of", "No such brief to follow up.")
     with transaction.atomic():
         brief = Brief.objects.create(
-            owner=owner, question=text, follow_up_of=parent, offline=offline, refresh=refresh
+            owner=owner,
+            question=text,
+            follow_up_of=parent,
+            offline=offline,
+            refresh=refresh,
+            language=written_in,
         )
         if enqueue:
             payload = {"offline": offline, "follow_up_of": parent.pk if parent else None}
@@ -117,7 +132,14 @@ def brief_rerun(*, owner: AbstractBaseUser, brief_id: int) -> Brief:
         follow_up_of=original.follow_up_of_id,
         offline=original.offline,
         refresh=original.refresh,
+        language=_language_kept(original),
     )
+
+
+def _language_kept(original: Brief) -> str:
+    """A rerun or an answered brief is written in its original's language (rows from before
+    the language was decided at creation hold ``zh`` or nothing)."""
+    return interface_language(original.language) if original.language else ""
 
 
 NEED_VALUE_MAX_LENGTH = 200
@@ -157,6 +179,7 @@ def brief_needs_answer(*, owner: AbstractBaseUser, brief_id: int, values: list[o
         question=question_with_values(original.question, cleaned),
         follow_up_of=original.pk,
         offline=original.offline,
+        language=_language_kept(original),
     )
 
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from agent.reasons import reason_translate
-from briefs.templatetags.dashboard import outcome_label
+from briefs.templatetags.dashboard import outcome_label, window_name
 from fetching.outcome_text import outcome_name
 
 SUCCESS = ("ok", "not_modified")
@@ -40,6 +40,7 @@ METHOD_LABELS = {
     "offline": gettext_lazy("offline"),
     "model": gettext_lazy("model"),
     "mixed": gettext_lazy("mixed"),
+    "rules": gettext_lazy("rules"),
 }
 
 
@@ -97,7 +98,7 @@ def _query_rewritten(p: dict) -> SafeString:
         _("Query “{query}” · keywords: {keywords} · window: {window} ({method})"),
         query=p.get("query", ""),
         keywords=", ".join(map(str, keywords)) or "—",
-        window=window.get("label", ""),
+        window=window_name(window.get("label", "")),
         method=_method(p.get("method")),
     )
 

@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -19,6 +20,7 @@ from agent.llm import llm_configured, llm_mode_label
 from briefs import admission, selectors, services
 from briefs.examples import EXAMPLE_QUESTIONS
 from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm
+from briefs.language import brief_language_context, brief_locale, citations_marked
 from briefs.markdown import (
     body_snippet,
     brief_markdown_export,
@@ -81,6 +83,8 @@ def home(request: HttpRequest) -> HttpResponse:
                     question=form.cleaned_data["question"],
                     follow_up_of=form.cleaned_data["follow_up_of"],
                     offline=form.cleaned_data.get("offline", False),
+                    language=form.cleaned_data.get("language", ""),
+                    interface=translation.get_language(),
                 )
             except services.BriefInvalid as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
@@ -141,7 +145,7 @@ def _coverage_shown(brief: Brief) -> bool:
 
 
 def _detail_context(brief: Brief) -> dict:
-    citations = citations_read(brief.citations)
+    citations = citations_marked(citations_read(brief.citations), brief.language)
     steps = selectors.brief_steps(brief_id=brief.pk)
     return {
         "brief": brief,
@@ -150,8 +154,13 @@ def _detail_context(brief: Brief) -> dict:
         "queue_position": selectors.brief_queue_position(brief),
         "citations": citations,
         "body_html": brief_page_html(
-            brief.body, citations, as_of=brief.as_of, coverage_apart=_coverage_shown(brief)
+            brief.body,
+            citations,
+            as_of=brief.as_of,
+            coverage_apart=_coverage_shown(brief),
+            language=brief_locale(brief.language),
         ),
+        **brief_language_context(brief.language),
         "markdown": brief_markdown_export(
             question=brief.question, body=brief.body, citations=citations
         ),

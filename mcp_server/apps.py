@@ -1,7 +1,8 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class McpServerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "mcp_server"
-    verbose_name = "MCP server"
+    verbose_name = _("MCP server")

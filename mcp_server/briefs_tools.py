@@ -64,7 +64,10 @@ async def brief_awaited(call: ToolCall, brief_id: int, *, seconds: int) -> ToolA
 async def ask(call: ToolCall) -> ToolAnswer:
     args = arguments_clean(AskInput, call.arguments)
     brief = await in_thread(brief_ask)(
-        owner=call.caller.user, question=args["question"], offline=args["offline"]
+        owner=call.caller.user,
+        question=args["question"],
+        offline=args["offline"],
+        language=args["language"],
     )
     return await brief_awaited(call, brief.pk, seconds=args["wait_seconds"])
 

@@ -23,6 +23,7 @@ from api.base import (
     text_param_validate,
 )
 from briefs.api.briefs import QuestionField
+from briefs.language import BRIEF_LANGUAGES
 from briefs.models import BriefOutcome
 from catalog.search import MAX_QUESTION_CHARS
 
@@ -64,6 +65,7 @@ class StrictTextField(StrictCharField):
 class AskInput(InputSerializer):
     question = _question()
     offline = StrictBooleanField(required=False, default=False)
+    language = serializers.ChoiceField(choices=BRIEF_LANGUAGES, required=False, default="")
     wait_seconds = _wait()
 
 
@@ -142,6 +144,11 @@ ASK_SCHEMA = object_schema(
             "default": False,
             "description": "Route and write without the language model (rules only): faster, "
             "plainer, and it spends no model tokens.",
+        },
+        "language": {
+            "type": "string",
+            "enum": list(BRIEF_LANGUAGES),
+            "description": "The brief's language (en or zh-hans); without it, the question's.",
         },
         "wait_seconds": WAIT_SCHEMA,
     },

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from briefs.language import brief_language_context, brief_locale, citations_marked
 from briefs.markdown import brief_markdown_export, brief_page_html, citations_read
 from briefs.models import Brief
 from sharing import selectors, services
@@ -108,13 +109,18 @@ def shared_brief(request: HttpRequest, secret: str) -> HttpResponse:
         brief = selectors.shared_brief(secret)
     except Brief.DoesNotExist:
         raise Http404("No such brief.") from None
-    citations = citations_read(brief.citations)
+    citations = citations_marked(citations_read(brief.citations), brief.language)
     context = {
         "brief": brief,
         "citations": citations,
         "body_html": brief_page_html(
-            brief.body, citations, as_of=brief.as_of, coverage_apart=False
+            brief.body,
+            citations,
+            as_of=brief.as_of,
+            coverage_apart=False,
+            language=brief_locale(brief.language),
         ),
+        **brief_language_context(brief.language),
         "markdown": brief_markdown_export(
             question=brief.question, body=brief.body, citations=citations
         ),

@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from agent.question import language_of
+from briefs.language import brief_locale, question_language
 from briefs.markdown import brief_html, brief_markdown_export, citations_read
 from briefs.quotas import quota_reason
 from watches.models import NO_DATA_FAILING, Watch, WatchRun
@@ -31,7 +31,6 @@ from watches.unsubscribe import unsubscribe_token
 log = logging.getLogger(__name__)
 
 SUBJECT_QUESTION_CHARS = 80
-LOCALES = {"zh": "zh-hans"}  # a brief's language -> the site's translation
 
 
 def site_url(path: str) -> str:
@@ -80,7 +79,7 @@ def _message(run: WatchRun, *, template: str, subject: str, **extra) -> EmailMul
 
 def run_email(run: WatchRun, *, recovered: bool = False) -> EmailMultiAlternatives:
     """The run's brief, with its citations; says first when the sources answer again."""
-    with translation.override(LOCALES.get(run.brief.language, "en")):
+    with translation.override(brief_locale(run.brief.language)):
         if recovered:
             subject = _subject(_("Your watch's sources answer again: %(question)s"), run.watch)
         else:
@@ -90,7 +89,7 @@ def run_email(run: WatchRun, *, recovered: bool = False) -> EmailMultiAlternativ
 
 def failing_email(run: WatchRun) -> EmailMultiAlternatives:
     """The watch's sources gave no data several runs in a row (said once)."""
-    with translation.override(LOCALES.get(run.brief.language, "en")):
+    with translation.override(brief_locale(run.brief.language)):
         subject = _subject(_("Your watch's sources are failing: %(question)s"), run.watch)
         return _message(run, template="failing", subject=subject, runs=NO_DATA_FAILING)
 
@@ -100,8 +99,8 @@ def skipped_email(watches: list[Watch]) -> EmailMultiAlternatives:
     refused each (``watches.skips`` decides when this is sent). In the language of their
     questions; the subject names no question, so nothing of it reaches a header."""
     owner = watches[0].owner
-    language = language_of(" ".join(watch.question for watch in watches))
-    with translation.override(LOCALES.get(language, "en")):
+    language = question_language(" ".join(watch.question for watch in watches))
+    with translation.override(brief_locale(language or "en")):
         context = {
             "watches": [
                 {

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from briefs.admission import Ask, brief_admit, briefs_admit
 from briefs.errors import FieldInvalid
+from briefs.language import brief_language_decide
 from briefs.models import Brief, BriefStatus
 from briefs.quotas import QuotaExceeded
 from briefs.services import brief_cancel, question_clean
@@ -240,7 +241,13 @@ def watch_briefs_start(slots: list[tuple[Watch, datetime | None]]) -> list[Brief
     with transaction.atomic():
         briefs = Brief.objects.bulk_create(
             [
-                Brief(owner_id=w.owner_id, question=w.question, offline=w.offline, watch=w)
+                Brief(
+                    owner_id=w.owner_id,
+                    question=w.question,
+                    offline=w.offline,
+                    watch=w,
+                    language=brief_language_decide(chosen="", question=w.question, interface=None),
+                )
                 for w, _ in slots
             ]
         )

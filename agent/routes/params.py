@@ -24,6 +24,7 @@ from urllib.parse import unquote
 
 from django.utils.translation import gettext as _
 
+from agent import reasons
 from agent.routes.entities import (
     CJK_RE,
     DOMAIN_RE,
@@ -100,7 +101,8 @@ class SubjectMissing(RoutePathRejected):
     def __init__(self, slots: list[Slot]) -> None:
         self.slots = slots
         names = ", ".join(f":{s.name}" for s in slots)
-        super().__init__("missing_subject", f"the question gives no value for {names}")
+        code, _sep, detail = reasons.SUBJECT_NO_VALUE.english(names=names).partition(": ")
+        super().__init__(code, detail)
 
     def needs(self, *, route: str, source: str) -> list[dict[str, str]]:
         """What to ask for, in the shape of ``RunContext.needs``."""

@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from agent import reasons
 from agent.question import TimeWindow
 from agent.summary.folding import stories_fold
 from agent.summary.subject import fold
@@ -201,10 +202,18 @@ def coverage_markdown(attempted: list[Attempted]) -> str:
             notes.append(attempts_count(row["attempts"]))
         if row.get("fetch_age_s") is not None:
             notes.append(_("from a fetch %(age)d s ago") % {"age": row["fetch_age_s"]})
-        extra = f" ({_(', ').join(notes)})" if notes else ""
-        lines.append(f"- `{row['path']}`: {escape_markdown(row_explanation(row))}{extra}")
+        said = escape_markdown(row_explanation(row))
+        if notes:  # Chinese takes full-width parentheses: the catalog says which
+            said = _("%(explanation)s (%(notes)s)") % {
+                "explanation": said,
+                "notes": _(", ").join(notes),
+            }
+        lines.append(f"- `{row['path']}`: {said}")
         if row["message"] and not row["ok"]:
-            detail = _("Details: %(message)s") % {"message": escape_markdown(row["message"])}
+            # A message the agent wrote (a known reason) reads in the brief's language;
+            # RSSHub's own words stay as it wrote them.
+            message = escape_markdown(reasons.reason_translate(row["message"]))
+            detail = _("Details: %(message)s") % {"message": message}
             lines.append(f"  - {detail}")
     return "\n".join(lines)
 

@@ -16,6 +16,7 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from agent.reasons import parameter_name
 from agent.summary.answer import AnswerPlan
 from agent.summary.draft import (
     Attempted,
@@ -147,7 +148,7 @@ def brief_needs_input(needs: list[dict], *, attempted: list[Attempted], as_of: d
 
 def need_markdown(need: dict) -> list[str]:
     """ "**Which GitHub repo?** Give it as owner/name." then what it is and where it is read."""
-    parameter = escape_markdown(str(need.get("parameter") or ""))
+    parameter = escape_markdown(parameter_name(str(need.get("parameter") or "")))
     source = escape_markdown(str(need.get("source") or ""))
     fmt = escape_markdown(str(need.get("format") or ""))
     description = escape_markdown(str(need.get("description") or ""))

@@ -2,6 +2,7 @@
 every queryset here is filtered by owner, so another user's brief is a 404 on every verb."""
 
 from django.urls import reverse
+from django.utils import translation
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -26,6 +27,7 @@ from api.base import (
 from briefs.admission import brief_ask, brief_rerun
 from briefs.api.brief_detail import BriefDetailOut, BriefUrlsOut, brief_detail_data, brief_urls
 from briefs.api.outcome import DELTA_HELP, WATCH_HELP, DeltaOut, outcome_field, reason_field
+from briefs.language import BRIEF_LANGUAGES
 from briefs.models import Brief, BriefOutcome, BriefStatus
 from briefs.selectors import briefs_of, briefs_search
 from briefs.services import brief_cancel, brief_delete
@@ -127,6 +129,12 @@ class BriefCollectionApi(ApiView):
             required=False, allow_null=True, min_value=1, max_value=MAX_ID
         )
         offline = StrictBooleanField(required=False, default=False)
+        language = serializers.ChoiceField(
+            choices=BRIEF_LANGUAGES,
+            required=False,
+            help_text="The brief's language; without it, the question's (English when the "
+            "question shows neither).",
+        )
         refresh = StrictBooleanField(
             required=False,
             default=False,
@@ -149,7 +157,9 @@ class BriefCollectionApi(ApiView):
     def post(self, request):
         serializer = self.BriefCreateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        brief = brief_ask(owner=request.user, **serializer.validated_data)
+        brief = brief_ask(
+            owner=request.user, interface=translation.get_language(), **serializer.validated_data
+        )
         return brief_created_response(request, brief)
 
     @api_schema(

@@ -159,3 +159,58 @@ def test_a_two_megabyte_answer_is_cut_counted_as_truncated_and_set_aside(
     assert len(brief.body) < 20_000 and "Xiaomi raises money." not in brief.body
     writer = LLMBreaker.objects.get(key__endswith="|writer-model")
     assert writer.consecutive_failures == 1
+
+
+def test_sentences_in_the_wrong_language_are_asked_for_again_before_they_are_dropped(
+    run_owner, llm_server, alpha
+):
+    def writer(body: dict) -> str:
+        n = numbers_of(body)
+        if len(body["messages"]) > 2:  # the repair turn: now in Chinese
+            return "\n".join(
+                [
+                    f"Nvidia 股价在出口限制后下跌 3.5% [{n['Nvidia']}]。",
+                    f"Xiaomi 为电动汽车筹集 20 亿美元 [{n['Xiaomi']}]。",
+                ]
+            )
+        return "\n".join(
+            [
+                f"Nvidia 股价在出口限制后下跌 3.5% [{n['Nvidia']}]。",
+                f"Xiaomi raises $2 billion for electric cars [{n['Xiaomi']}].",
+            ]
+        )
+
+    llm_server.responder = answering(writer, language="zh")
+
+    brief = brief_run(run_owner, "阿尔法快讯 Alpha Wire flash news 最新")
+
+    assert brief.status == BriefStatus.SUCCEEDED, brief.error
+    writes = [r for r in llm_server.requests if "tools" not in r]
+    assert len(writes) == 2, "one repair turn"
+    asked = writes[1]["messages"][3]["content"]
+    assert "1 of 2 sentences are not written in Simplified Chinese" in asked, asked
+    assert "Xiaomi raises" not in brief.body
+    assert "Nvidia 股价在出口限制后下跌 3.5%" in brief.body, brief.body
+    [checked] = steps_of(brief, "claims_dropped")
+    assert checked.get("language", 0) == 0, checked
+
+
+def test_a_repair_still_in_the_wrong_language_keeps_none_of_it(run_owner, llm_server, alpha):
+    def writer(body: dict) -> str:
+        n = numbers_of(body)
+        return "\n".join(
+            [
+                f"Nvidia 股价在出口限制后下跌 3.5% [{n['Nvidia']}]。",
+                f"Xiaomi raises $2 billion for electric cars [{n['Xiaomi']}].",
+            ]
+        )
+
+    llm_server.responder = answering(writer, language="zh")
+
+    brief = brief_run(run_owner, "阿尔法快讯 Alpha Wire flash news 最新")
+
+    assert brief.status == BriefStatus.SUCCEEDED, brief.error
+    assert len([r for r in llm_server.requests if "tools" not in r]) == 2, "one repair turn"
+    assert "Xiaomi raises" not in brief.body, brief.body
+    [checked] = steps_of(brief, "claims_dropped")
+    assert checked["language"] == 1, checked

@@ -51,6 +51,21 @@ def test_it_enqueues_the_run_when_the_brief_is_committed(api, django_capture_on_
     assert task.task["args"] == (response.json()["id"],), "the run of this brief was not queued"
 
 
+@pytest.mark.parametrize(
+    ("body", "language"),
+    [
+        ({"question": "36kr 今天有什么新闻"}, "zh-hans"),
+        ({"question": "what is new on 36kr?"}, "en"),
+        ({"question": "36kr 今天有什么新闻", "language": "en"}, "en"),
+        ({"question": "what is new on 36kr?", "language": "zh-hans"}, "zh-hans"),
+    ],
+)
+def test_it_decides_the_briefs_language_once(api, body, language):
+    response = api.post(BRIEFS, body)
+    assert response.status_code == 202, response.content
+    assert Brief.objects.get(pk=response.json()["id"]).language == language
+
+
 def test_it_creates_a_follow_up(api, finished_brief):
     response = api.post(BRIEFS, {"question": "and yesterday?", "follow_up_of": finished_brief.pk})
     assert response.status_code == 202, response.content
@@ -81,6 +96,11 @@ def test_it_refuses_to_follow_up_another_users_brief(other_api, finished_brief):
         ({"question": "news", "follow_up_of": True}, "follow_up_of", "valid integer"),
         ({"question": "news", "follow_up_of": -3}, "follow_up_of", "greater than or equal"),
         ({"question": "news", "follow_up_of": 2**70}, "follow_up_of", "less than or equal"),
+        ({"question": "news", "language": "fr"}, "language", "not a valid choice"),
+        ({"question": "news", "language": "zh"}, "language", "not a valid choice"),
+        ({"question": "news", "language": "ZH-HANS"}, "language", "not a valid choice"),
+        ({"question": "news", "language": 1}, "language", "not a valid choice"),
+        ({"question": "news", "language": ["en"]}, "language", "not a valid choice"),
         ({"question": "news", "owner": 2}, "owner", "Unknown field"),
         ({"question": "news", "status": "succeeded"}, "status", "Unknown field"),
     ],

@@ -10,14 +10,20 @@ import json
 import re
 
 import pytest
+from django.apps import apps as django_apps
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from agent.reasons import reason_translate
+from agent.routes.params import Slot, SubjectMissing
+from agent.summary.draft import Attempted, coverage_markdown
+from briefs.forms import NeedsAnswerForm
 from briefs.models import Brief, BriefStatus
 from briefs.services import step_append
+from briefs.step_lines import step_page_line
 from briefs.templatetags.dashboard import circuit_reason, window_name
 from tests.agent.conftest import brief_run, delta_platform_create, feed
 from tests.untranslated import (
@@ -32,6 +38,8 @@ from tests.watches.conftest import reader, run_finished, watch_make, watch_setti
 from watches.emails import failing_email, run_email
 
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
+CJK_RE = re.compile(r"[\u4e00-\u9fff]")
+PROJECT_APPS = ("agent", "briefs", "catalog", "fetching", "housekeeping", "sharing", "watches")
 WIRE = ("Chip prices fall", "Port strike ends", "Rain in the north", "Markets open higher")
 
 
@@ -258,3 +266,47 @@ def test_a_circuit_change_names_its_outcome_class_and_keeps_rsshubs_words():
     with translation.override("zh-hans"):
         shown = circuit_reason("timeout: read timed out after 20 s")
     assert shown.endswith(": read timed out after 20 s") and not shown.startswith("timeout")
+
+
+# --- the words the agent stores, read in Chinese ----------------------------------------------
+
+
+def test_the_query_step_names_its_window_and_method_in_chinese():
+    payload = {"query": "q", "keywords": ["k"], "window": {"label": "today"}, "method": "rules"}
+    with translation.override("zh-hans"):
+        line = str(step_page_line("query_rewritten", payload))
+    assert "时间范围：今天（规则）" in line, line  # noqa: RUF001
+
+
+def test_a_missing_subject_reads_in_chinese():
+    slot = Slot("user", "", False, "the user", [], None, None, subject=True)
+    stored = str(SubjectMissing([slot]))
+    assert stored == "missing_subject: the question gives no value for :user", "stored in English"
+    with translation.override("zh-hans"):
+        shown = reason_translate(stored)
+    assert shown == "缺少主体：问题没有给出 :user 的值", shown  # noqa: RUF001
+
+
+def test_the_needs_question_names_the_parameter_in_chinese():
+    with translation.override("zh-hans"):
+        form = NeedsAnswerForm(needs=[{"source": "GitHub", "parameter": "user"}])
+    assert str(form.fields["value_0"].label) == "哪个 GitHub 用户？"  # noqa: RUF001
+
+
+def test_coverage_counts_take_full_width_parentheses_and_known_messages_read_in_chinese():
+    message = "RSSHub cannot reach the internet right now"  # the agent's own reason
+    attempted = [Attempted("/alpha/flash", "no_internet", 0, message=message)] * 2
+    with translation.override("zh-hans"):
+        text = coverage_markdown(attempted)
+    assert "（2 次尝试）" in text and "(2" not in text, text  # noqa: RUF001
+    assert "详情：RSSHub 目前无法访问互联网" in text, text  # noqa: RUF001
+
+
+def test_every_app_the_admin_lists_has_a_chinese_name():
+    with translation.override("zh-hans"):
+        english = [
+            c.verbose_name
+            for c in django_apps.get_app_configs()
+            if c.name.split(".")[0] in PROJECT_APPS and not CJK_RE.search(str(c.verbose_name))
+        ]
+    assert english == [], english

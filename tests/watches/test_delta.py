@@ -163,7 +163,7 @@ def test_a_chinese_question_is_told_what_changed_in_chinese(
     run(watch)
     serve(stub_rsshub, item(*STORIES["kirin"], hours_ago=0.5), *stories("port"))
     second = run(watch)
-    assert second.language == "zh"
+    assert second.language == "zh-hans"
     assert second.body.startswith("自今天 ")
     lead = "以来：1 条新内容。1 条此前已报告的内容不再重复。"  # noqa: RUF001
     assert lead in second.body.splitlines()[0]

@@ -1,0 +1,101 @@
+"""The language a brief is written in, decided once when it is asked.
+
+A brief speaks one language throughout: its lead line, framing, outcome texts, coverage words,
+dates and numbers. The reader may choose it (the ask form, the API's and MCP's ``language``);
+otherwise it is the question's (Chinese when it has Chinese characters, English when it has
+Latin letters outside addresses), and a question with neither (an address, a figure) takes the
+reader's interface language. The choice is stored on ``Brief.language`` as the site's language
+code, so the page renders the brief's element with ``translation.override(brief.language)``
+while the page around it stays in the interface language.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import TYPE_CHECKING
+
+from django.utils import translation
+from django.utils.translation import gettext_lazy
+
+from agent.question import language_family
+from agent.summary.facts import text_language
+from briefs.errors import FieldInvalid
+
+if TYPE_CHECKING:
+    from briefs.markdown import Citation
+
+LANGUAGE_EN = "en"
+LANGUAGE_ZH = "zh-hans"
+BRIEF_LANGUAGES = (LANGUAGE_EN, LANGUAGE_ZH)
+# The agent names a language by its family ("zh", "en"); the site by its translation.
+AGENT_LANGUAGES = {LANGUAGE_EN: "en", LANGUAGE_ZH: "zh"}
+
+CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+LATIN_RE = re.compile(r"[A-Za-z]")
+# An address or a host name says nothing of the reader's language: "https://36kr.com/ 2026".
+ADDRESS_RE = re.compile(r"\S*(?:://|\.[A-Za-z]{2,})\S*")
+
+
+def language_clean(value: object) -> str:
+    """A reader's choice as stored: ``""`` for none, else one of ``BRIEF_LANGUAGES``;
+    ``FieldInvalid`` for anything else (the field is user input)."""
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, str) or value.lower() not in BRIEF_LANGUAGES:
+        raise FieldInvalid("language", "The language must be one of: en, zh-hans.")
+    return value.lower()
+
+
+def question_language(question: str) -> str:
+    """The language a question is written in, or ``""`` when it shows none."""
+    if CJK_RE.search(question):
+        return LANGUAGE_ZH
+    return LANGUAGE_EN if LATIN_RE.search(ADDRESS_RE.sub(" ", question)) else ""
+
+
+def interface_language(code: str | None) -> str:
+    """The brief language nearest the reader's interface language (``en`` when unknown)."""
+    return LANGUAGE_ZH if (code or "").lower().startswith("zh") else LANGUAGE_EN
+
+
+def brief_language_decide(*, chosen: str, question: str, interface: str | None) -> str:
+    """The reader's choice, else the question's language, else the interface's."""
+    return chosen or question_language(question) or interface_language(interface)
+
+
+def brief_locale(language: str) -> str:
+    """The translation a stored ``Brief.language`` renders with; older rows held ``zh``."""
+    return interface_language(language) if language else translation.get_language() or "en"
+
+
+def agent_language(language: str) -> str:
+    """The agent's name for a brief's language: ``zh`` or ``en``."""
+    return AGENT_LANGUAGES[interface_language(language)]
+
+
+def html_lang(language: str) -> str:
+    """The ``lang`` attribute (BCP 47) of an element written in a brief's language."""
+    return "zh-Hans" if brief_locale(language) == LANGUAGE_ZH else "en"
+
+
+def brief_language_context(language: str) -> dict[str, str]:
+    """What a template needs to render a brief's own element in its language."""
+    return {"brief_locale": brief_locale(language), "brief_lang": html_lang(language)}
+
+
+# An item's language as a reader of a brief in another language is told it.
+ITEM_LANGUAGE_NAMES = {"zh": gettext_lazy("in Chinese"), "en": gettext_lazy("in English")}
+
+
+def citations_marked(citations: list[Citation], language: str) -> list[Citation]:
+    """The citations, each whose title is in another language than the brief's marked with
+    its language (named in the active language): the title itself is kept as the item gave it.
+    A title too short to tell (``agent.summary.facts.text_language``) is not marked."""
+    family = language_family(brief_locale(language))
+    marked = []
+    for c in citations:
+        written_in = text_language(c.title)
+        name = ITEM_LANGUAGE_NAMES.get(written_in) if written_in != family else None
+        marked.append(dataclasses.replace(c, language_mark=name) if name else c)
+    return marked
