@@ -170,14 +170,16 @@ def test_parameters_that_fail_confinement_are_never_sent(run_owner, llm_server, 
 def test_a_citation_of_an_item_not_given_is_named_in_the_repair_and_removed(
     run_owner, llm_server, stories
 ):
-    careless = "Chip prices fell [1], and aliens landed [99]."
+    # Supported by item 1, with a citation of an item that was never given (the sentence's
+    # content must hold: the support check drops what no item says).
+    careless = "Chip prices fell [1][99]."
     script(llm_server, writer=(careless, careless))
 
     brief = brief_run(run_owner, QUESTION)
 
     assert "which are not items" in user_message_last(llm_server.requests[-1])
     assert "[99]" in user_message_last(llm_server.requests[-1])
-    assert "Chip prices fell [1], and aliens landed ." in brief.body
+    assert "Chip prices fell [1]." in brief.body
     assert "[99]" not in brief.body
     assert [c["n"] for c in brief.citations] == [1]
     assert brief.citations[0]["title"] == "Chip prices fall"

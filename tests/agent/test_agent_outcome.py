@@ -234,7 +234,7 @@ def test_the_framing_follows_the_questions_language(run_owner, stub_rsshub):
 
     brief = brief_run(run_owner, "阿尔法快讯 关于 泽菲尔 的消息")
 
-    assert (brief.language, brief.outcome) == ("zh", BriefOutcome.OFF_TOPIC)
+    assert (brief.language, brief.outcome) == ("zh-hans", BriefOutcome.OFF_TOPIC)
     assert brief.body.startswith(f"截至 {brief.as_of:%Y-%m-%d %H:%M} UTC，来自 "), brief.body  # noqa: RUF001
     assert "的 4 条内容都没有提到 泽菲尔。" in brief.body.splitlines()[0]
     assert "## 最新内容（与 泽菲尔 无关）" in brief.body  # noqa: RUF001

@@ -29,6 +29,16 @@ from tests.fetching.instance_standins import (
 from tests.httpserver import Reply
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def every_refresh_forced(settings):
+    """These tests refresh one path several times in a row to watch each instance answer: each
+    must reach RSSHub, which the per-path budget of forced refreshes (one a minute) would not
+    allow (that budget has its own tests, in test_forced_refresh.py)."""
+    settings.FORCED_REFRESH_PATH_SECONDS = 0
+
+
 PATH = "/xalpha/news"
 
 
