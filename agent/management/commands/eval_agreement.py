@@ -19,10 +19,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
+from agent.management.eval_lines import eval_lines_read, score_text
 from agent.summary.agreement import KIND_ACTOR, KIND_DATE, KIND_NUMBER, story_table
 from agent.summary.draft import SourceItem
 
@@ -93,20 +93,7 @@ def case_parse(text: str, line: int) -> AgreementCase:
 
 def cases_read(path: str) -> list[AgreementCase]:
     """Every line of the file; ``CommandError`` naming the first bad line."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CommandError(f"cannot read {path}: {exc}") from None
-    cases = []
-    for number, text in enumerate(lines, start=1):
-        if text.strip():
-            try:
-                cases.append(case_parse(text, number))
-            except ValueError as exc:
-                raise CommandError(f"{path}, line {number}: {exc}") from None
-    if not cases:
-        raise CommandError(f"{path} holds no story groups")
-    return cases
+    return eval_lines_read(path, case_parse, what="story groups")
 
 
 def flags_of(case: AgreementCase) -> frozenset[str]:
@@ -144,10 +131,6 @@ def report_of(cases: list[AgreementCase]) -> dict:
     return {"totals": scores_of(cases, flags), "by_lang": by_lang, "wrong": wrong}
 
 
-def _figure(value: float | None) -> str:
-    return f"{value:.3f}" if value is not None else "  n/a"
-
-
 class Command(BaseCommand):
     help = (
         "Run the agreement check on a JSON-lines file of story groups and print precision and "
@@ -180,5 +163,5 @@ class Command(BaseCommand):
     def _row(self, label: str, s: dict) -> None:
         self.stdout.write(
             f"{label:<10}{s['groups']:>7}{s['labelled']:>9}{s['flagged']:>8}"
-            f"{_figure(s['precision']):>11}{_figure(s['recall']):>8}"
+            f"{score_text(s['precision']):>11}{score_text(s['recall']):>8}"
         )

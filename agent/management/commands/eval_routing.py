@@ -26,15 +26,15 @@ fetched and no brief is saved.
 
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from urllib.parse import unquote
 
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from agent import llm
 from agent.context import RunContext
+from agent.management.eval_lines import eval_lines_read
 from agent.platform import node_platform
 from agent.rewrite import node_rewrite
 from agent.route import node_route
@@ -178,21 +178,7 @@ def case_parse(text: str, line: int) -> EvalCase:
 
 def cases_read(path: str) -> list[EvalCase]:
     """Every question of the file; ``CommandError`` naming the first bad line."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CommandError(f"cannot read {path}: {exc}") from None
-    cases = []
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        try:
-            cases.append(case_parse(text, number))
-        except ValueError as exc:
-            raise CommandError(f"{path}, line {number}: {exc}") from None
-    if not cases:
-        raise CommandError(f"{path} holds no questions")
-    return cases
+    return eval_lines_read(path, case_parse, what="questions")
 
 
 def _templates(route_ids: list[int | None]) -> list[str]:

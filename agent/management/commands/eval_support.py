@@ -28,10 +28,10 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
+from agent.management.eval_lines import eval_lines_read, score_text
 from agent.summary.claims import claims_check
 from agent.summary.draft import SourceItem
 from agent.summary.support import REASON_RECITED
@@ -135,21 +135,7 @@ def case_parse(text: str, line: int) -> SupportCase:
 
 def cases_read(path: str) -> list[SupportCase]:
     """Every line of the file; ``CommandError`` naming the first bad line."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CommandError(f"cannot read {path}: {exc}") from None
-    cases = []
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        try:
-            cases.append(case_parse(text, number))
-        except ValueError as exc:
-            raise CommandError(f"{path}, line {number}: {exc}") from None
-    if not cases:
-        raise CommandError(f"{path} holds no sentences")
-    return cases
+    return eval_lines_read(path, case_parse, what="sentences")
 
 
 def case_judge(case: SupportCase, *, recited_as_kept: bool = False) -> SupportOutcome:
@@ -205,10 +191,6 @@ def report_of(outcomes: list[SupportOutcome]) -> dict:
     }
 
 
-def _figure(value: float | None) -> str:
-    return f"{value:.3f}" if value is not None else "  n/a"
-
-
 class Command(BaseCommand):
     help = (
         "Run the support check on a JSON-lines file of labelled sentences and print precision "
@@ -252,5 +234,5 @@ class Command(BaseCommand):
     def _row(self, label: str, s: dict) -> None:
         self.stdout.write(
             f"{label[:14]:<14}{s['lines']:>6}{s['kept']:>6}"
-            f"{_figure(s['precision']):>11}{_figure(s['recall']):>8}"
+            f"{score_text(s['precision']):>11}{score_text(s['recall']):>8}"
         )

@@ -1,0 +1,38 @@
+"""What the eval commands share: reading a JSON-lines file of labelled cases, and printing a
+score."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from django.core.management.base import CommandError
+
+Case = TypeVar("Case")
+
+
+def eval_lines_read(path: str, parse: Callable[[str, int], Case], *, what: str) -> list[Case]:
+    """Every non-blank line of ``path`` through ``parse(text, line number)``; ``CommandError``
+    naming the file and the first line ``parse`` refused (``ValueError``), or saying that the
+    file holds no ``what``."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandError(f"cannot read {path}: {exc}") from None
+    cases = []
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            cases.append(parse(text, number))
+        except ValueError as exc:
+            raise CommandError(f"{path}, line {number}: {exc}") from None
+    if not cases:
+        raise CommandError(f"{path} holds no {what}")
+    return cases
+
+
+def score_text(value: float | None) -> str:
+    """A precision or recall as printed: three decimals, or "n/a" when nothing was counted."""
+    return f"{value:.3f}" if value is not None else "  n/a"
