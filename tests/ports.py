@@ -1,12 +1,6 @@
-"""Ports on 127.0.0.1 for servers a test starts, or for a URL nothing answers."""
+"""Ports on 127.0.0.1: the helper lives in bench/support (benchmarks use it without the dev
+requirements); tests keep importing it from here."""
 
-import socket
+from bench.support.ports import HOST, free_port
 
-HOST = "127.0.0.1"
-
-
-def free_port() -> int:
-    """A port nothing listens on right now (the OS picked it; a server may take it next)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
+__all__ = ["HOST", "free_port"]

@@ -22,7 +22,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -31,15 +30,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-HOST = "127.0.0.1"
-
-
-def free_port() -> int:
-    """A port nothing listens on right now (the OS picked it; a server may take it next)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
+from bench.support.ports import HOST, free_port
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TOOL_DIR = ROOT / "tools" / "rsshub"
