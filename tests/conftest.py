@@ -55,6 +55,14 @@ ENGINE_DEPENDENT = {
 # --- skips: a missing part fails the run; only a platform fact (no /proc, no fork) may skip ------
 
 
+def pytest_configure(config):
+    """Passwords are hashed with MD5 in tests: PBKDF2's 1,000,000 rounds cost about 0.3 s of CPU
+    per password, and the suite makes thousands of users. The processes a test starts (the
+    browser stack, ``serve``) keep the real hasher; the sign-in tests check passwords, not how
+    they are stored."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--no-skips",

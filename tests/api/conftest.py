@@ -27,8 +27,6 @@ def api_settings(settings):
     settings.WEBHOOK_ALLOW_PRIVATE = False
     settings.WEBHOOK_TIMEOUT = 2.0
     settings.OPENAI_API_KEY = ""  # offline: no LLM quota unless a test turns it on
-    # The users of the shared world are created after this: spare the slow password hash.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     cache.clear()  # throttle counts live in the cache
     yield settings
     cache.clear()

@@ -162,7 +162,6 @@ def owner_pages(briefs: dict[str, Brief], watch_id: int) -> dict[str, str]:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("world", "offline")
 def test_no_page_shows_catalog_english_in_chinese(run_owner, stub_rsshub, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     briefs = briefs_of_every_outcome(run_owner, stub_rsshub, settings)
     briefs |= unfinished_briefs(run_owner)
     watch = watch_make(run_owner)

@@ -10,10 +10,11 @@ a slow route is slow.
 
 Curation: the catalog's ``test`` platform (route ``/test/:id/:params?``, example ``/test/1``) gets
 the aliases "测试源" and "rsshub test feed", and its ``id`` parameter an option labelled "slow"
-for RSSHub's ``/test/slow4`` (answers after 4 s) and one labelled "broken" for ``/test/error``
-(RSSHub's error page). A question naming "rsshub test feed" is routed there offline; with
-"slow", the fetch lasts long enough to watch steps arrive, reload, or cancel; with "broken",
-the brief finds nothing and shows its coverage.
+for ``/test/slow4`` and one labelled "broken" for ``/test/error`` (RSSHub's error page). A
+question naming "rsshub test feed" is routed there offline; with "slow", the fetch waits at the
+stack's gate (``tests/browser/gate.py``) until the test releases it, so a test watches steps
+arrive, reloads or cancels while the run is surely in flight; with "broken", the brief finds
+nothing and shows its coverage.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from tests.browser.gate import RouteGate
 from tests.databases import database_url, scratch_database
 from tests.ports import free_port
 from tests.rsshub_server import INSTALL_SCRIPT, LocalRSSHub, rsshub_installed
@@ -79,7 +81,7 @@ class Stack:
     url: str
     database: dict
     rsshub_url: str
-
+    gate: RouteGate
     env: dict
 
     def query(self, statement: str, *params) -> list[tuple]:
@@ -209,12 +211,14 @@ def stack(tmp_path_factory):
     _require_tools()
     name = f"rsshub_agent_browser_{os.getpid()}"
     processes: list[subprocess.Popen] = []
-    # RSSHub's route cache (5 min) would answer /test/slow4 at once the second time.
+    # RSSHub's route cache (5 min) would answer a route at once the second time.
     rsshub = LocalRSSHub(extra_env={"CACHE_EXPIRE": "1"})
+    gate: RouteGate | None = None
     with scratch_database(name) as database:
         try:
             rsshub.start()
-            env = _environment(database_url(name), rsshub.url, tmp_path_factory.mktemp("data"))
+            gate = RouteGate(rsshub.url).start()
+            env = _environment(database_url(name), gate.url, tmp_path_factory.mktemp("data"))
             _manage(env, "migrate", "--noinput")
             _manage(env, "import_catalog", str(SEED))
             _manage(env, "collectstatic", "--noinput")
@@ -243,11 +247,14 @@ def stack(tmp_path_factory):
                 url=url,
                 database={**database, "autocommit": True},
                 rsshub_url=rsshub.url,
+                gate=gate,
                 env=env,
             )
         finally:
             for process in processes:
                 _stop(process)
+            if gate is not None:
+                gate.stop()
             rsshub.stop()
 
 
@@ -285,6 +292,19 @@ def chrome(user_data_dir: Path, *, javascript: bool = True):
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
     return driver
+
+
+@pytest.fixture(autouse=True)
+def slow_route_gate(request):
+    """The slow route's gate is shut when a test starts and open when it ends (a stack test
+    only: the gate belongs to the session's stack)."""
+    if "stack" not in request.fixturenames:
+        yield
+        return
+    gate = request.getfixturevalue("stack").gate
+    gate.shut()
+    yield
+    gate.release()
 
 
 @pytest.fixture

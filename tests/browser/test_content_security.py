@@ -43,6 +43,7 @@ def test_every_dashboard_page_under_the_policy(stack, browser):
     )
     violations = csp_violations([e["message"] for e in browser.get_log("browser")])
     assert not violations, violations
+    stack.gate.release()
     done_id = ask(browser, stack, FAST)
     wait(browser).until(lambda d: d.find_elements(By.ID, "brief-body"))
     pages = [

@@ -14,7 +14,7 @@ from tests.browser.conftest import PASSWORDS, chrome, citations_of, screenshot
 
 pytestmark = pytest.mark.browser
 
-SLOW = "rsshub test feed slow"  # offline: /test/slow4, whose answer takes 4 s
+SLOW = "rsshub test feed slow"  # offline: /test/slow4, held at the gate until released
 FAST = "rsshub test feed"  # offline: /test/1
 FAST_ZH = "测试源的最新内容"  # the same route, asked in Chinese: a brief in Chinese
 BROKEN = "rsshub test feed broken"  # offline: /test/error, which RSSHub answers with an error
@@ -90,6 +90,7 @@ def test_sign_in_and_the_home_page(stack, browser):
 def test_steps_arrive_live_before_the_brief_and_cite_the_right_items(stack, browser):
     sign_in(browser, stack, "alice")
     brief_id = ask(browser, stack, SLOW)
+    stack.gate.wait_held()
     wait(browser).until(lambda d: len(d.execute_script(SEQS_JS)) >= 4)
     assert browser.execute_script(SEQS_JS)[0] == 1
     assert browser.find_element(By.ID, "step-1").get_attribute("data-kind") == "brief_queued"
@@ -102,6 +103,7 @@ def test_steps_arrive_live_before_the_brief_and_cite_the_right_items(stack, brow
     )
     screenshot(browser, "03-brief-running")
 
+    stack.gate.release()
     wait(browser).until(lambda d: d.find_elements(By.ID, "brief-body"))
     assert browser.execute_script("return window.livePage") == "the same page", (
         "the finished brief was swapped in, not reloaded"
@@ -155,12 +157,14 @@ new MutationObserver((changes) => {
 def test_reloading_mid_run_shows_no_gap_and_no_duplicate(stack, browser):
     sign_in(browser, stack, "alice")
     brief_id = ask(browser, stack, SLOW)
+    stack.gate.wait_held()
     wait(browser).until(lambda d: len(d.execute_script(SEQS_JS)) >= 3)
     browser.refresh()
     wait(browser, 15).until(lambda d: d.find_elements(By.ID, "timeline"))
     after_reload = browser.execute_script(SEQS_JS)
     browser.execute_script(LIVE_SEQS_OBSERVE_JS)
     assert_gapless(after_reload)
+    stack.gate.release()
     # The page swaps in the finished brief; the observer's record holds what came live before.
     wait(browser).until(lambda d: d.find_elements(By.ID, "brief-body"))
     live = browser.execute_script("return JSON.parse(sessionStorage.getItem('liveSeqs') || '[]')")
@@ -175,11 +179,19 @@ def test_reloading_mid_run_shows_no_gap_and_no_duplicate(stack, browser):
 def test_cancel_stops_a_run(stack, browser):
     sign_in(browser, stack, "alice")
     brief_id = ask(browser, stack, SLOW)
-    # The third step_started is the fetch: /test/slow4 is now in flight.
+    # The third step_started is the fetch: /test/slow4 is now in flight, held at the gate.
+    stack.gate.wait_held()
     wait(browser).until(
         lambda d: len(d.find_elements(By.CSS_SELECTOR, "#timeline li[data-kind=step_started]")) >= 3
     )
     browser.find_element(By.ID, "cancel-button").click()
+    wait(browser, 15).until(
+        lambda d: (
+            stack.query("SELECT cancel_requested FROM briefs_brief WHERE id = %s", brief_id)
+            == [(True,)]
+        )
+    )
+    stack.gate.release()  # the fetch returns; the run stops at its next step
     wait(browser).until(lambda d: d.find_elements(By.ID, "brief-error"))
     assert "This brief was cancelled" in browser.find_element(By.ID, "brief-error").text
     assert status_of(stack, brief_id) == "cancelled"

@@ -22,7 +22,6 @@ def watch_settings(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.SITE_URL = "https://agent.example.org"
     settings.WATCHES_PER_USER = 20
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return settings
 
 
