@@ -45,8 +45,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django_q.exceptions import TimeoutException
 
-from agent import reasons
 from agent.runner import agent_run
+from briefs import reasons
 from briefs.models import Brief, BriefStatus
 from briefs.queue import brief_tasks_waiting, broker_redelivers
 from briefs.services import brief_enqueue

@@ -18,10 +18,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from agent import reasons
 from agent.question import TimeWindow
 from agent.summary.folding import stories_fold
 from agent.summary.subject import fold
+from briefs import reasons
 from fetching.outcome_text import outcome_explanation
 from fetching.plaintext import text_cut
 

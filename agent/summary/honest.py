@@ -16,7 +16,6 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from agent.reasons import parameter_name
 from agent.summary.answer import AnswerPlan
 from agent.summary.draft import (
     Attempted,
@@ -30,6 +29,7 @@ from agent.summary.draft import (
     time_text,
 )
 from briefs.models import BriefOutcome, OutcomeReason
+from briefs.reasons import parameter_name
 
 
 def brief_honest(
