@@ -18,16 +18,15 @@ from django.utils.translation import ngettext
 
 from agent.summary.answer import AnswerPlan
 from agent.summary.draft import (
-    Attempted,
     Draft,
     citations_of,
     coverage_markdown,
-    coverage_rows,
     escape_markdown,
     items_by_source,
     items_markdown,
     time_text,
 )
+from briefs.coverage import Attempted, coverage_rows
 from briefs.models import BriefOutcome, OutcomeReason
 from briefs.reasons import parameter_name
 

@@ -18,7 +18,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from agent.routes.params import Slot, SubjectMissing
-from agent.summary.draft import Attempted, coverage_markdown
+from agent.summary.draft import coverage_markdown
+from briefs.coverage import Attempted
 from briefs.forms import NeedsAnswerForm
 from briefs.models import Brief, BriefStatus
 from briefs.reasons import reason_translate
