@@ -19,7 +19,7 @@ from agent.context import RunCancelled, RunContext
 from agent.fetch import node_fetch
 from agent.mode import MODE_MODEL, MODE_OFFLINE, run_mode, run_model_usage
 from agent.platform import node_platform
-from agent.question import Rewrite, language_family
+from agent.question import Rewrite
 from agent.rewrite import node_rewrite
 from agent.route import node_route
 from agent.router import route_after_fetch, router_decide
@@ -27,6 +27,7 @@ from agent.summarize import LOCALES, node_summarize
 from agent.summary.draft import Draft
 from briefs import reasons
 from briefs.coverage import coverage_rows
+from briefs.language import language_family
 from briefs.models import Brief, BriefOutcome, BriefStatus
 from briefs.steps import step_append
 
