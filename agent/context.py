@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import connections
 
 from agent.question import Rewrite
-from agent.summary.draft import Attempted
+from briefs.coverage import Attempted
 from briefs.models import Brief
 from briefs.steps import steps_append
 

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from agent.context import RunContext
-from agent.summary.draft import Attempted
+from briefs.coverage import Attempted
 from fetching.services import FetchResult, fetch_paths
 
 CANCEL_POLL_SECONDS = 0.25

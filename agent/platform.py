@@ -10,9 +10,10 @@ this run (the router widens by excluding them).
 
 from asgiref.sync import sync_to_async
 
-from agent import llm, reasons
+from agent import llm
 from agent.context import RunContext
 from agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
+from briefs import reasons
 from catalog.search import PlatformHit, search_catalog
 from fetching.paths import UTILITY_NAMESPACES
 

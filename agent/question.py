@@ -169,11 +169,6 @@ def language_of(text: str) -> str:
     return "zh" if CJK_RE.search(text) else "en"
 
 
-def language_family(code: str) -> str:
-    """The agent's name (``zh``, ``en``) for a site language code (``zh-hans``, ``en``)."""
-    return "zh" if code.lower().startswith("zh") else "en"
-
-
 def _local_midnight(now: datetime) -> datetime:
     local = now.astimezone(zoneinfo.ZoneInfo(settings.TIME_ZONE))
     return local.replace(hour=0, minute=0, second=0, microsecond=0)

@@ -11,13 +11,13 @@ the question does not give ends the node with ``ctx.needs`` set.
 
 from asgiref.sync import sync_to_async
 
-from agent import reasons
 from agent.context import RunContext
 from agent.routes.choice import MAX_PATHS
 from agent.routes.fit import offline_choice, platform_words, route_about, template_intents
 from agent.routes.model import routes_by_model
 from agent.routes.params import FilledPath, SubjectMissing, params_fill
 from agent.vocabulary import intents_of
+from briefs import reasons
 from catalog.models import Route
 from catalog.search import RouteHit, routes_for_platforms
 from fetching.paths import RoutePathRejected

@@ -17,8 +17,8 @@ last three, when the platform or route node has nothing left. Every decision is 
 step (``router_decide``).
 """
 
-from agent import reasons
 from agent.context import RunContext
+from briefs import reasons
 from fetching.egress import EGRESS_REASON
 from fetching.models import Outcome as FetchOutcome
 from fetching.services import FetchResult

@@ -14,17 +14,20 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils import timezone, translation
 
-from agent import llm, reasons
+from agent import llm
 from agent.context import RunCancelled, RunContext
 from agent.fetch import node_fetch
 from agent.mode import MODE_MODEL, MODE_OFFLINE, run_mode, run_model_usage
 from agent.platform import node_platform
-from agent.question import Rewrite, language_family
+from agent.question import Rewrite
 from agent.rewrite import node_rewrite
 from agent.route import node_route
 from agent.router import route_after_fetch, router_decide
 from agent.summarize import LOCALES, node_summarize
-from agent.summary.draft import Draft, coverage_rows
+from agent.summary.draft import Draft
+from briefs import reasons
+from briefs.coverage import coverage_rows
+from briefs.language import language_family
 from briefs.models import Brief, BriefOutcome, BriefStatus
 from briefs.steps import step_append
 

@@ -1,12 +1,15 @@
 """The one error shape of the API: ``{"message": str, "extra": {...}}`` for every failure.
 
-Domain errors become HTTP ones here, so views and services never build error responses:
+Domain errors become HTTP ones here, so views and services never build error responses. This
+module imports no app: an app registers the errors it raises (``api_error_register``, from its
+``AppConfig.ready``) with the shape each takes here:
 
-- ``ValidationError`` and every ``FieldInvalid`` (brief, token, webhook input): 400, with
-  ``extra = {"fields": {name: [messages]}}``; the message names the first offending field
-  (``"question: The question is empty."``).
+- ``ValidationError`` and every field error (``field_invalid``: ``briefs.errors.FieldInvalid``,
+  brief, token, webhook input): 400, with ``extra = {"fields": {name: [messages]}}``; the
+  message names the first offending field (``"question: The question is empty."``).
 - ``ObjectDoesNotExist``, ``Http404``: 404 ("No such brief.").
-- ``QuotaExceeded``: 429, ``extra`` = quota, limit, used, resets_at, retry_after.
+- a spent quota (``QuotaSpent``: ``briefs.quotas.QuotaExceeded``): 429, ``extra`` = quota,
+  limit, used, resets_at, retry_after.
 - ``Throttled``: 429, ``extra = {"retry_after": seconds}``.
 - any other ``APIException`` (401, 403, 405, 413, 415...): its own status, ``extra = {}``.
 - anything else: 500, ``{"message": "Internal server error.", "extra": {}}``; the traceback
@@ -16,6 +19,8 @@ Domain errors become HTTP ones here, so views and services never build error res
 """
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404
@@ -24,12 +29,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from briefs.errors import FieldInvalid
-from briefs.quotas import QuotaExceeded
-
 log = logging.getLogger(__name__)
 
-FIELD_ERRORS = (FieldInvalid,)
 NON_FIELD_KEYS = {"non_field_errors": "body"}
 
 
@@ -44,7 +45,7 @@ class QuotaSpent(exceptions.Throttled):
 
     default_code = "quota_exceeded"
 
-    def __init__(self, exc: QuotaExceeded):
+    def __init__(self, exc: Any):  # briefs.quotas.QuotaExceeded
         super().__init__(wait=exc.retry_after, detail=exc.message)
         self.extra = {
             "quota": exc.quota,
@@ -53,6 +54,23 @@ class QuotaSpent(exceptions.Throttled):
             "resets_at": exc.resets_at.isoformat(),
             "retry_after": exc.retry_after,
         }
+
+
+def field_invalid(exc: Any) -> exceptions.ValidationError:
+    """An input error with ``field`` and ``message`` (``briefs.errors.FieldInvalid``) as a 400."""
+    return exceptions.ValidationError({exc.field: [exc.message]})
+
+
+# The errors apps raise, each with the API exception it stands for, in the order registered.
+_REGISTERED: dict[type[Exception], Callable[[Any], exceptions.APIException]] = {}
+
+
+def api_error_register(
+    exc_type: type[Exception], to_api: Callable[[Any], exceptions.APIException]
+) -> None:
+    """Called by an app as Django starts: ``exc_type`` (and its subclasses) reach a client as
+    ``to_api(exc)``."""
+    _REGISTERED[exc_type] = to_api
 
 
 def _object_name(exc: ObjectDoesNotExist) -> str:
@@ -67,10 +85,9 @@ def api_exception(exc: Exception) -> exceptions.APIException | None:
     """The DRF exception a domain error stands for; None for an unexpected error."""
     if isinstance(exc, exceptions.APIException):
         return exc
-    if isinstance(exc, FIELD_ERRORS):
-        return exceptions.ValidationError({exc.field: [exc.message]})
-    if isinstance(exc, QuotaExceeded):
-        return QuotaSpent(exc)
+    for exc_type, to_api in _REGISTERED.items():
+        if isinstance(exc, exc_type):
+            return to_api(exc)
     if isinstance(exc, ObjectDoesNotExist):
         return exceptions.NotFound(f"No such {_object_name(exc)}.")
     if isinstance(exc, Http404):

@@ -35,8 +35,8 @@ from django.db import transaction
 from django.db.models import Count, Min
 from django.utils import timezone
 
-from agent.llm import llm_configured
 from briefs import services
+from briefs.agent_hooks import agent_hooks
 from briefs.language import interface_language
 from briefs.models import Brief, BriefQuotaDay
 from briefs.quotas import (
@@ -107,7 +107,7 @@ def _counts(user_id: int, row: BriefQuotaDay, asks: list[Ask]) -> _Counts:
     if any(a.refresh for a in asks):
         refreshes = mine.filter(refresh=True, created_at__gt=now - REFRESH_HOUR).count()
     tokens_spent = False
-    if any(not a.offline for a in asks) and llm_configured():
+    if any(not a.offline for a in asks) and agent_hooks().llm_configured():
         tokens_spent = llm_tokens_used(user_id=user_id, day=row.day) >= llm_tokens_per_day()
     return _Counts(limits, now, row.count, recent["n"], recent["oldest"], refreshes, tokens_spent)
 

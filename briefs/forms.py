@@ -5,10 +5,10 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from agent.reasons import parameter_name
 from briefs.language import LANGUAGE_EN, LANGUAGE_ZH
 from briefs.markdown import text_cut
 from briefs.models import BriefOutcome, BriefStatus
+from briefs.reasons import parameter_name
 from briefs.selectors import FollowUpChoice
 from briefs.services import NEED_VALUE_MAX_LENGTH
 from catalog.search_terms import MAX_QUESTION_CHARS

@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
-from agent.question import language_family
-from agent.summary.facts import text_language
+from briefs.agent_hooks import agent_hooks
 from briefs.errors import FieldInvalid
 
 if TYPE_CHECKING:
@@ -69,6 +68,11 @@ def brief_locale(language: str) -> str:
     return interface_language(language) if language else translation.get_language() or "en"
 
 
+def language_family(code: str) -> str:
+    """The agent's name (``zh``, ``en``) for a site language code (``zh-hans``, ``en``)."""
+    return "zh" if code.lower().startswith("zh") else "en"
+
+
 def agent_language(language: str) -> str:
     """The agent's name for a brief's language: ``zh`` or ``en``."""
     return AGENT_LANGUAGES[interface_language(language)]
@@ -91,8 +95,10 @@ ITEM_LANGUAGE_NAMES = {"zh": gettext_lazy("in Chinese"), "en": gettext_lazy("in 
 def citations_marked(citations: list[Citation], language: str) -> list[Citation]:
     """The citations, each whose title is in another language than the brief's marked with
     its language (named in the active language): the title itself is kept as the item gave it.
-    A title too short to tell (``agent.summary.facts.text_language``) is not marked."""
+    A title too short to tell (``agent.summary.facts.text_language``, through
+    ``briefs.agent_hooks``) is not marked."""
     family = language_family(brief_locale(language))
+    text_language = agent_hooks().text_language
     marked = []
     for c in citations:
         written_in = text_language(c.title)

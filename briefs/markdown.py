@@ -24,8 +24,8 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_inline import StateInline
 
-from agent.summary.draft import coverage_stripped
 from briefs.body_times import body_times_local
+from briefs.coverage import coverage_stripped
 from catalog.path_breaks import path_with_breaks
 from fetching.feeditems import is_absolute_http_url
 from fetching.plaintext import text_cut  # also this module's: briefs.forms, tests

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
-from agent import reasons
+from briefs import reasons
 from briefs.errors import FieldInvalid
 from briefs.language import brief_language_decide, interface_language, language_clean
 from briefs.models import (

@@ -5,7 +5,7 @@ terminal (``manage.py ask``: plain text). ``briefs.steps`` documents the kinds a
 On the page, payload strings can come from the model (reasons) or from feeds (error messages):
 every value goes through ``format_html``, so it is escaped; only the translated format strings
 are trusted. The agent's own reasons are stored in English and shown translated
-(``agent.reasons``).
+(``briefs.reasons``).
 """
 
 import json
@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from agent.reasons import reason_translate
+from briefs.reasons import reason_translate
 from briefs.templatetags.dashboard import outcome_label, window_name
 from fetching.outcome_text import outcome_name
 

@@ -45,8 +45,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django_q.exceptions import TimeoutException
 
-from agent import reasons
-from agent.runner import agent_run
+from briefs import reasons
+from briefs.agent_hooks import agent_hooks
 from briefs.models import Brief, BriefStatus
 from briefs.queue import brief_tasks_waiting, broker_redelivers
 from briefs.services import brief_enqueue
@@ -135,7 +135,7 @@ def run_brief(brief_id: int) -> str:
             payload={"attempt": attempt, "reason": "the previous worker stopped mid-run"},
         )
     try:
-        async_to_sync(agent_run)(brief_id)
+        async_to_sync(agent_hooks().run)(brief_id)
     except Brief.DoesNotExist:
         return "deleted"
     except TimeoutException:

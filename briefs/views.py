@@ -16,8 +16,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from agent.llm import llm_configured, llm_mode_label
 from briefs import admission, selectors, services
+from briefs.agent_hooks import agent_hooks
 from briefs.examples import EXAMPLE_QUESTIONS
 from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm
 from briefs.language import brief_language_context, brief_locale, citations_marked
@@ -47,7 +47,7 @@ def _ask_form(request: HttpRequest, *, data=None, follow_up: Brief | None = None
         data=data,
         initial={"follow_up_of": follow_up.pk if follow_up else None},
         follow_up_choices=selectors.follow_up_choices(owner=request.user, include=follow_up),
-        llm=llm_configured(),
+        llm=agent_hooks().llm_configured(),
     )
 
 
@@ -100,7 +100,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "form": form,
         "recent": selectors.briefs_recent(owner=request.user),
         "examples": EXAMPLE_QUESTIONS,
-        "mode": llm_mode_label(),
+        "mode": agent_hooks().llm_mode_label(),
         **_rsshub_banner(),
     }
     if form.errors and status == 200:

@@ -1,25 +1,21 @@
-"""Staff curation of platforms and routes, and route health at a glance."""
-
-from datetime import UTC
+"""Staff curation of platforms and routes, and route health at a glance (the route admin is
+registered by ``fetching/admin.py``, with the actions that need the fetcher)."""
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.db.models import Q, QuerySet
 from django.template.response import TemplateResponse
-from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from catalog import services
-from catalog.health import CIRCUIT_REASON_OUTAGE_REPAIR, HealthState, health_condition
+from catalog.health import HealthState, health_condition
 from catalog.models import CircuitChange, Platform, Route
 from catalog.path_breaks import path_with_breaks
 from catalog.selectors import category_condition
-from fetching.circuit import routes_failed_between
-from fetching.services import route_probe
 
 CATEGORY_CHOICES = [
     "university", "new-media", "social-media", "programming", "traditional-media", "multimedia",
@@ -72,26 +68,6 @@ class AliasesField(forms.CharField):
             if len(alias) > 100:
                 raise forms.ValidationError(_("An alias must be at most 100 characters."))
         return aliases
-
-
-class OutageRangeForm(forms.Form):
-    """The time range of an outage whose failures staff want forgotten."""
-
-    start = forms.DateTimeField(
-        label=_("From"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
-    )
-    end = forms.DateTimeField(
-        label=_("To"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
-    )
-
-    def clean(self) -> dict:
-        data = super().clean()
-        start, end = data.get("start"), data.get("end")
-        if start and end and end <= start:
-            raise forms.ValidationError(_("The end of the range must be after its start."))
-        if start and start > timezone.now():
-            raise forms.ValidationError(_("The range must start in the past."))
-        return data
 
 
 class DisableNoteForm(forms.Form):
@@ -214,8 +190,10 @@ class PlatformAdmin(DisableWithNote, admin.ModelAdmin):
         return super().disable(request, queryset)
 
 
-@admin.register(Route)
 class RouteAdmin(DisableWithNote, admin.ModelAdmin):
+    """Routes as staff curate them. Registered by fetching (``fetching/admin.py``), which adds
+    the actions that fetch or read attempts: probe, and reset after an outage."""
+
     # Fits 1366 px without scrolling sideways: the name under the path, the success rate and
     # latency under the health state.
     list_display = [
@@ -245,7 +223,7 @@ class RouteAdmin(DisableWithNote, admin.ModelAdmin):
         (_("Health"), {"fields": health}),
         (_("Upstream"), {"fields": upstream, "classes": ["collapse"]}),
     ]
-    actions = ["enable", "disable", "prefer", "reset_health", "reset_health_after_outage", "probe"]
+    actions = ["enable", "disable", "prefer", "reset_health"]
 
     @admin.display(description=_("platform"), ordering="platform__namespace")
     def platform_link(self, route: Route) -> str:
@@ -312,58 +290,6 @@ class RouteAdmin(DisableWithNote, admin.ModelAdmin):
         count = services.routes_health_reset(route_ids=queryset.values_list("id", flat=True))
         message = ngettext("Health reset on %(n)d route.", "Health reset on %(n)d routes.", count)
         self.message_user(request, message % {"n": count})
-
-    @admin.action(description=_("Reset health of selected routes that failed during an outage"))
-    def reset_health_after_outage(self, request, queryset):
-        """For outages from before the egress guard: staff choose the time range, and the
-        routes among the selected that failed in it get their health reset."""
-        form = OutageRangeForm(request.POST if "apply" in request.POST else None)
-        if not form.is_valid():
-            return self._outage_form(request, queryset, form)
-        start, end = form.cleaned_data["start"], form.cleaned_data["end"]
-        ids = routes_failed_between(
-            start=start, end=end, route_ids=queryset.values_list("id", flat=True)
-        )
-        span = f"{start.astimezone(UTC):%Y-%m-%d %H:%M} to {end.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
-        count = services.routes_health_reset(
-            route_ids=ids, reason=f"{CIRCUIT_REASON_OUTAGE_REPAIR}: {span}"
-        )
-        message = ngettext(
-            "Health reset on %(count)d route that failed from %(span)s.",
-            "Health reset on %(count)d routes that failed from %(span)s.",
-            count,
-        )
-        self.message_user(request, message % {"count": count, "span": span})
-        return None
-
-    def _outage_form(self, request, queryset, form: OutageRangeForm) -> TemplateResponse:
-        context = {
-            **self.admin_site.each_context(request),
-            "title": _("Reset health after an outage"),
-            "opts": self.model._meta,
-            "form": form,
-            "selected": queryset.count(),
-            "select_across": request.POST.get("select_across") == "1",
-            "selected_ids": request.POST.getlist(ACTION_CHECKBOX_NAME),
-            "action_checkbox_name": ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/catalog/route/reset_after_outage.html", context)
-
-    @admin.action(description=_("Probe selected routes (fetch their example path)"))
-    def probe(self, request, queryset):
-        for route in queryset[:10]:
-            result = route_probe(route)
-            level = (
-                messages.SUCCESS if result.outcome in ("ok", "not_modified") else messages.WARNING
-            )
-            detail = (
-                f"{result.items_new + result.items_seen} items"
-                if level == messages.SUCCESS
-                else result.message
-            )
-            self.message_user(
-                request, f"{route.example or route.path}: {result.outcome} ({detail})", level
-            )
 
 
 @admin.register(CircuitChange)

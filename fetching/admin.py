@@ -1,17 +1,29 @@
 """Read-only views of what fetching stored: attempts, feeds and items (for staff to look at),
-and one action: fetch selected feeds anew, whatever their freshness window says. The RSSHub
+and one action: fetch selected feeds anew, whatever their freshness window says. The catalog's
+route admin, registered here with the actions that need the fetcher: probe selected routes, and
+reset the health of those that failed in an outage. The RSSHub
 instances are the staff's to curate; their access keys are never shown back."""
+
+from datetime import UTC
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from catalog import admin as catalog_admin
+from catalog import services as catalog_services
+from catalog.health import CIRCUIT_REASON_OUTAGE_REPAIR
+from catalog.models import Route
+from fetching.circuit import routes_failed_between
 from fetching.instance_url import InstanceURLRefused, instance_url_clean
 from fetching.instances import instance_save_by_staff, instances_read
 from fetching.models import SUCCESS_OUTCOMES, Feed, FetchAttempt, Item, RSSHubInstance
 from fetching.reachability import instances_reachability
-from fetching.services import fetch_paths_sync
+from fetching.services import fetch_paths_sync, route_probe
 
 FETCH_NOW_LIMIT = 20  # feeds per action: each is a request RSSHub answers while staff wait
 
@@ -158,3 +170,80 @@ class RSSHubInstanceAdmin(admin.ModelAdmin):
             if status.id in wanted:
                 level = messages.SUCCESS if status.ok else messages.WARNING
                 self.message_user(request, f"{status.name} ({status.host}): {status.detail}", level)
+
+
+class OutageRangeForm(forms.Form):
+    """The time range of an outage whose failures staff want forgotten."""
+
+    start = forms.DateTimeField(
+        label=_("From"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    end = forms.DateTimeField(
+        label=_("To"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        start, end = data.get("start"), data.get("end")
+        if start and end and end <= start:
+            raise forms.ValidationError(_("The end of the range must be after its start."))
+        if start and start > timezone.now():
+            raise forms.ValidationError(_("The range must start in the past."))
+        return data
+
+
+@admin.register(Route)
+class RouteAdmin(catalog_admin.RouteAdmin):
+    actions = [*catalog_admin.RouteAdmin.actions, "reset_health_after_outage", "probe"]
+
+    @admin.action(description=_("Reset health of selected routes that failed during an outage"))
+    def reset_health_after_outage(self, request, queryset):
+        """For outages from before the egress guard: staff choose the time range, and the
+        routes among the selected that failed in it get their health reset."""
+        form = OutageRangeForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return self._outage_form(request, queryset, form)
+        start, end = form.cleaned_data["start"], form.cleaned_data["end"]
+        ids = routes_failed_between(
+            start=start, end=end, route_ids=queryset.values_list("id", flat=True)
+        )
+        span = f"{start.astimezone(UTC):%Y-%m-%d %H:%M} to {end.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+        count = catalog_services.routes_health_reset(
+            route_ids=ids, reason=f"{CIRCUIT_REASON_OUTAGE_REPAIR}: {span}"
+        )
+        message = ngettext(
+            "Health reset on %(count)d route that failed from %(span)s.",
+            "Health reset on %(count)d routes that failed from %(span)s.",
+            count,
+        )
+        self.message_user(request, message % {"count": count, "span": span})
+        return None
+
+    def _outage_form(self, request, queryset, form: OutageRangeForm) -> TemplateResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Reset health after an outage"),
+            "opts": self.model._meta,
+            "form": form,
+            "selected": queryset.count(),
+            "select_across": request.POST.get("select_across") == "1",
+            "selected_ids": request.POST.getlist(ACTION_CHECKBOX_NAME),
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/catalog/route/reset_after_outage.html", context)
+
+    @admin.action(description=_("Probe selected routes (fetch their example path)"))
+    def probe(self, request, queryset):
+        for route in queryset[:10]:
+            result = route_probe(route)
+            level = (
+                messages.SUCCESS if result.outcome in ("ok", "not_modified") else messages.WARNING
+            )
+            detail = (
+                f"{result.items_new + result.items_seen} items"
+                if level == messages.SUCCESS
+                else result.message
+            )
+            self.message_user(
+                request, f"{route.example or route.path}: {result.outcome} ({detail})", level
+            )

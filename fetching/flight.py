@@ -44,10 +44,8 @@ import hashlib
 import logging
 import secrets
 import time
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
-from typing import Protocol
 
 import redis
 from asgiref.sync import sync_to_async
@@ -60,7 +58,7 @@ from fetching.ingest import feed_recent_values
 from fetching.models import SUCCESS_OUTCOMES, Outcome, PathFetch
 from fetching.outcomes import message_clean
 from fetching.parsing import ParsedFeed
-from fetching.results import FetchResult, Plan
+from fetching.results import Claims, FetchResult, Plan, Ticket
 
 logger = logging.getLogger(__name__)
 
@@ -205,12 +203,6 @@ def _claim_given_back(token: str) -> dict:
 # --- The claim -----------------------------------------------------------------------------------
 
 
-class Claims(Protocol):
-    def take(self, path: str, token: str, *, now: datetime, seen: datetime | None) -> bool: ...
-
-    def give_back(self, path: str, token: str) -> None: ...
-
-
 def _claim_lifetime() -> timedelta:
     return timedelta(seconds=settings.FETCH_CLAIM_SECONDS)
 
@@ -218,6 +210,8 @@ def _claim_lifetime() -> timedelta:
 class DatabaseClaims:
     """The claim as a compare-and-set on the path's row: free (never taken, or expired) and
     still holding the answer the claimant read."""
+
+    given_back_by_recording = True  # answers_record clears the row's claim with the answer
 
     def take(self, path: str, token: str, *, now: datetime, seen: datetime | None) -> bool:
         free = Q(claim_until__isnull=True) | Q(claim_until__lte=now)
@@ -233,6 +227,8 @@ class DatabaseClaims:
 
 class RedisClaims:
     """The claim as ``SET NX PX`` on a key per path; the answer stays on the database row."""
+
+    given_back_by_recording = False
 
     def __init__(self, url: str) -> None:
         self._redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
@@ -259,19 +255,6 @@ class RedisClaims:
 @cache
 def _redis_claims(url: str) -> RedisClaims:
     return RedisClaims(url)
-
-
-@dataclass(frozen=True)
-class Ticket:
-    """What a run got for a path: an answer to serve (no request), or the claim to fetch it."""
-
-    result: FetchResult | None = None
-    token: str = ""
-    claims: Claims | None = None
-
-    def given_back_with(self, result: FetchResult) -> bool:
-        """Whether recording ``result`` gave the claim back (a database claim, recorded)."""
-        return isinstance(self.claims, DatabaseClaims) and result.attempt_id is not None
 
 
 def _claim_try(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from fetching.client import RSSHubResponse
 from fetching.models import Feed, Outcome
@@ -15,7 +15,6 @@ from fetching.parsing import ParsedFeed
 from fetching.paths import RoutePathRejected
 
 if TYPE_CHECKING:
-    from fetching.flight import Ticket
     from fetching.instances import InstanceRef
 
 
@@ -62,6 +61,31 @@ class FetchResult:
         data["item_ids"] = list(self.item_ids)
         data["failed_over"] = list(self.failed_over)
         return data
+
+
+class Claims(Protocol):
+    """A path's claim (``fetching.flight``: on the path's row, or in Redis)."""
+
+    given_back_by_recording: bool  # recording an attempt's answer also gives the claim back
+
+    def take(self, path: str, token: str, *, now: datetime, seen: datetime | None) -> bool: ...
+
+    def give_back(self, path: str, token: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """What a run got for a path: an answer to serve (no request), or the claim to fetch it."""
+
+    result: FetchResult | None = None
+    token: str = ""
+    claims: Claims | None = None
+
+    def given_back_with(self, result: FetchResult) -> bool:
+        """Whether recording ``result`` gave the claim back (a database claim, recorded)."""
+        return bool(self.claims and self.claims.given_back_by_recording) and (
+            result.attempt_id is not None
+        )
 
 
 @dataclass

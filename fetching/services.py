@@ -41,7 +41,6 @@ from fetching.circuit import Admission, circuit_probe_release, circuits_admit
 from fetching.client import RSSHubClient
 from fetching.failover import InstancePool, fetch_across_instances
 from fetching.flight import (
-    Ticket,
     answer_cutoff,
     flight_claims_take,
     flight_prepare,
@@ -60,7 +59,7 @@ from fetching.paths import (
     route_for_path,
 )
 from fetching.recording import FEED_FIELDS, Recorder
-from fetching.results import FetchResult, Plan, result_rejected
+from fetching.results import FetchResult, Plan, Ticket, result_rejected
 
 __all__ = ["FetchResult", "fetch_path", "fetch_path_sync", "fetch_paths", "fetch_paths_sync"]
 

@@ -8,7 +8,7 @@ item was published. A brief that is not finished yet is given as its id and stat
 from datetime import datetime
 from typing import Any
 
-from agent.summary.agreement_text import tables_read
+from briefs.agreements import tables_read
 from briefs.markdown import Citation, brief_markdown_export, citations_read, markdown_sanitise
 from briefs.models import Brief, BriefOutcome
 from mcp_server.caller import Caller

@@ -212,8 +212,8 @@ API_AUTHENTICATION_CLASSES = [
     "briefs.tokens.auth.ApiTokenAuthentication",
     "rest_framework.authentication.SessionAuthentication",
 ]
-# The schema `check --deploy` builds is the one the API publishes (api/schema.py).
-SPECTACULAR_SETTINGS = {"DEFAULT_GENERATOR_CLASS": "api.schema.ApiSchemaGenerator"}
+# The schema `check --deploy` builds is the one the API publishes (rsshub_agent/api_schema.py).
+SPECTACULAR_SETTINGS = {"DEFAULT_GENERATOR_CLASS": "rsshub_agent.api_schema.ApiSchemaGenerator"}
 
 # --- RSSHub -------------------------------------------------------------------------------------
 # Unset: the local RSSHub that `manage.py serve` starts (scripts/rsshub-serve) on this port.

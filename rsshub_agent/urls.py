@@ -5,6 +5,9 @@ from django.views.decorators.cache import cache_control
 from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 
+from rsshub_agent import signin
+from rsshub_agent.route_health import route_health
+
 urlpatterns = [
     # Browsers ask for /favicon.ico whatever the page says; the icon is a static SVG.
     path("favicon.ico", RedirectView.as_view(url=static("dashboard/favicon.svg"), permanent=True)),
@@ -18,9 +21,22 @@ urlpatterns = [
         cache_control(max_age=86400, private=True)(JavaScriptCatalog.as_view()),
         name="javascript-catalog",
     ),
-    path("api/", include("api.urls")),
-    path("", include("catalog.urls")),
+    path("api/", include("rsshub_agent.api_urls")),
+    path("health/routes/", route_health, name="route-health"),
     path("", include("sharing.urls")),
     path("watches/", include("watches.urls")),
     path("", include("briefs.urls")),
+    # Django's own account views, with the sign-in limit shown and applied (rsshub_agent.signin).
+    path("accounts/login/", signin.SignInView.as_view(), name="login"),
+    path(
+        "accounts/password_change/",
+        signin.CountedPasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path(
+        "accounts/password_reset/",
+        signin.ThrottledPasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path("accounts/", include("django.contrib.auth.urls")),
 ]

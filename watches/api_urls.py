@@ -1,4 +1,4 @@
-"""The watches' paths under /api/v1/, which ``api.urls`` lists with the others (a
+"""The watches' paths under /api/v1/, which ``rsshub_agent.api_v1_urls`` lists with the others (a
 function: the ``api_id`` converter is registered there first)."""
 
 from django.urls import URLPattern, path

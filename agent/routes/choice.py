@@ -27,8 +27,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent import reasons
 from agent.routes.params import Slot, SubjectMissing, route_slots
+from briefs import reasons
 from catalog.models import Route
 from fetching.paths import RoutePathRejected, path_build
 

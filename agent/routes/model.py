@@ -16,7 +16,7 @@ import html
 
 from asgiref.sync import sync_to_async
 
-from agent import llm, reasons
+from agent import llm
 from agent.context import RunContext
 from agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
 from agent.routes.choice import (
@@ -30,6 +30,7 @@ from agent.routes.choice import (
     route_schema,
     routes_validate,
 )
+from briefs import reasons
 from catalog.models import Route
 from catalog.search import RouteHit
 from fetching.paths import path_build

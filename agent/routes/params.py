@@ -24,7 +24,6 @@ from urllib.parse import unquote
 
 from django.utils.translation import gettext as _
 
-from agent import reasons
 from agent.routes.entities import (
     CJK_RE,
     DOMAIN_RE,
@@ -37,6 +36,7 @@ from agent.routes.entities import (
     question_read,
 )
 from agent.routes.enums import inline_values, option_named, options_of, table_blocks
+from briefs import reasons
 from fetching.paths import RoutePathRejected, path_build, template_parameters, template_values
 
 # Parameters whose name says they choose a setting, not a subject (by their last word).

@@ -18,7 +18,6 @@ from agent.question import TimeWindow
 from agent.summary.agreement import story_table
 from agent.summary.agreement_text import agreement_lines, brief_tables
 from agent.summary.draft import (
-    Attempted,
     Draft,
     SourceItem,
     citations_of,
@@ -29,6 +28,7 @@ from agent.summary.draft import (
 )
 from agent.summary.folding import Story, shingles, stories_fold
 from agent.summary.terms import key_terms
+from briefs.coverage import Attempted
 
 Background = tuple[Counter[str], int]  # term -> how many other recent items hold it; their count
 NO_BACKGROUND: Background = (Counter(), 0)

@@ -1,6 +1,7 @@
 """A brief in the making: the items it may cite (``SourceItem``, chosen by ``items_select``),
-the fetches it reports (``Attempted``), the ``Draft`` the summarize node (``agent.summarize``)
-returns, and the citation and coverage lines every kind of brief shares.
+the ``Draft`` the summarize node (``agent.summarize``) returns, and the citation and coverage
+lines every kind of brief shares (the fetches it reports, ``Attempted``, and their rows:
+``briefs.coverage``).
 
 A citation number that is not one of the given items is removed (``citations_validate``).
 Nothing here invents a fact, a number or a time that no item holds: every time printed is an
@@ -13,17 +14,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from django.conf import settings
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from agent import reasons
 from agent.question import TimeWindow
 from agent.summary.folding import stories_fold
 from agent.summary.subject import fold
-from fetching.outcome_text import outcome_explanation
-from fetching.plaintext import text_cut
+from briefs import reasons
+from briefs.coverage import Attempted, coverage_heading, coverage_rows, row_explanation
 
 if TYPE_CHECKING:  # outcome reads the attempts this module defines
     from agent.summary.outcome import Verdict
@@ -47,18 +45,6 @@ class SourceItem:
     published_at: datetime | None
     path: str
     source: str  # the platform's name
-
-
-@dataclass(frozen=True)
-class Attempted:
-    path: str
-    outcome: str
-    items: int
-    message: str = ""
-    fetch_age_s: int | None = None  # served from a fetch this old: no request was made
-    reason: str = ""  # FetchResult.reason: a cause the class alone does not say
-    circuit_until: datetime | None = None  # not asked: the route's circuit is open until then
-    circuit_open: bool = False
 
 
 @dataclass
@@ -152,50 +138,10 @@ def escape_markdown(text: str) -> str:
     return re.sub(r"([\\`*_{}\[\]<>()#!|])", r"\\\1", " ".join(text.split()))
 
 
-SUCCESS = ("ok", "not_modified")
-MESSAGE_LIMIT = 500  # the raw message kept on a coverage row, cut after a whole word
-
-
-def coverage_rows(attempted: list[Attempted]) -> list[dict]:
-    """One row per path tried: its last outcome, items, message and how many attempts; the
-    reason and the circuit's end only when the last attempt had them."""
-    rows: dict[str, dict] = {}
-    for a in attempted:
-        row = rows.setdefault(a.path, {"path": a.path, "attempts": 0})
-        row.update(outcome=a.outcome, items=a.items, message=text_cut(a.message, MESSAGE_LIMIT))
-        for key in ("fetch_age_s", "reason", "circuit_open", "circuit_until"):
-            row.pop(key, None)
-        if a.fetch_age_s is not None:
-            row["fetch_age_s"] = a.fetch_age_s
-        if a.reason:
-            row["reason"] = a.reason
-        if a.circuit_open:
-            row["circuit_open"] = True
-            row["circuit_until"] = a.circuit_until.isoformat() if a.circuit_until else None
-        row["attempts"] += 1
-        row["ok"] = a.outcome in SUCCESS
-    return list(rows.values())
-
-
-def row_explanation(row: dict) -> str:
-    """A coverage row (as stored on the brief) in one line: ``fetching.outcome_text``."""
-    until = row.get("circuit_until")
-    try:
-        until = datetime.fromisoformat(until) if isinstance(until, str) else None
-    except ValueError:
-        until = None
-    items = row.get("items")
-    return outcome_explanation(
-        row.get("outcome"), path=row.get("path"), items=items if isinstance(items, int) else 0,
-        reason=str(row.get("reason") or ""), circuit_open=bool(row.get("circuit_open")),
-        circuit_until=until if until and until.tzinfo else None,
-    )  # fmt: skip
-
-
 def coverage_markdown(attempted: list[Attempted]) -> str:
     """The coverage section: each path, what happened in words, and under a failure the raw
     message whole (up to ``MESSAGE_LIMIT``, cut after a word)."""
-    lines = ["", COVERAGE_HEADING_MARK + _("Coverage"), ""]
+    lines = ["", coverage_heading(), ""]
     for row in coverage_rows(attempted):
         notes = []
         if row["attempts"] > 1:
@@ -216,28 +162,6 @@ def coverage_markdown(attempted: list[Attempted]) -> str:
             detail = _("Details: %(message)s") % {"message": message}
             lines.append(f"  - {detail}")
     return "\n".join(lines)
-
-
-COVERAGE_HEADING_MARK = "## "
-
-
-def coverage_stripped(body: str) -> str:
-    """The body without its coverage section (``coverage_markdown``), in whichever language it
-    was written: for a page that shows the coverage as a table of its own. Only the section's
-    own lines go (its heading, then list entries of paths and their details)."""
-    headings = set()
-    for code, _name in settings.LANGUAGES:
-        with translation.override(code):
-            headings.add(COVERAGE_HEADING_MARK + _("Coverage"))
-    lines = (body or "").split("\n")
-    starts = [i for i, line in enumerate(lines) if line.strip() in headings]
-    if not starts:
-        return body
-    start = end = starts[-1]
-    end += 1
-    while end < len(lines) and (not lines[end].strip() or lines[end].startswith(("- `", "  - "))):
-        end += 1
-    return "\n".join(lines[:start] + lines[end:]).rstrip() + "\n"
 
 
 def attempts_count(n: int) -> str:

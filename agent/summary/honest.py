@@ -16,20 +16,19 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from agent.reasons import parameter_name
 from agent.summary.answer import AnswerPlan
 from agent.summary.draft import (
-    Attempted,
     Draft,
     citations_of,
     coverage_markdown,
-    coverage_rows,
     escape_markdown,
     items_by_source,
     items_markdown,
     time_text,
 )
+from briefs.coverage import Attempted, coverage_rows
 from briefs.models import BriefOutcome, OutcomeReason
+from briefs.reasons import parameter_name
 
 
 def brief_honest(

@@ -19,7 +19,7 @@ things: "not found" is an answer, "can't query" is not.
 
 from dataclasses import dataclass, field
 
-from agent.summary.draft import Attempted, coverage_rows
+from briefs.coverage import Attempted, coverage_rows
 from briefs.models import BriefOutcome, OutcomeReason
 
 SOURCE_ANSWERED = frozenset({"ok", "not_modified", "empty"})

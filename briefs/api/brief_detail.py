@@ -5,7 +5,7 @@ from django.urls import reverse
 from rest_framework import serializers
 from rest_framework.request import Request
 
-from agent.summary.agreement_text import tables_read
+from briefs.agreements import tables_read
 from briefs.api.outcome import (
     DELTA_HELP,
     WATCH_HELP,

@@ -6,10 +6,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from agent.reasons import reason_translate
-from agent.summary.draft import row_explanation
 from briefs.body_times import body_times_local
+from briefs.coverage import row_explanation
 from briefs.models import BriefOutcome
+from briefs.reasons import reason_translate
 from catalog.health import (
     CIRCUIT_REASON_OUTAGE_REPAIR,
     CIRCUIT_REASON_STAFF_RESET,

@@ -6,9 +6,9 @@ import importlib
 import pytest
 from django.apps import apps
 
-from agent.summary.draft import Attempted
 from agent.summary.outcome import RunFacts, outcome_decide
 from agent.summary.subject import Subject, subject_of
+from briefs.coverage import Attempted
 from briefs.models import Brief, BriefStatus
 
 NEED = {"parameter": "repo", "description": "Repository", "format": "owner/name"}

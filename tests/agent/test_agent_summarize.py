@@ -6,16 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 from agent.question import TimeWindow
 from agent.summary.digest import brief_extractive
-from agent.summary.draft import (
-    MAX_ITEMS,
-    PER_SOURCE,
-    Attempted,
-    SourceItem,
-    citations_validate,
-    coverage_rows,
-    items_select,
-)
+from agent.summary.draft import MAX_ITEMS, PER_SOURCE, SourceItem, citations_validate, items_select
 from agent.summary.honest import brief_no_data
+from briefs.coverage import Attempted, coverage_rows
 
 AS_OF = datetime(2026, 3, 11, 15, 30, tzinfo=UTC)
 TODAY = TimeWindow("today", datetime(2026, 3, 11, tzinfo=UTC), AS_OF)

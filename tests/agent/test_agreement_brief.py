@@ -7,10 +7,11 @@ from datetime import UTC, datetime, timedelta
 from django.utils import translation
 
 from agent.question import TimeWindow
-from agent.summary.agreement_text import tables_read, writer_table_text
+from agent.summary.agreement_text import writer_table_text
 from agent.summary.claims import claims_check
 from agent.summary.digest import brief_extractive
 from agent.summary.draft import SourceItem, renumbered
+from briefs.agreements import tables_read
 
 AS_OF = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 

@@ -7,8 +7,8 @@ import re
 import pytest
 from django.utils import translation
 
-from agent import reasons
-from agent.reasons import reason_join, reason_translate
+from briefs import reasons
+from briefs.reasons import reason_join, reason_translate
 from tests.untranslated import CATALOGS, po_entries
 
 CHINESE = {e.msgid: e for e in po_entries(CATALOGS[0])}

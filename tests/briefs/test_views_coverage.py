@@ -10,13 +10,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from agent.summary.draft import (
-    MESSAGE_LIMIT,
-    Attempted,
-    coverage_markdown,
-    coverage_rows,
-    coverage_stripped,
-)
+from agent.summary.draft import coverage_markdown
+from briefs.coverage import MESSAGE_LIMIT, Attempted, coverage_rows, coverage_stripped
 from briefs.middleware import TIMEZONE_COOKIE
 from sharing.services import brief_share_create
 from tests.brief_examples import finished_brief

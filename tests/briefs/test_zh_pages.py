@@ -17,11 +17,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from agent.reasons import reason_translate
 from agent.routes.params import Slot, SubjectMissing
-from agent.summary.draft import Attempted, coverage_markdown
+from agent.summary.draft import coverage_markdown
+from briefs.coverage import Attempted
 from briefs.forms import NeedsAnswerForm
 from briefs.models import Brief, BriefStatus
+from briefs.reasons import reason_translate
 from briefs.services import step_append
 from briefs.step_lines import step_page_line
 from briefs.templatetags.dashboard import circuit_reason, window_name

@@ -34,12 +34,12 @@ from django.core.management.base import BaseCommand
 
 from agent import llm
 from agent.context import RunContext
+from agent.management.commands.ask import CLI_USER, cli_owner
 from agent.management.eval_lines import eval_lines_read
 from agent.platform import node_platform
 from agent.rewrite import node_rewrite
 from agent.route import node_route
 from agent.routes.params import example_leaks, route_slots
-from briefs.management.commands.ask import CLI_USER, cli_owner
 from briefs.models import Brief
 from briefs.services import BriefInvalid, question_clean
 from catalog.models import Route

@@ -1,4 +1,6 @@
-"""Every reason the agent writes into a step, in one place.
+"""Every reason the agent writes into a step, in one place: the step log's words, kept with the
+store that holds them, so that the pages and commands which read steps need not reach up to the
+agent (README: How it fits together).
 
 A reason is stored in English in the step's payload (the API, the terminal and the logs read it
 as it is), and shown in the reader's language on the page: ``reason_translate`` recognises a

@@ -8,7 +8,7 @@ served from a URL of its own (the split view) and the page's few styles from a s
 
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from api.schema import TITLE
+from rsshub_agent.api_schema import TITLE
 
 
 class ApiDocsView(SpectacularSwaggerSplitView):

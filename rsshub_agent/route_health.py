@@ -1,4 +1,6 @@
-"""The catalog's pages: route health for staff. Thin: reads through ``catalog.health_selectors``."""
+"""The route health page, for staff: every tried route's health (``fetching.health_selectors``),
+RSSHub's egress, and the housekeeping card. It shows what several apps hold, so the project puts
+it together, as it does the status endpoint (``rsshub_agent.api_status``)."""
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -7,8 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from catalog import health_selectors
 from catalog.forms import RouteHealthFilterForm
+from fetching import health_selectors
 from fetching.egress import egress_outage_everywhere
 from housekeeping.selectors import housekeeping_status
 

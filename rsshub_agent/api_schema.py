@@ -48,7 +48,7 @@ class ApiSchemaGenerator(SchemaGenerator):
 
     def __init__(self, *args, patterns: list | None = None, **kwargs) -> None:
         if patterns is None:
-            from api.urls import schema_patterns  # the URLconf imports this module
+            from rsshub_agent.api_v1_urls import schema_patterns  # imports every endpoint
 
             patterns = schema_patterns
         super().__init__(*args, patterns=patterns, **kwargs)

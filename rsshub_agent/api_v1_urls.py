@@ -1,19 +1,16 @@
-"""The integration API under /api/: ``v1/`` (one view per path), the OpenAPI schema and its docs.
+"""The API's v1 paths, one view per path: each app's endpoints, put together here.
 
 Ids in paths are 1 to 18 digits: anything else (negative, zero, garbage, past a bigint) is not a
-route, and so the catch-all's 404 in the API's error shape rather than a database error.
+route, and so the catch-all's 404 in the API's error shape (``rsshub_agent.api_urls``) rather
+than a database error.
 """
 
-from django.urls import include, path, re_path, register_converter
-from drf_spectacular.views import SpectacularAPIView
+from django.urls import include, path, register_converter
 
-from api import status
-from api.base import NotFoundView
-from api.docs import ApiDocsView
-from api.schema import ApiSchemaGenerator
 from briefs.api import briefs, quota, webhooks
 from briefs.tokens import api as tokens
 from catalog import api as catalog_api
+from rsshub_agent import api_status as status
 from sharing.api import BriefShareApi
 from watches.api_urls import watch_paths
 
@@ -83,19 +80,3 @@ v1_urlpatterns = [
 
 # What the schema documents: the v1 paths, at their full path.
 schema_patterns = [path("api/v1/", include(v1_urlpatterns))]
-
-urlpatterns = [
-    path("v1/", include(v1_urlpatterns)),
-    path(
-        "schema/",
-        SpectacularAPIView.as_view(
-            generator_class=ApiSchemaGenerator,
-            authentication_classes=[],
-            permission_classes=[],
-        ),
-        name="api-schema",
-    ),
-    path("docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
-    # [\s\S], not ".": a path may hold an encoded newline, and must still get the JSON 404.
-    re_path(r"^[\s\S]*$", NotFoundView.as_view(), name="api-not-found"),
-]

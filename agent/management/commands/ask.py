@@ -8,7 +8,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from agent.question import language_of
-from agent.summary.agreement_text import tables_read
+from briefs.agreements import tables_read
 from briefs.models import Brief, BriefStatus
 from briefs.services import BriefInvalid, brief_create
 from briefs.step_lines import step_terminal_line

@@ -1,9 +1,0 @@
-"""The catalog's pages."""
-
-from django.urls import path
-
-from catalog import views
-
-urlpatterns = [
-    path("health/routes/", views.route_health, name="route-health"),
-]
