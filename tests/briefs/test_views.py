@@ -300,7 +300,7 @@ def test_a_finished_brief_is_rendered_with_citations_and_coverage(owner_client, 
     assert "Offline fallbacks" in body
     for button in ("rerun-button", "copy-button"):
         assert tags.find("button", id=button), button
-    assert tags.find("a", id="follow-up-link")[0]["href"] == f"/?follow_up={brief.pk}#ask"
+    assert tags.find("a", id="follow-up-link")[0]["href"] == "#follow-up"
     assert tags.find("a", id="delete-link")
     assert 'id="brief-markdown" type="application/json"' in body
 
