@@ -22,6 +22,8 @@ from agent import reasons
 from agent.question import TimeWindow
 from agent.summary.folding import stories_fold
 from agent.summary.subject import fold
+from fetching.egress import EGRESS_REASON
+from fetching.models import Outcome
 from fetching.outcome_text import outcome_explanation
 from fetching.plaintext import text_cut
 
@@ -156,9 +158,11 @@ SUCCESS = ("ok", "not_modified")
 MESSAGE_LIMIT = 500  # the raw message kept on a coverage row, cut after a whole word
 
 
-def coverage_rows(attempted: list[Attempted]) -> list[dict]:
+def coverage_rows(attempted: list[Attempted], *, egress_down: bool = False) -> list[dict]:
     """One row per path tried: its last outcome, items, message and how many attempts; the
-    reason and the circuit's end only when the last attempt had them."""
+    reason and the circuit's end only when the last attempt had them. ``egress_down``: the run
+    found RSSHub without internet, so a row whose RSSHub did not answer is told by that cause,
+    as the brief's body tells it (``fetching.outcome_text``)."""
     rows: dict[str, dict] = {}
     for a in attempted:
         row = rows.setdefault(a.path, {"path": a.path, "attempts": 0})
@@ -174,6 +178,8 @@ def coverage_rows(attempted: list[Attempted]) -> list[dict]:
             row["circuit_until"] = a.circuit_until.isoformat() if a.circuit_until else None
         row["attempts"] += 1
         row["ok"] = a.outcome in SUCCESS
+        if egress_down and a.outcome == Outcome.RSSHUB_UNAVAILABLE and not a.reason:
+            row["reason"] = EGRESS_REASON
     return list(rows.values())
 
 
@@ -192,11 +198,11 @@ def row_explanation(row: dict) -> str:
     )  # fmt: skip
 
 
-def coverage_markdown(attempted: list[Attempted]) -> str:
+def coverage_markdown(attempted: list[Attempted], *, egress_down: bool = False) -> str:
     """The coverage section: each path, what happened in words, and under a failure the raw
     message whole (up to ``MESSAGE_LIMIT``, cut after a word)."""
     lines = ["", COVERAGE_HEADING_MARK + _("Coverage"), ""]
-    for row in coverage_rows(attempted):
+    for row in coverage_rows(attempted, egress_down=egress_down):
         notes = []
         if row["attempts"] > 1:
             notes.append(attempts_count(row["attempts"]))
