@@ -25,8 +25,9 @@ def _sources(brief: Brief, citations: list[Citation]) -> list[str]:
     counted = Counter(c.source for c in citations if c.source)
     names = [name for name, _n in counted.most_common()]
     coverage = brief.coverage if isinstance(brief.coverage, dict) else {}
-    for row in coverage.get("succeeded") or []:
-        if isinstance(row, dict):
+    cited = {c.path for c in citations}
+    for row in coverage.get("succeeded") or []:  # read, but no item of it cited
+        if isinstance(row, dict) and row.get("path") not in cited:
             names.append(source_of(row.get("path")))
     for need in brief.needs if isinstance(brief.needs, list) else []:
         if isinstance(need, dict) and need.get("source"):
