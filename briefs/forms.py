@@ -101,7 +101,7 @@ def _sentence(text: str) -> str:
     if not text:
         return ""
     text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?。！？" else text + "."
+    return text if text[-1] in ".!?\u3002\uff01\uff1f" else text + "."
 
 
 def need_hint(need: dict) -> SafeString:
