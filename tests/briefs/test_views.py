@@ -443,6 +443,7 @@ def test_another_users_brief_is_a_404_on_every_page_and_action(other_client, own
         ("post", "brief-delete"),
         ("post", "brief-cancel"),
         ("post", "brief-rerun"),
+        ("post", "brief-follow-up"),
     ]:
         response = getattr(other_client, method)(reverse(name, args=[brief.pk]))
         assert response.status_code == 404, f"{method} {name}"
