@@ -22,7 +22,7 @@ from tests.browser.pagecheck import (
     page_shot,
     viewport_set,
 )
-from tests.browser.test_dashboard import FAST, SLOW, ask, sign_in, status_of, text_by_id, wait
+from tests.browser.test_dashboard import FAST, SLOW, ask, sign_in, status_of, wait
 
 pytestmark = pytest.mark.browser
 
@@ -94,7 +94,9 @@ def test_cancel_ends_a_running_brief_and_its_notice_goes_when_final(stack, brows
         lambda d: len(d.find_elements(By.CSS_SELECTOR, "#timeline li[data-kind=step_started]")) >= 3
     )
     browser.find_element(By.ID, "cancel-button").click()
-    wait(browser, 15).until(lambda d: text_by_id(d, "cancel-notice") or text_by_id(d, "brief-error"))
+    wait(browser, 15).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#cancel-notice, #brief-error")
+    )
     wait(browser).until(lambda d: d.find_elements(By.ID, "brief-error"))
 
     assert status_of(stack, brief_id) == "cancelled"
