@@ -62,6 +62,9 @@ def test_a_brief_that_needs_input_leads_with_the_input(owner_client, owner):
 
     assert html.index('id="needs-form"') < html.index('id="brief-body"')
     assert "One thing is missing to answer this" in html
+    two = asking_brief(owner, refusals=0)
+    Brief.objects.filter(pk=two.pk).update(needs=[{**NEED, "parameter": "user"}, NEED])
+    assert "2 things are missing to answer this" in page(owner_client.get(two.get_absolute_url()))
     [hint] = [a for a in Tags(html).find("p") if a.get("id") == "id_value_0_help"]
     assert "Repository name. Give it as <code>owner/name</code>." in html
     assert " · format" not in html and hint
@@ -101,7 +104,7 @@ def test_the_folded_line_reads_in_chinese(owner_client, owner):
     html = page(owner_client.get(brief.get_absolute_url()))
 
     assert "7 条路由需要问题中没有给出的值：仓库" in html  # noqa: RUF001
-    assert "回答这个问题还缺一项信息" in html
+    assert "回答这个问题还缺 1 项信息" in html
 
 
 def test_usage_and_the_run_log_name_what_they_count(owner_client, owner):
