@@ -2,7 +2,7 @@
 needs input asks for it with no failure-coloured row; cancel ends a running brief ``cancelled``
 and its notice goes when the brief is final, while a cancel that comes after the end says so; a
 follow-up asked under the brief runs live in place, and a suggested question is one click.
-Every page checked is free of serious axe violations and of sideways scroll."""
+Every page checked is free of serious axe violations, CSP violations and sideways scroll."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from tests.browser.pagecheck import (
     page_shot,
     viewport_set,
 )
+from tests.browser.test_content_security import csp_violations
 from tests.browser.test_dashboard import FAST, SLOW, ask, sign_in, status_of, wait
 
 pytestmark = pytest.mark.browser
@@ -33,7 +34,10 @@ STAYED_JS = "return window.__stayed === true"
 
 
 def page_clean(driver, name: str, width: int) -> None:
+    """No serious axe violation, no sideways scroll, no CSP violation since the last check."""
     page_shot(driver, name)
+    csp = csp_violations([entry["message"] for entry in driver.get_log("browser")])
+    assert not csp, f"{name}: {csp}"
     found = axe_violations(driver)
     assert not found, f"{name}: {found}"
     scroll, wide = overflow(driver, width)
