@@ -257,6 +257,11 @@
     threadTurn(current);
     current.after(article);
     history.pushState({ brief: article.dataset.brief }, "", url);
+    // Back (or forward) shows that address's own page: the thread here is this visit's.
+    if (!window.__threadBack) {
+      window.__threadBack = true;
+      window.addEventListener("popstate", function () { location.reload(); });
+    }
     copyButtons(article);
     confirmForms(article);
     followUpInPlace(article);
