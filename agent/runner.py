@@ -99,7 +99,7 @@ def needs_stored(needs: list[dict]) -> list[dict]:
 
 def _finish(ctx: RunContext, *, draft: Draft, as_of: datetime, started: float) -> bool:
     ctx.timings["total_ms"] = int((time.monotonic() - started) * 1000)
-    rows = coverage_rows(ctx.attempted)
+    rows = coverage_rows(ctx.attempted, egress_down=ctx.egress_down)
     coverage = {
         "tried": [row["path"] for row in rows],
         "succeeded": [row for row in rows if row["ok"]],

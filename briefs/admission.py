@@ -194,11 +194,16 @@ def brief_ask(
         )  # fmt: skip
 
 
-def brief_follow_up(*, owner: AbstractBaseUser, brief_id: int, question: object) -> Brief:
+def brief_follow_up(
+    *, owner: AbstractBaseUser, brief_id: int, question: object, interface: str | None = None
+) -> Brief:
     """A follow-up of the owner's brief ``brief_id`` (``Brief.DoesNotExist`` for anyone
-    else's), run as its thread was: offline when it was."""
+    else's), run as its thread was: offline when it was. ``interface``: the reader's, for the
+    language (``briefs.language``)."""
     offline = Brief.objects.values_list("offline", flat=True).get(owner=owner, pk=brief_id)
-    return brief_ask(owner=owner, question=question, follow_up_of=brief_id, offline=offline)
+    return brief_ask(
+        owner=owner, question=question, follow_up_of=brief_id, offline=offline, interface=interface
+    )
 
 
 def brief_rerun(*, owner: AbstractBaseUser, brief_id: int) -> Brief:

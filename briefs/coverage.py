@@ -13,6 +13,8 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from fetching.egress import EGRESS_REASON
+from fetching.models import Outcome
 from fetching.outcome_text import outcome_explanation
 from fetching.plaintext import text_cut
 
@@ -33,9 +35,11 @@ SUCCESS = ("ok", "not_modified")
 MESSAGE_LIMIT = 500  # the raw message kept on a coverage row, cut after a whole word
 
 
-def coverage_rows(attempted: list[Attempted]) -> list[dict]:
+def coverage_rows(attempted: list[Attempted], *, egress_down: bool = False) -> list[dict]:
     """One row per path tried: its last outcome, items, message and how many attempts; the
-    reason and the circuit's end only when the last attempt had them."""
+    reason and the circuit's end only when the last attempt had them. ``egress_down``: the run
+    found RSSHub without internet, so a row whose RSSHub did not answer is told by that cause,
+    as the brief's body tells it (``fetching.outcome_text``)."""
     rows: dict[str, dict] = {}
     for a in attempted:
         row = rows.setdefault(a.path, {"path": a.path, "attempts": 0})
@@ -51,6 +55,8 @@ def coverage_rows(attempted: list[Attempted]) -> list[dict]:
             row["circuit_until"] = a.circuit_until.isoformat() if a.circuit_until else None
         row["attempts"] += 1
         row["ok"] = a.outcome in SUCCESS
+        if egress_down and a.outcome == Outcome.RSSHUB_UNAVAILABLE and not a.reason:
+            row["reason"] = EGRESS_REASON
     return list(rows.values())
 
 

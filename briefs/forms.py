@@ -2,6 +2,8 @@
 
 from django import forms
 from django.utils import formats, timezone
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -93,6 +95,32 @@ def _format_shown(stored: object) -> str:
     return gettext(stored) if isinstance(stored, str) and stored else ""
 
 
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter and a closing stop."""
+    text = text.strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?\u3002\uff01\uff1f" else text + "."
+
+
+def need_hint(need: dict) -> SafeString:
+    """What the value is and the form it takes, as sentences: "Repository name. Give it as
+    <code>owner/name</code>." (the format also stands in the input as its placeholder)."""
+    parts = [escape(_sentence(str(need.get("description") or "")))]
+    shape = _format_shown(need.get("format"))
+    if shape:
+        give = escape(gettext("Give it as %(format)s."))
+        parts.append(mark_safe(give % {"format": format_html("<code>{}</code>", shape)}))  # noqa: S308 -- both parts escaped
+    return mark_safe(" ".join(p for p in parts if p))  # noqa: S308 -- escaped above
+
+
+class FollowUpForm(forms.Form):
+    """A follow-up asked under a brief: the question alone (the thread is the brief's)."""
+
+    question = forms.CharField(label=_("Ask a follow-up"), max_length=MAX_QUESTION_CHARS)
+
+
 class NeedsAnswerForm(forms.Form):
     """One input per value a ``needs_input`` brief asks for (``value_0``, ``value_1``...)."""
 
@@ -104,7 +132,7 @@ class NeedsAnswerForm(forms.Form):
                 label=_("Which %(source)s %(parameter)s?")
                 % {"source": source, "parameter": parameter_name(parameter)},
                 max_length=NEED_VALUE_MAX_LENGTH,
-                help_text=need.get("description") or "",
+                help_text=need_hint(need),
                 widget=forms.TextInput(attrs={"placeholder": _format_shown(need.get("format"))}),
             )
 

@@ -166,31 +166,35 @@ PARSER = _parser()
 
 SNIPPET_LENGTH = 200
 SPACE_BEFORE_STOP_RE = re.compile(r"\s+([.,;:!?\u3002\uff0c\uff1b\uff1a\uff01\uff1f])")
-SNIPPET_ITEMS = 3
+
+
+SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])\s*")
+LABEL_CHARS = 20  # "Can't query.", "Not found.": a label, said with the sentence after it
 
 
 def body_snippet(body: str, limit: int = SNIPPET_LENGTH) -> str:
-    """A line of plain text that says what a brief found: the text of its first list entries
-    (the stories), or of its paragraphs when it has no list; no markup, no ``[n]`` markers, and
-    cut at a word's end when too long."""
-    entries: list[str] = []
-    paragraphs: list[str] = []
-    depth = 0
-    opened = ""
+    """A line of plain text that says what a brief found: its first sentence (of its first
+    paragraph, or of its first list entry when it has no paragraph), never a heading or the
+    coverage's error messages; a short label ("Not found.") keeps the sentence after it. No
+    markup, no ``[n]`` markers, and cut at a word's end when too long."""
+    first_entry, paragraph, depth, opened, labelled = "", "", 0, "", False
     for token in PARSER.parse(body or ""):
         if token.type == "list_item_open":
             depth += 1
-            if depth == 1:
-                entries.append("")
         elif token.type == "list_item_close":
             depth -= 1
-        elif token.type == "inline" and depth:
-            entries[-1] = f"{entries[-1]} {_plain(token)}"
+        elif token.type == "inline" and depth and not first_entry:
+            first_entry = _plain(token)
         elif token.type == "inline" and opened == "paragraph_open" and token.level == 1:
-            paragraphs.append(_plain(token))  # a top-level paragraph, not a heading
+            paragraph = _plain(token)  # a top-level paragraph, not a heading
+            opening = [c for c in token.children or [] if c.type != "text" or c.content]
+            labelled = bool(opening) and opening[0].type == "strong_open"
+            break
         opened = token.type
-    parts = [" ".join(e.split()) for e in entries[:SNIPPET_ITEMS]] or paragraphs
-    return text_cut(" · ".join(p for p in parts if p), limit)
+    text = " ".join((paragraph or first_entry).split())
+    sentences = [s for s in SENTENCE_END_RE.split(text) if s]
+    said = 2 if paragraph and labelled and len(sentences[0]) < LABEL_CHARS else 1
+    return text_cut(" ".join(sentences[:said]), limit)
 
 
 def _plain(inline) -> str:

@@ -126,6 +126,17 @@ def parameter_name(name: str) -> str:
     return gettext(PARAMETER_NAMES[name]) if name in PARAMETER_NAMES else name
 
 
+def reason_values(reason: Reason, stored: object) -> dict[str, str] | None:
+    """The values of ``stored`` when it is ``reason`` (in English, as stored), else None."""
+    if not isinstance(stored, str):
+        return None
+    for form in filter(None, (reason.singular, reason.plural)):
+        found = _regex(form).fullmatch(stored)
+        if found:
+            return found.groupdict()
+    return None
+
+
 def reason_translate(stored: object) -> str:
     """A stored reason in the active language; what is not known here stays as stored."""
     if not isinstance(stored, str):

@@ -105,11 +105,15 @@ def brief_create(
 
 
 def brief_cancel(*, owner: AbstractBaseUser, brief_id: int) -> Brief:
-    """Ask a run to stop. A queued brief is cancelled at once; a running one at its next step."""
+    """Ask a run to stop. A queued brief is cancelled at once; a running one at its next step; a
+    finished one is returned as it is (``cancel_requested`` stays False)."""
     brief = Brief.objects.get(owner=owner, pk=brief_id)
-    if brief.is_finished:
+    # Only an unfinished brief takes the request, in one conditional UPDATE: a run that ends
+    # between the read above and here is not marked as cancelled by a request it never saw.
+    live = (BriefStatus.QUEUED, BriefStatus.RUNNING)
+    if not Brief.objects.filter(pk=brief.pk, status__in=live).update(cancel_requested=True):
+        brief.refresh_from_db()
         return brief
-    Brief.objects.filter(pk=brief.pk).update(cancel_requested=True)
     cancelled_now = Brief.objects.filter(pk=brief.pk, status=BriefStatus.QUEUED).update(
         status=BriefStatus.CANCELLED,
         finished_at=timezone.now(),

@@ -8,7 +8,7 @@ Another user's brief is a 404 on every page and action, exactly like a brief tha
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from briefs import admission, selectors, services
 from briefs.agent_hooks import agent_hooks
 from briefs.examples import EXAMPLE_QUESTIONS
-from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm
+from briefs.forms import AskForm, BriefSearchForm, FollowUpForm, NeedsAnswerForm
 from briefs.language import brief_language_context, brief_locale, citations_marked
 from briefs.markdown import (
     body_snippet,
@@ -27,8 +27,11 @@ from briefs.markdown import (
     brief_page_html,
     citations_read,
 )
-from briefs.models import Brief, BriefOutcome
+from briefs.models import Brief, BriefOutcome, BriefStatus
 from briefs.quotas import QuotaExceeded
+from briefs.step_folds import timeline_entries
+from briefs.suggestions import brief_suggestions
+from catalog.search_terms import MAX_QUESTION_CHARS
 from fetching.egress import egress_outage_everywhere, egress_outages
 from fetching.reachability import instances_status
 
@@ -150,6 +153,10 @@ def _detail_context(brief: Brief) -> dict:
     return {
         "brief": brief,
         "steps": steps,
+        # A running brief's timeline grows step by step (the page appends them): folded once final.
+        "timeline": timeline_entries(steps) if brief.is_finished else steps,
+        "suggestions": brief_suggestions(brief, citations) if brief.is_finished else [],
+        "question_max": MAX_QUESTION_CHARS,
         "last_seq": steps[-1].seq if steps else 0,
         "queue_position": selectors.brief_queue_position(brief),
         "citations": citations,
@@ -226,7 +233,49 @@ def brief_cancel(request: HttpRequest, pk: int) -> HttpResponse:
         brief = services.brief_cancel(owner=request.user, brief_id=pk)
     except Brief.DoesNotExist:
         raise Http404("No such brief.") from None
-    messages.info(request, _("Cancel requested: the run stops at its next step."))
+    if brief.status == BriefStatus.CANCELLED:
+        messages.info(request, _("The brief is cancelled."))
+    elif brief.is_finished:  # it ended before the cancel arrived: say so, promise nothing
+        messages.info(request, _("The brief had already finished: there was nothing to cancel."))
+    # A running brief shows "cancel requested" on its own page until it stops (detail.html).
+    return redirect(brief)
+
+
+def _follow_up_refusal(form: FollowUpForm) -> str:
+    errors = form.errors.get("question") or form.non_field_errors()
+    return str(errors[0]) if errors else _("Give a question to ask.")
+
+
+@login_required
+@require_POST
+def brief_follow_up(request: HttpRequest, pk: int) -> HttpResponse:
+    """A follow-up asked under the brief (its box or a suggested question). Without script, the
+    follow-up's page; the page's script asks for JSON and shows the follow-up live in place."""
+    brief = _own_brief(request, pk)
+    in_place = "application/json" in request.headers.get("Accept", "")
+    form = FollowUpForm(request.POST)
+    refusal, status = _follow_up_refusal(form), 400
+    if form.is_valid():
+        try:
+            follow_up = admission.brief_follow_up(
+                owner=request.user,
+                brief_id=brief.pk,
+                question=form.cleaned_data["question"],
+                interface=translation.get_language(),
+            )
+        except services.BriefInvalid as exc:
+            refusal = exc.message
+        except QuotaExceeded as exc:
+            refusal, status = exc.reader_message(), 429
+        else:
+            if not in_place:
+                return redirect(follow_up)
+            where = {"id": follow_up.pk, "url": follow_up.get_absolute_url()}
+            fragment = reverse("brief-fragment", args=[follow_up.pk])
+            return JsonResponse({**where, "fragment": fragment}, status=201)
+    if in_place:
+        return JsonResponse({"message": str(refusal)}, status=status)
+    messages.error(request, refusal)
     return redirect(brief)
 
 

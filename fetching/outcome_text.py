@@ -66,7 +66,8 @@ OUTCOME_EXPLANATIONS: dict[Outcome, Promise] = {
         "RSSHub could not get %(source)s; try again later, or ask staff to check the route."
     ),
     Outcome.RSSHUB_UNAVAILABLE: gettext_lazy(
-        "RSSHub itself did not answer, so %(source)s was not fetched; try again in a few minutes."
+        "RSSHub itself did not answer, so %(source)s was not fetched; the source did not fail. "
+        "Ask again once RSSHub is back."
     ),
     Outcome.REJECTED: gettext_lazy(
         "the path for %(source)s was refused before anything was sent (not a valid or enabled "
@@ -80,8 +81,22 @@ REASON_EXPLANATIONS: dict[tuple[Outcome, str], Promise] = {
         "check the RSSHub access key."
     ),
     (Outcome.RSSHUB_UNAVAILABLE, EGRESS_REASON): gettext_lazy(
-        "RSSHub cannot reach the internet, so %(source)s was not fetched; try again when its "
-        "network is back."
+        "RSSHub cannot reach the internet, so %(source)s was not fetched; the source did not "
+        "fail. Ask again once RSSHub's network is back."
+    ),
+}
+# A brief none of whose sources could be read because of RSSHub itself says so first, in the
+# same words as each of its coverage rows (above): one story, whichever part a reader reads.
+OUTAGE_EGRESS = "egress"  # RSSHub cannot reach the internet (``fetching.egress``)
+OUTAGE_RSSHUB = "rsshub"  # RSSHub itself does not answer, retries included
+OUTAGE_OPENINGS: dict[str, Promise] = {
+    OUTAGE_EGRESS: gettext_lazy(
+        "**Can't query.** As of %(time)s, RSSHub cannot reach the internet, so no source was "
+        "fetched; the sources did not fail. Ask again once RSSHub's network is back."
+    ),
+    OUTAGE_RSSHUB: gettext_lazy(
+        "**Can't query.** As of %(time)s, RSSHub itself did not answer, so no source was "
+        "fetched; the sources did not fail. Ask again once RSSHub is back."
     ),
 }
 UNKNOWN_EXPLANATION = gettext_lazy("%(source)s could not be fetched; try again later.")
@@ -124,6 +139,11 @@ def outcome_explanation(
         return str(UNKNOWN_EXPLANATION) % {"source": source}
     text = REASON_EXPLANATIONS.get((known, reason)) or OUTCOME_EXPLANATIONS[known]
     return str(text) % {"source": source}
+
+
+def outage_opening(outage: str, *, time: str) -> str:
+    """The first line of a brief that read nothing because of RSSHub itself (``OUTAGE_*``)."""
+    return str(OUTAGE_OPENINGS[outage]) % {"time": time}
 
 
 def _circuit_text(source: str, until: datetime | None) -> str:

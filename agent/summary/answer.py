@@ -102,8 +102,9 @@ def newest(items: list[SourceItem], count: int) -> list[SourceItem]:
 
 
 def subject_note(plan: AnswerPlan) -> str:
-    """How many fetched items are about the subject, for a subject question."""
-    if plan.about is None:
+    """How many fetched items are about the subject, for a subject question. A subject that is
+    only numbers ("top 2", "3 days") is no name to say the items are about: no note then."""
+    if plan.about is None or all(term.isdigit() for term in plan.subject.terms):
         return ""
     values = {"about": plan.about, "n": plan.fetched, "subject": escape_markdown(plan.subject.text)}
     if plan.about >= plan.fetched:
@@ -115,11 +116,12 @@ def subject_note(plan: AnswerPlan) -> str:
             )
             % values
         )
+    # Fewer are about it than were fetched, so "items" is plural: the verb agrees with "about".
     return (
         ngettext(
-            "%(about)d of the %(n)d item fetched mentions %(subject)s; only those are listed.",
+            "%(about)d of the %(n)d items fetched mentions %(subject)s; only it is listed.",
             "%(about)d of the %(n)d items fetched mention %(subject)s; only those are listed.",
-            plan.fetched,
+            plan.about,
         )
         % values
     )

@@ -138,11 +138,11 @@ def escape_markdown(text: str) -> str:
     return re.sub(r"([\\`*_{}\[\]<>()#!|])", r"\\\1", " ".join(text.split()))
 
 
-def coverage_markdown(attempted: list[Attempted]) -> str:
+def coverage_markdown(attempted: list[Attempted], *, egress_down: bool = False) -> str:
     """The coverage section: each path, what happened in words, and under a failure the raw
     message whole (up to ``MESSAGE_LIMIT``, cut after a word)."""
     lines = ["", coverage_heading(), ""]
-    for row in coverage_rows(attempted):
+    for row in coverage_rows(attempted, egress_down=egress_down):
         notes = []
         if row["attempts"] > 1:
             notes.append(attempts_count(row["attempts"]))

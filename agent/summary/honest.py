@@ -29,6 +29,7 @@ from agent.summary.draft import (
 from briefs.coverage import Attempted, coverage_rows
 from briefs.models import BriefOutcome, OutcomeReason
 from briefs.reasons import parameter_name
+from fetching.outcome_text import OUTAGE_EGRESS, OUTAGE_RSSHUB, outage_opening
 
 
 def brief_honest(
@@ -67,21 +68,13 @@ def brief_no_data(
     be read; what was tried and why follows. ``egress_down``: RSSHub could not reach the
     internet (``fetching.egress``), which is said first and plainly: the sources did not fail,
     the way to them did. ``rsshub_down``: RSSHub itself did not answer, which is said the same
-    way."""
+    way. Both in the words of the coverage rows (``fetching.outcome_text.OUTAGE_OPENINGS``)."""
     tried = len(coverage_rows(attempted))
     when = time_text(as_of)
     if egress_down:
-        opening = _(
-            "**Can't query.** As of %(time)s, RSSHub cannot reach the internet right now, so "
-            "no source could be read. The sources themselves did not fail; ask again once "
-            "RSSHub's network is back."
-        ) % {"time": when}
+        opening = outage_opening(OUTAGE_EGRESS, time=when)
     elif rsshub_down:
-        opening = _(
-            "**Can't query.** As of %(time)s, the RSSHub instance this service reads through "
-            "does not answer, so no source could be read. The sources themselves did not "
-            "fail; ask again once RSSHub is back."
-        ) % {"time": when}
+        opening = outage_opening(OUTAGE_RSSHUB, time=when)
     elif reason == OutcomeReason.EMPTY:
         opening = _(
             "**Not found.** As of %(time)s, the sources read answered but had no items for "
@@ -100,7 +93,8 @@ def brief_no_data(
             "**Can't query.** As of %(time)s, I found no source in the catalog that fits this "
             "question, so nothing was fetched."
         ) % {"time": when}
-    return Draft(body=opening + "\n" + coverage_markdown(attempted), citations=[], method="none")
+    coverage = coverage_markdown(attempted, egress_down=egress_down)
+    return Draft(body=opening + "\n" + coverage, citations=[], method="none")
 
 
 def brief_off_topic(plan: AnswerPlan, *, attempted: list[Attempted], as_of: datetime) -> Draft:

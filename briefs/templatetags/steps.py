@@ -10,6 +10,7 @@ from django.utils import timezone, translation
 from django.utils.safestring import SafeString
 
 from briefs.models import RunStep
+from briefs.step_folds import RefusalFold, missing_value_names
 from briefs.step_lines import SUCCESS, step_kind_label, step_page_line
 
 register = template.Library()
@@ -20,6 +21,16 @@ def step_text(step: RunStep) -> SafeString:
     return step_page_line(step.kind, step.payload)
 
 
+@register.simple_tag
+def fold_text(fold: RefusalFold) -> SafeString:
+    return fold.line()
+
+
+@register.filter
+def is_fold(entry: object) -> bool:
+    return isinstance(entry, RefusalFold)
+
+
 @register.filter
 def step_label(kind: str) -> str:
     return step_kind_label(kind)
@@ -27,8 +38,11 @@ def step_label(kind: str) -> str:
 
 @register.filter
 def step_tone(step: RunStep) -> str:
-    """A CSS tone for the step: ok, bad, warn or plain."""
+    """A CSS tone for the step: ok, bad, warn, ask or plain. A route refused only because the
+    question lacks a value asks the reader (``briefs.step_folds``): never the failure colour."""
     payload = step.payload if isinstance(step.payload, dict) else {}
+    if missing_value_names(step) is not None:
+        return "ask"
     if step.kind == "fetch_result":
         return "ok" if payload.get("outcome") in SUCCESS else "bad"
     if step.kind in ("run_failed", "choice_rejected"):

@@ -115,6 +115,7 @@
       current.replaceWith(article);
       copyButtons(article);
       confirmForms(article);
+      followUpInPlace(article);
     });
   }
 
@@ -167,6 +168,9 @@
       }
       var elapsed = document.getElementById("elapsed");
       if (elapsed && message.started_at) elapsed.dataset.since = message.started_at;
+      // A final brief has nothing left to cancel: the notice that promised it goes.
+      var notice = document.getElementById("cancel-notice");
+      if (message.finished && notice) notice.remove();
       // The closing step follows the status change; reload without it if it does not come.
       if (message.finished && !finishTimer) finishTimer = setTimeout(finish, 2000);
     }
@@ -193,6 +197,79 @@
     connect();
   }
 
+  /* A brief kept above its follow-up as the thread's earlier turn: its answer and sources
+     stay; its controls, log and ids go (the follow-up's article has the same ids), and its
+     in-page links, which would now point into the follow-up, become plain text. */
+  function threadTurn(article) {
+    ["live", "follow-up", "coverage", "usage", "actions", "share", "steps-section"].forEach(function (id) {
+      var part = article.querySelector("#" + id);
+      if (part) part.remove();
+    });
+    article.querySelectorAll("a[href^='#']").forEach(function (link) { link.removeAttribute("href"); });
+    article.querySelectorAll("[id]").forEach(function (node) { node.removeAttribute("id"); });
+    var title = article.querySelector("h1");
+    if (title) {
+      var turn = document.createElement("h2");
+      turn.className = "thread-question";
+      turn.textContent = title.textContent;
+      title.replaceWith(turn);
+    }
+    article.removeAttribute("id");
+    article.classList.add("thread-turn");
+  }
+
+  /* The follow-up box and the suggested questions: the follow-up starts under this brief and
+     runs live here; the address becomes the follow-up's. Without script (or if this fails),
+     the form posts and the browser goes to the follow-up's page. */
+  function followUpInPlace(root) {
+    root.querySelectorAll("form[data-in-place]").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        if (!window.fetch || !window.history.pushState) return;
+        event.preventDefault();
+        var buttons = form.querySelectorAll("button");
+        buttons.forEach(function (b) { b.disabled = true; });
+        var error = document.getElementById("follow-up-error");
+        fetch(form.action, {
+          method: "POST", body: new FormData(form), credentials: "same-origin",
+          headers: { Accept: "application/json" }
+        }).then(function (response) {
+          return response.json().then(function (body) { return { ok: response.status === 201, body: body }; });
+        }).then(function (answer) {
+          if (!answer.ok) {
+            buttons.forEach(function (b) { b.disabled = false; });
+            if (error) { error.textContent = answer.body.message || ""; error.hidden = false; }
+            return null;
+          }
+          return fetch(answer.body.fragment, { credentials: "same-origin", headers: { Accept: "text/html" } })
+            .then(function (response) { return response.text(); })
+            .then(function (html) { showFollowUp(html, answer.body.url); });
+        }).catch(function () { form.submit(); });
+      });
+    });
+  }
+
+  function showFollowUp(html, url) {
+    var holder = document.createElement("template");
+    holder.innerHTML = html;
+    var article = holder.content.getElementById("brief");
+    var current = document.getElementById("brief");
+    if (!article || !current) { location.assign(url); return; }
+    threadTurn(current);
+    current.after(article);
+    history.pushState({ brief: article.dataset.brief }, "", url);
+    // Back (or forward) shows that address's own page: the thread here is this visit's.
+    if (!window.__threadBack) {
+      window.__threadBack = true;
+      window.addEventListener("popstate", function () { location.reload(); });
+    }
+    copyButtons(article);
+    confirmForms(article);
+    followUpInPlace(article);
+    article.scrollIntoView({ block: "start" });
+    liveTimeline();
+    elapsedClock();
+  }
+
   /* The question box: Enter or Ctrl/Cmd+Enter asks; Shift+Enter starts a new line. A key that
      ends an input-method composition (Chinese, Japanese) only confirms the characters. */
   function enterSubmits() {
@@ -214,6 +291,7 @@
     enterSubmits();
     copyButtons(document);
     confirmForms(document);
+    followUpInPlace(document);
     elapsedClock();
   });
 })();

@@ -30,7 +30,7 @@ QUESTIONS = {
     "Beta Daily": "/beta/latest",
     "Gamma Forum threads": "/gamma/threads",
 }
-UNREACHABLE = "RSSHub cannot reach the internet right now"
+UNREACHABLE = "RSSHub cannot reach the internet, so no source was fetched"
 HEALTH = ("attempts", "consecutive_failures", "last_error_class", "circuit", "circuit_open_until")
 
 
@@ -70,6 +70,7 @@ def test_briefs_while_rsshub_cannot_reach_the_internet_blame_no_route(run_owner,
         [result] = steps_of(brief, "fetch_result")
         assert (result["path"], result["outcome"]) == (path, "rsshub_unavailable")
         assert UNREACHABLE in brief.body.splitlines()[0]
+        assert "did not answer" not in brief.body, "its rows tell the same story"
         assert "could not fetch anything" not in brief.body
         assert (brief.outcome, brief.outcome_reason) == ("no_data", "unreachable")
         assert brief.citations == []

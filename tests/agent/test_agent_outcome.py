@@ -10,6 +10,7 @@ a repository: a question that names none is asked for it, and its follow-up read
 import pytest
 from django.utils import translation
 
+from agent.summary.draft import row_explanation
 from briefs.models import BriefOutcome, BriefStatus
 from briefs.services import brief_needs_answer
 from briefs.tasks import run_brief
@@ -121,7 +122,10 @@ def test_rsshub_down_is_no_data_unreachable(run_owner, settings):
     outcomes = {row["outcome"] for row in brief.coverage["failed"]}
     assert outcomes == {"rsshub_unavailable"}
     assert (brief.outcome, brief.outcome_reason) == ("no_data", "unreachable")
-    assert "the RSSHub instance this service reads through does not answer" in brief.body
+    assert "RSSHub itself did not answer, so no source was fetched" in brief.body
+    with translation.override("en"):  # the row tells the same story in the same words
+        [row] = brief.coverage["failed"]
+        assert row_explanation(row).startswith("RSSHub itself did not answer, so alpha was not")
     # One route, retried; no other route is tried through the same silent RSSHub.
     assert len(brief.coverage["tried"]) == 1
     assert steps_of(brief, "router")[-1]["reason"] == "RSSHub itself does not answer"

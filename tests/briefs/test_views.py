@@ -300,7 +300,7 @@ def test_a_finished_brief_is_rendered_with_citations_and_coverage(owner_client, 
     assert "Offline fallbacks" in body
     for button in ("rerun-button", "copy-button"):
         assert tags.find("button", id=button), button
-    assert tags.find("a", id="follow-up-link")[0]["href"] == f"/?follow_up={brief.pk}#ask"
+    assert tags.find("a", id="follow-up-link")[0]["href"] == "#follow-up"
     assert tags.find("a", id="delete-link")
     assert 'id="brief-markdown" type="application/json"' in body
 
@@ -364,6 +364,9 @@ def test_hostile_text_is_escaped_everywhere_on_the_page(owner_client, owner):
     assert not [a for t, a in tags.tags if t in ("img", "iframe")]
     assert not [a for t, a in tags.tags if any(k.startswith("on") for k in a)]
     forms = sorted(a["action"] for t, a in tags.tags if t == "form")
+    follow_ups = [f for f in forms if f == f"/briefs/{brief.pk}/follow-up/"]
+    assert 1 <= len(follow_ups) <= 4, "the follow-up box and its suggested questions"
+    forms = [f for f in forms if f not in follow_ups]
     assert forms == sorted(
         [
             "/accounts/logout/",
@@ -443,6 +446,7 @@ def test_another_users_brief_is_a_404_on_every_page_and_action(other_client, own
         ("post", "brief-delete"),
         ("post", "brief-cancel"),
         ("post", "brief-rerun"),
+        ("post", "brief-follow-up"),
     ]:
         response = getattr(other_client, method)(reverse(name, args=[brief.pk]))
         assert response.status_code == 404, f"{method} {name}"

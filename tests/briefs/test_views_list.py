@@ -51,7 +51,7 @@ def test_a_row_shows_snippet_sources_outcome_time_and_actions(owner_client, owne
         citations=[{"n": 1}, {"n": 2}],
     )
     html = row_html(page(owner_client.get(reverse("brief-list"))), brief.pk)
-    assert '<p class="snippet">First story · Wire · Second story</p>' in html
+    assert '<p class="snippet">As of now: 2 items.</p>' in html
     assert '<span class="source-count" title="2 sources">2</span>' in html
     assert 'data-outcome="answered"' in html
     assert 'datetime="2026-05-01T09:30:00+00:00"' in html
@@ -267,13 +267,35 @@ def test_the_picker_keeps_to_a_bounded_number_of_questions(owner, django_assert_
 # --- snippets ---------------------------------------------------------------------------------
 
 
-def test_a_snippet_is_the_first_stories_without_markup():
-    body = "Lead line [1].\n\n## Wire\n\n- **One** [1]\\\n  why it matters\n- Two [2]\n- 3\n- 4"
-    assert body_snippet(body) == "One why it matters · Two · 3"
+def test_a_snippet_is_the_first_sentence_without_markup():
+    body = "Lead line [1]. Then more.\n\n## Wire\n\n- **One** [1]\\\n  why it matters\n- Two [2]"
+    assert body_snippet(body) == "Lead line."
 
 
-def test_a_snippet_without_a_list_is_the_paragraphs_not_the_headings():
-    assert body_snippet("# Title\n\nFirst `code` [3].\n\nSecond.") == "First code. · Second."
+def test_a_snippet_is_never_a_heading_and_a_label_keeps_its_sentence():
+    assert body_snippet("# Title\n\nFirst `code` [3]. Second.") == "First code."
+    body = "**Not found.** As of 10:00, nothing. More.\n\n## Coverage\n\n- `/a`: error text"
+    assert body_snippet(body) == "Not found. As of 10:00, nothing."
+
+
+def test_a_snippet_of_a_brief_that_read_nothing_is_no_error_message():
+    body = (
+        "**Can't query.** As of 10:00 UTC, RSSHub itself did not answer, so no source was "
+        "fetched; the sources did not fail. Ask again once RSSHub is back.\n\n## Coverage\n\n"
+        "- `/test/error`: RSSHub could not get test.\n  - Details: ECONNREFUSED 127.0.0.1:1200"
+    )
+    snippet = body_snippet(body)
+    assert snippet.startswith("Can't query. As of 10:00 UTC, RSSHub itself did not answer")
+    assert "ECONNREFUSED" not in snippet and "Details" not in snippet
+
+
+def test_a_chinese_snippet_ends_at_the_first_full_stop():
+    text = "截至 10:00，共 2 条内容。最新的在 9:00。"  # noqa: RUF001
+    assert body_snippet(text) == text[: text.index("。") + 1]
+
+
+def test_a_snippet_without_a_paragraph_is_its_first_entry():
+    assert body_snippet("## Wire\n\n- **One** thing. Two.\n- Other") == "One thing."
 
 
 def test_a_long_snippet_ends_after_a_whole_word():

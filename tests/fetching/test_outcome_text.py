@@ -47,7 +47,7 @@ def test_each_class_has_a_name_and_a_line_naming_the_source(outcome, language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_failures_say_what_to_do_next(language):
-    nexts = {"en": ("try", "ask staff"), "zh-hans": ("再试", "请", "换")}[language]
+    nexts = {"en": ("try", "ask staff", "Ask again"), "zh-hans": ("再试", "请", "换")}[language]
     with translation.override(language):
         for outcome in set(Outcome) - {Outcome.OK, Outcome.NOT_MODIFIED}:
             line = outcome_explanation(outcome, path="/36kr/hot-list")
