@@ -14,7 +14,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from catalog.search import MAX_QUESTION_CHARS
-from watches.models import Schedule, Watch, Weekday
+from watches.models import DigestFrequency, Schedule, Watch, Weekday
 from watches.schedules import DAILY, HOURLY, WEEKLY, ZONE_NAME_MAX_LENGTH
 
 SERVICE_FIELDS = {"time": "time_of_day"}  # a service's field name -> the form's
@@ -128,3 +128,7 @@ class WatchForm(forms.Form):
             "notify_email": watch.notify_email,
             "notify_only_new": watch.notify_only_new,
         }
+
+
+class DigestForm(forms.Form):
+    frequency = forms.ChoiceField(label=_("Digest email"), choices=DigestFrequency.choices)

@@ -22,6 +22,7 @@ register_converter(FeedSecretConverter, "feed_secret")
 
 urlpatterns = [
     path("", views.watch_list, name="watch-list"),
+    path("new/", views.watch_news, name="watch-news"),
     path("<int:pk>/", views.watch_detail, name="watch-detail"),
     path("<int:pk>/run/", views.watch_run, name="watch-run"),
     path("<int:pk>/runs/", views.watch_runs_fragment, name="watch-runs-fragment"),

@@ -18,8 +18,8 @@ from briefs.quotas import QuotaExceeded, quota_reason
 from briefs.selectors import brief_of, brief_queue_position, brief_steps
 from sharing.atom import atom_response, feed_tag_uri
 from sharing.models import secret_hint
-from watches import selectors, services
-from watches.forms import WatchForm
+from watches import news, selectors, services
+from watches.forms import DigestForm, WatchForm
 from watches.models import DEFAULT_TIME, Watch, WatchRun
 from watches.schedules import DAILY, zone_names
 from watches.unsubscribe import unsubscribe_watch
@@ -247,3 +247,29 @@ def watch_feed(request: HttpRequest, secret: str) -> HttpResponse:
         self_url=request.path,
         updated_floor=watch.created_at,
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def watch_news(request: HttpRequest) -> HttpResponse:
+    """What is new across the user's watches, newest first (``watches.news``), and the choice
+    of a digest email of it; the runs shown are read."""
+    digest = news.digest_of(request.user)
+    if request.method == "POST":
+        form = DigestForm(request.POST)
+        if form.is_valid():
+            news.digest_choose(owner=request.user, frequency=form.cleaned_data["frequency"])
+            messages.success(request, _("The digest is saved."))
+            return redirect("watch-news")
+    else:
+        form = DigestForm(initial={"frequency": digest.frequency if digest else "off"})
+    items = news.news_items(request.user)
+    unread = {item.run.pk for item in items if item.run.read_at is None}
+    news.news_runs_read(request.user, list(unread))
+    context = {
+        "items": items,
+        "unread": unread,
+        "form": form,
+        "has_email": bool(request.user.email),
+    }
+    return render(request, "watches/news.html", context, status=400 if form.errors else 200)
