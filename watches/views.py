@@ -264,7 +264,7 @@ def watch_news(request: HttpRequest) -> HttpResponse:
     else:
         form = DigestForm(initial={"frequency": digest.frequency if digest else "off"})
     items = news.news_items(request.user)
-    unread = {item.run.pk for item in items if item.run.read_at is None}
+    unread = {item.run.pk for item in items if item.run.settled_at and not item.run.read_at}
     news.news_runs_read(request.user, list(unread))
     context = {
         "items": items,
