@@ -201,3 +201,16 @@ def test_a_digest_in_chinese_for_chinese_questions(reader):
 def test_news_items_skip_malformed_citations(owner):
     run_finished(watch_make(owner), new=1, citations=[{"n": "x"}, "junk", cite(3, "Ok", "bad")])
     assert [item.title for item in news_items(owner)] == ["Ok"]
+
+
+def test_the_hourly_schedule_sends_the_digests_due():
+    """The migration's schedule (as existing tasks are scheduled) runs the task that sends."""
+    from django_q.models import Schedule
+
+    from watches import tasks
+
+    schedule = Schedule.objects.get(name="watches-digests")
+    assert (schedule.func, schedule.schedule_type, schedule.repeats) == (
+        "watches.tasks.digests_send", Schedule.HOURLY, -1,
+    )  # fmt: skip
+    assert tasks.digests_send() == 0
