@@ -144,7 +144,7 @@ def digest_email(digest: WatchDigest, items: list) -> EmailMultiAlternatives:
                 }
                 for item in items
             ],
-            "html_lang": "zh-Hans" if language == "zh" else "en",
+            "html_lang": "zh-Hans" if translation.get_language().startswith("zh") else "en",
             "news_url": site_url(reverse("watch-news")),
             "daily": digest.frequency == DigestFrequency.DAILY,
         }

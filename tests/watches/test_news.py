@@ -151,6 +151,7 @@ def test_a_daily_digest_sends_the_new_items_once(reader):
     assert message.to == ["reader@example.org"]
     assert message.subject == "Today on your watches: 1 new item"
     assert "Chip & ship" in message.body and "Watch: chips news" in message.body
+    assert "2026-11-03 06:00 UTC" in message.body
     assert "https://agent.example.org/watches/new/" in message.body
     html = message.alternatives[0][0]
     assert "Chip &amp; ship" in html and 'href="https://news.example.com/1-Chip-&amp;-ship"' in html
@@ -196,6 +197,7 @@ def test_a_digest_in_chinese_for_chinese_questions(reader):
     backdate(digest_choose(owner=reader, frequency="daily"), 1.01)
     digests_send_due(now=timezone.now())
     assert "关注" in mail.outbox[0].subject
+    assert '<html lang="zh-Hans">' in mail.outbox[0].alternatives[0][0]
 
 
 def test_news_items_skip_malformed_citations(owner):
