@@ -216,3 +216,10 @@ def test_the_hourly_schedule_sends_the_digests_due():
         "watches.tasks.digests_send", Schedule.HOURLY, -1,
     )  # fmt: skip
     assert tasks.digests_send() == 0
+
+
+def test_staff_see_who_gets_a_digest(staff_client, reader):
+    digest_choose(owner=reader, frequency="weekly")
+    page = staff_client.get(reverse("admin:watches_watchdigest_changelist")).content.decode()
+    assert "reader" in page and "weekly" in page
+    assert staff_client.get(reverse("admin:watches_watchdigest_add")).status_code == 403
