@@ -8,6 +8,7 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.db.models import Q, QuerySet
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -139,7 +140,27 @@ class PlatformForm(forms.ModelForm):
         fields = ["enabled", "priority", "aliases", "note"]
 
 
-class RouteInline(admin.TabularInline):
+class RowFieldsLabelled:
+    """Fields repeated on every row (``list_editable``, tabular inlines) have only a column
+    heading, which is no label: each widget is named by its field for screen readers."""
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if field is not None:
+            field.widget.attrs.setdefault("aria-label", capfirst(db_field.verbose_name))
+        return field
+
+
+class BlankNamedValuesFilter(admin.AllValuesFieldListFilter):
+    """Django's filter by each value of a field, with the empty value named: its link would
+    have no text at all."""
+
+    def choices(self, changelist):
+        for choice in super().choices(changelist):
+            yield choice if choice["display"] != "" else {**choice, "display": _("(none)")}
+
+
+class RouteInline(RowFieldsLabelled, admin.TabularInline):
     model = Route
     fields = ["path", "name", "enabled", "priority", "circuit", "attempts", "successes"]
     readonly_fields = ["path", "name", "circuit", "attempts", "successes"]
@@ -160,10 +181,12 @@ class PlatformCategoryFilter(CategoryFilter):
 
 
 @admin.register(Platform)
-class PlatformAdmin(DisableWithNote, admin.ModelAdmin):
+class PlatformAdmin(RowFieldsLabelled, DisableWithNote, admin.ModelAdmin):
     form = PlatformForm
     list_display = ["namespace", "name", "url", "lang", "enabled", "priority", "upstream_state"]
-    list_filter = ["enabled", "lang", PlatformCategoryFilter, "upstream_state"]
+    list_filter = [
+        "enabled", ("lang", BlankNamedValuesFilter), PlatformCategoryFilter, "upstream_state",
+    ]  # fmt: skip
     list_editable = ["enabled", "priority"]
     search_fields = ["namespace", "name", "url", "description", "aliases"]
     readonly_fields = [

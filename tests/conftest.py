@@ -222,6 +222,7 @@ SCHEDULE_MIGRATIONS = (
     "fetching.migrations.0002_rsshub_egress",
     "housekeeping.migrations.0002_schedule_housekeep",
     "watches.migrations.0002_schedule_dispatch",
+    "watches.migrations.0005_watch_digest",
 )
 
 

@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from sharing.models import secret_hint
-from watches.models import Watch, WatchRun
+from watches.models import Watch, WatchDigest, WatchRun
 
 
 class WatchRunInline(admin.TabularInline):
@@ -51,3 +51,17 @@ class WatchAdmin(admin.ModelAdmin):
     @admin.display(description=_("feed secret"))
     def feed_start(self, obj: Watch) -> str:
         return secret_hint(obj.feed_hint) if obj.feed_digest else "—"
+
+
+@admin.register(WatchDigest)
+class WatchDigestAdmin(admin.ModelAdmin):
+    """Who gets a digest and how far the last one reached; chosen by each person, not here."""
+
+    list_display = ("owner", "frequency", "covered_until", "updated_at")
+    list_filter = ("frequency",)
+    search_fields = ("owner__username",)
+    list_select_related = ("owner",)
+    readonly_fields = ("owner", "frequency", "covered_until", "updated_at")
+
+    def has_add_permission(self, request) -> bool:
+        return False

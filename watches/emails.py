@@ -25,7 +25,7 @@ from django.utils.translation import ngettext
 from briefs.language import brief_locale, question_language
 from briefs.markdown import brief_html, brief_markdown_export, citations_read
 from briefs.quotas import quota_reason
-from watches.models import NO_DATA_FAILING, Watch, WatchRun
+from watches.models import NO_DATA_FAILING, DigestFrequency, Watch, WatchDigest, WatchRun
 from watches.unsubscribe import unsubscribe_token
 
 log = logging.getLogger(__name__)
@@ -124,6 +124,49 @@ def skipped_email(watches: list[Watch]) -> EmailMultiAlternatives:
         )
         message.attach_alternative(
             render_to_string("watches/email/skipped.html", context), "text/html"
+        )
+    return message
+
+
+def digest_email(digest: WatchDigest, items: list) -> EmailMultiAlternatives:
+    """What is new across the owner's watches since the last digest (``watches.news``), newest
+    first, each item with its watch and a link to the brief that cites it. In the language of
+    the watches' questions; the subject names no question."""
+    language = question_language(" ".join({item.run.watch.question for item in items}))
+    with translation.override(brief_locale(language or "en")):
+        context = {
+            "items": [
+                {
+                    "item": item,
+                    "question": item.run.watch.question,
+                    "watch_url": site_url(reverse("watch-detail", args=[item.run.watch_id])),
+                    "brief_url": site_url(reverse("watch-run-open", args=[item.run.pk])),
+                }
+                for item in items
+            ],
+            "html_lang": "zh-Hans" if translation.get_language().startswith("zh") else "en",
+            "news_url": site_url(reverse("watch-news")),
+            "daily": digest.frequency == DigestFrequency.DAILY,
+        }
+        if context["daily"]:
+            subject = ngettext(
+                "Today on your watches: %(count)d new item",
+                "Today on your watches: %(count)d new items",
+                len(items),
+            )
+        else:
+            subject = ngettext(
+                "This week on your watches: %(count)d new item",
+                "This week on your watches: %(count)d new items",
+                len(items),
+            )
+        message = EmailMultiAlternatives(
+            subject=subject % {"count": len(items)},
+            body=render_to_string("watches/email/digest.txt", context),
+            to=[digest.owner.email],
+        )
+        message.attach_alternative(
+            render_to_string("watches/email/digest.html", context), "text/html"
         )
     return message
 

@@ -150,3 +150,35 @@ class WatchRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.watch_id} -> brief {self.brief_id}"
+
+
+class DigestFrequency(models.TextChoices):
+    OFF = "off", _("no digest")
+    DAILY = "daily", _("daily")
+    WEEKLY = "weekly", _("weekly")
+
+
+class WatchDigest(models.Model):
+    """A person's digest email: what is new across all their watches, daily or weekly. One row
+    per person, made when they first choose; none means no digest."""
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="watch_digest"
+    )
+    frequency = models.CharField(
+        max_length=10, choices=DigestFrequency.choices, default=DigestFrequency.OFF
+    )
+    # Where the last digest's period ended (or the choice was made): the next one covers the
+    # runs after it, and is due one period later. Claimed by a conditional update on it.
+    covered_until = models.DateTimeField(default=time_now)
+    updated_at = models.DateTimeField(default=time_now)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["covered_until"], condition=~Q(frequency="off"), name="watch_digest_due"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.owner_id}: {self.frequency}"

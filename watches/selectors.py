@@ -33,6 +33,7 @@ def watch_history(watch: Watch, *, limit: int = HISTORY_RUNS) -> list[WatchRun]:
             "id", "due_at", "created_at", "settled_at", "read_at", "emailed_at",
             "brief__id", "brief__status", "brief__outcome", "brief__outcome_reason",
             "brief__delta", "brief__as_of", "brief__finished_at", "brief__created_at",
+            "brief__started_at",
         )
         .order_by("-created_at", "-id")[:limit]
     )  # fmt: skip

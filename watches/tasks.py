@@ -1,7 +1,10 @@
 """Worker tasks (django-q2). Thin: the dispatcher's schedule, and a watch's run."""
 
+from django.utils import timezone
+
 from briefs.tasks import run_brief
 from watches.dispatch import watches_dispatch
+from watches.news import digests_send_due
 from watches.notify import watch_run_settle
 from watches.services import watch_run_cancel_if_owner_gone
 
@@ -22,3 +25,8 @@ def watch_brief_run(brief_id: int) -> str:
     result = run_brief(brief_id)
     watch_run_settle(brief_id)
     return result
+
+
+def digests_send() -> int:
+    """The hourly schedule (``watches/migrations/0005``): send the digests that are due."""
+    return digests_send_due(now=timezone.now())

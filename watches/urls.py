@@ -22,8 +22,10 @@ register_converter(FeedSecretConverter, "feed_secret")
 
 urlpatterns = [
     path("", views.watch_list, name="watch-list"),
+    path("new/", views.watch_news, name="watch-news"),
     path("<int:pk>/", views.watch_detail, name="watch-detail"),
     path("<int:pk>/run/", views.watch_run, name="watch-run"),
+    path("<int:pk>/runs/", views.watch_runs_fragment, name="watch-runs-fragment"),
     path("<int:pk>/active/", views.watch_active, name="watch-active"),
     path("<int:pk>/delete/", views.watch_delete, name="watch-delete"),
     path("<int:pk>/feed/rotate/", views.watch_feed_rotate, name="watch-feed-rotate"),

@@ -11,14 +11,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from agent.llm import llm_configured
 from briefs.middleware import TIMEZONE_COOKIE, zone_named
 from briefs.models import Brief
 from briefs.quotas import QuotaExceeded, quota_reason
-from briefs.selectors import brief_of
+from briefs.selectors import brief_of, brief_queue_position, brief_steps
 from sharing.atom import atom_response, feed_tag_uri
 from sharing.models import secret_hint
-from watches import selectors, services
-from watches.forms import WatchForm
+from watches import news, selectors, services
+from watches.forms import DigestForm, WatchForm
 from watches.models import DEFAULT_TIME, Watch, WatchRun
 from watches.schedules import DAILY, zone_names
 from watches.unsubscribe import unsubscribe_watch
@@ -79,6 +80,9 @@ def watch_list(request: HttpRequest) -> HttpResponse:
             "question": _question_of(request),
             "schedule": DAILY,
             "time_of_day": DEFAULT_TIME,
+            "minute": 0,
+            # Without a model every run is offline: the box says so from the start.
+            "offline": not llm_configured(),
         }
         form = WatchForm(initial={**initial, "timezone": _zone_default(request)})
     context = {
@@ -110,13 +114,11 @@ def _detail_page(
     request: HttpRequest, watch: Watch, form: WatchForm, *, feed_secret: str = ""
 ) -> HttpResponse:
     """The watch's page; with the whole feed address only in the answer that made it."""
-    history = selectors.watch_history(watch)
-    services.watch_runs_read(watch=watch)
     feed_url = feed_secret and request.build_absolute_uri(reverse("watch-feed", args=[feed_secret]))
     context = {
         "watch": watch,
         "form": form,
-        "runs": history,
+        **_runs_context(watch),
         "skip_reason": quota_reason(watch.skip_reason) if watch.skip_shown else "",
         "zone_names": sorted(zone_names()),
         "feed_url": feed_url,
@@ -125,16 +127,48 @@ def _detail_page(
     return render(request, "watches/detail.html", context, status=400 if form.errors else 200)
 
 
+def _runs_context(watch: Watch, *, shown_run: int | None = None) -> dict:
+    """The watch's history, and its latest run when it is still going (shown live, its steps
+    so far) or is ``shown_run`` (the run the page watched, now finished). Reading them marks
+    the settled runs read."""
+    history = selectors.watch_history(watch)
+    latest = history[0] if history else None
+    current = None
+    if latest is not None and (not latest.brief.is_finished or latest.pk == shown_run):
+        current = latest
+    steps = brief_steps(brief_id=current.brief_id) if current else []
+    services.watch_runs_read(watch=watch)
+    return {
+        "runs": history,
+        "current": current,
+        "steps": steps,
+        "last_seq": steps[-1].seq if steps else 0,
+        "queue_position": brief_queue_position(current.brief) if current else None,
+    }
+
+
 @login_required
 @require_POST
 def watch_run(request: HttpRequest, pk: int) -> HttpResponse:
+    """Run the watch now; its page shows the run going (``watches/_runs.html``)."""
     watch = _own_watch(request, pk)
     try:
-        brief = services.watch_run_now(owner=request.user, watch_id=watch.pk)
+        services.watch_run_now(owner=request.user, watch_id=watch.pk)
     except QuotaExceeded as exc:
         messages.error(request, exc.reader_message())
-        return redirect("watch-detail", pk=watch.pk)
-    return redirect(brief)
+    return redirect(reverse("watch-detail", args=[watch.pk]) + "#runs")
+
+
+@login_required
+@require_GET
+def watch_runs_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The watch's runs alone (``?run=``: the run its page was watching, shown finished): the
+    live page swaps them in when that run ends."""
+    watch = _own_watch(request, pk)
+    run = request.GET.get("run", "")
+    shown = int(run) if run.isdigit() and len(run) <= 18 else None
+    context = {"watch": watch, **_runs_context(watch, shown_run=shown)}
+    return render(request, "watches/_runs.html", context)
 
 
 @login_required
@@ -213,3 +247,29 @@ def watch_feed(request: HttpRequest, secret: str) -> HttpResponse:
         self_url=request.path,
         updated_floor=watch.created_at,
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def watch_news(request: HttpRequest) -> HttpResponse:
+    """What is new across the user's watches, newest first (``watches.news``), and the choice
+    of a digest email of it; the runs shown are read."""
+    digest = news.digest_of(request.user)
+    if request.method == "POST":
+        form = DigestForm(request.POST)
+        if form.is_valid():
+            news.digest_choose(owner=request.user, frequency=form.cleaned_data["frequency"])
+            messages.success(request, _("The digest is saved."))
+            return redirect("watch-news")
+    else:
+        form = DigestForm(initial={"frequency": digest.frequency if digest else "off"})
+    items = news.news_items(request.user)
+    unread = {item.run.pk for item in items if item.run.settled_at and not item.run.read_at}
+    news.news_runs_read(request.user, list(unread))
+    context = {
+        "items": items,
+        "unread": unread,
+        "form": form,
+        "has_email": bool(request.user.email),
+    }
+    return render(request, "watches/news.html", context, status=400 if form.errors else 200)

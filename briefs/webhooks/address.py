@@ -117,6 +117,12 @@ def host_resolve(hostname: str, port: int) -> list[str]:
     return list(dict.fromkeys(info[4][0] for info in infos))
 
 
+def private_addresses_allowed() -> bool:
+    """``WEBHOOK_ALLOW_PRIVATE``: loopback, private and reserved addresses are accepted too
+    (a receiver on the same machine or network); the webhook page says which rule holds."""
+    return bool(getattr(settings, "WEBHOOK_ALLOW_PRIVATE", False))
+
+
 def webhook_target(url: str) -> Target:
     """Resolve the URL's host and check every address; ``WebhookInvalid`` when refused."""
     url = webhook_url_clean(url)
@@ -128,7 +134,7 @@ def webhook_target(url: str) -> Target:
         raise WebhookInvalid("url", f"The host name {hostname!r} does not resolve.") from None
     if not addresses:
         raise WebhookInvalid("url", f"The host name {hostname!r} does not resolve.")
-    if not getattr(settings, "WEBHOOK_ALLOW_PRIVATE", False):
+    if not private_addresses_allowed():
         refused = [a for a in addresses if address_refused(a)]
         if refused:
             raise WebhookInvalid(

@@ -22,6 +22,7 @@ from briefs.webhooks import (
     webhook_create,
     webhook_delete,
 )
+from briefs.webhooks.address import private_addresses_allowed
 from briefs.webhooks.ping import PingWaiting, webhook_ping
 
 
@@ -45,6 +46,7 @@ def _page(request: HttpRequest, form: WebhookForm, *, created: Webhook | None = 
         "form": form,
         "webhooks": selectors.webhooks_with_log(owner=request.user),
         "created": created,
+        "private_allowed": private_addresses_allowed(),
     }
     response = render(request, "webhooks/webhooks.html", context, status=status)
     # The page may hold a signing secret: no cache may keep it.

@@ -284,6 +284,27 @@
     });
   }
 
+  /* The watch form shows the fields of the schedule chosen (data-schedules: the schedules a
+     field counts for); the others are hidden and disabled, and the server ignores them anyway. */
+  function scheduleFields(root) {
+    root.querySelectorAll("[data-schedule-form]").forEach(function (group) {
+      var select = group.querySelector("select[name=schedule]");
+      if (!select) return;
+      var show = function () {
+        group.querySelectorAll("[data-schedules]").forEach(function (field) {
+          var counts = field.dataset.schedules.split(" ").indexOf(select.value) !== -1;
+          field.hidden = !counts;
+          field.querySelectorAll("input, select").forEach(function (input) {
+            input.disabled = !counts;
+            input.required = counts;
+          });
+        });
+      };
+      select.addEventListener("change", show);
+      show();
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     if (rememberTimeZone()) return;
     liveTimeline();  // first: the socket's handshake overlaps the rest
@@ -292,6 +313,7 @@
     copyButtons(document);
     confirmForms(document);
     followUpInPlace(document);
+    scheduleFields(document);
     elapsedClock();
   });
 })();

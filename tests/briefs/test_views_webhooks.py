@@ -2,6 +2,7 @@
 test delivery to a real receiver on 127.0.0.1 and read it in the log, delete; owner only."""
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -202,3 +203,30 @@ def test_the_page_reads_in_constant_queries(owner_client, owner, hook, django_as
     with django_assert_num_queries(5):
         body = page(owner_client.get(PAGE))
     assert body.count("data-delivery=") == 10 + 1
+
+
+def address_rule(response) -> str:
+    return re.search(r'<p class="help" id="webhook-address-rule">([^<]*)</p>', page(response))[1]
+
+
+def test_the_address_rule_shown_is_the_one_applied(owner_client, settings, receiver):
+    """Accepting a loopback address and saying "only public addresses" beside it would be a
+    lie: the page says what this server accepts, and accepts what it says."""
+    settings.WEBHOOK_ALLOW_PRIVATE = True
+    response = owner_client.post(PAGE, {"url": f"{receiver.url}/hook", "description": ""})
+    rule = address_rule(response)
+    assert Webhook.objects.count() == 1
+    assert "also accepts private and loopback addresses" in rule
+    assert "public internet" not in rule
+
+    settings.WEBHOOK_ALLOW_PRIVATE = False
+    response = owner_client.post(PAGE, {"url": f"{receiver.url}/other", "description": ""})
+    rule = address_rule(response)
+    assert Webhook.objects.count() == 1, "a loopback address is refused, as the page says"
+    assert "on the public internet" in rule and "loopback" not in rule
+
+
+def test_the_address_rule_speaks_chinese(owner_client, settings):
+    settings.WEBHOOK_ALLOW_PRIVATE = True
+    text = owner_client.get(PAGE, headers={"Accept-Language": "zh-hans"}).content.decode()
+    assert "也接受内网和本机回环地址" in text

@@ -1,11 +1,14 @@
 """The dashboard's RSSHub banner lists every instance; the route health page shows each route
 on each instance."""
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from fetching.models import RouteInstanceHealth
+from fetching.models import RouteInstanceHealth, RSSHubEgress
 from fetching.services import fetch_path_sync
 from tests.fetching.instance_standins import (
     InstancePair,
@@ -79,3 +82,21 @@ def test_the_route_health_page_shows_the_route_on_each_instance(pair, staff):
     on_b = cell.split(f'data-instance="{pair.b.pk}"')[1].split("</div>")[0]
     assert "tone-bad" in on_a and "needs config" in on_a  # the outcome class by its name
     assert "tone-ok" in on_b and "1 of 1" in on_b
+
+
+def test_an_instance_that_answers_without_internet_says_so_in_amber(pair, owner):
+    """Text and dot agree: not "up" beside a red dot, but what is true, in the warning colour."""
+    RSSHubEgress.objects.update_or_create(
+        base_url=pair.a.base_url, defaults={"down_since": timezone.now()}
+    )
+    banner = banner_of(signed_in(owner).get(reverse("home")).content.decode())
+    lines = {
+        int(pk): (tone, text)
+        for tone, pk, text in re.findall(
+            r'<li class="tone-(\w+)" data-instance="(\d+)">(.*?)</li>', banner, re.S
+        )
+    }
+    tone, text = lines[pair.a.pk]
+    assert tone == "warn" and "answers, but has no internet" in text
+    assert ": up" not in text
+    assert lines[pair.b.pk][0] == "ok" and ": up" in lines[pair.b.pk][1]

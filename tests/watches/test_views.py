@@ -91,7 +91,7 @@ def test_the_schedule_is_edited_and_moves_the_next_run(owner_client, owner):
     before = watch.next_run_at
     response = owner_client.post(
         reverse("watch-detail", args=[watch.pk]),
-        {**FORM, "schedule": "hourly", "time_of_day": "00:45", "weekday": ""},
+        {**FORM, "schedule": "hourly", "minute": "45", "weekday": ""},
     )
     assert response.status_code == 302
     watch.refresh_from_db()
@@ -107,7 +107,7 @@ def test_pause_resume_run_now_and_delete(owner_client, owner):
     assert Watch.objects.get(pk=watch.pk).active is True
     response = owner_client.post(reverse("watch-run", args=[watch.pk]))
     brief = Brief.objects.get(watch=watch)
-    assert response["Location"] == brief.get_absolute_url()
+    assert response["Location"] == reverse("watch-detail", args=[watch.pk]) + "#runs"
     assert owner_client.get(reverse("watch-delete", args=[watch.pk])).status_code == 200
     owner_client.post(reverse("watch-delete", args=[watch.pk]))
     assert not Watch.objects.filter(pk=watch.pk).exists()
