@@ -47,6 +47,19 @@ def language_clean(value: object) -> str:
     return value.lower()
 
 
+# The reader's own default, kept in their session by whatever knows the reader (their profile, at
+# sign-in and when it changes): the reader's choice when the ask form leaves the language blank.
+READER_LANGUAGE_SESSION_KEY = "brief_language"
+
+
+def reader_language(session) -> str:
+    """The reader's default brief language from their session, ``""`` when none (or garbled)."""
+    try:
+        return language_clean(session.get(READER_LANGUAGE_SESSION_KEY, ""))
+    except FieldInvalid:
+        return ""
+
+
 def question_language(question: str) -> str:
     """The language a question is written in, or ``""`` when it shows none."""
     if CJK_RE.search(question):

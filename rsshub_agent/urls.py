@@ -19,6 +19,7 @@ urlpatterns = [
         name="javascript-catalog",
     ),
     path("api/", include("api.urls")),
+    path("accounts/", include("accounts.urls")),
     path("", include("catalog.urls")),
     path("", include("sharing.urls")),
     path("watches/", include("watches.urls")),
