@@ -72,7 +72,8 @@ def test_the_shared_page_exposes_nothing_of_the_owner(anonymous, owner, brief, s
     assert owner.get_username() not in html
     assert "The earlier question" not in html  # the brief it follows up
     internal = [h for h in parts.hrefs if h.startswith("/") and h != "/"]
-    assert internal == [], internal  # no link to another brief, the markdown or any action
+    # No link to another brief, the markdown or any action: only the way to ask one's own.
+    assert internal == [reverse("login")], internal
     assert parts.forms == ["/i18n/setlang/"]  # only the language switch: no follow-up, no rerun
     assert "data-brief" not in parts.data_attrs and "data-ws" not in parts.data_attrs
     assert "/briefs/" not in html and "/ws/" not in html
