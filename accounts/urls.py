@@ -1,8 +1,16 @@
-from django.urls import path
+"""The account pages: Django's own (sign-in, sign-out, passwords) with the sign-in limit shown
+and applied (``rsshub_agent.signin``), and this app's (invitations, sign-up, profile)."""
+
+from django.urls import include, path
 
 from accounts import views
+from rsshub_agent import signin
 
 urlpatterns = [
+    path("login/", views.AccountSignInView.as_view(), name="login"),
+    path("password_change/", signin.CountedPasswordChangeView.as_view(), name="password_change"),
+    path("password_reset/", signin.ThrottledPasswordResetView.as_view(), name="password_reset"),
+    path("", include("django.contrib.auth.urls")),
     path("invitation/<str:secret>/", views.invitation_accept, name="invitation-accept"),
     path("signup/", views.signup_page, name="signup"),
     path("signup/verify/<str:token>/", views.signup_verify, name="signup-verify"),

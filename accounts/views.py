@@ -1,9 +1,9 @@
-"""Account pages: taking an invitation, signing up (when open), the profile, the export, and
-deleting the account. Thin: the work is in ``accounts.invitations``, ``signup``,
+"""Account pages: sign-in, taking an invitation, signing up (when open), the profile, the
+export, and deleting the account. Thin: the work is in ``accounts.invitations``, ``signup``,
 ``preferences``, ``export`` and ``removal``.
 
-Pages whose URL holds a secret (an invitation, a verification link) are not cached and do not
-send their address on in a Referer header.
+Pages whose URL holds a secret (an invitation, a verification link) are not cached, and send
+their address in a Referer header to this site only (the site's ``same-origin`` policy).
 """
 
 from __future__ import annotations
@@ -29,13 +29,29 @@ from accounts.preferences import (
     profile_update,
 )
 from accounts.removal import account_delete
+from rsshub_agent.signin import SignInView
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
+class AccountSignInView(SignInView):
+    """Sign-in (with its limit), which also brings the person's profile to the browser, and
+    offers sign-up when it is open."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        preferences_on_sign_in(self.request, response, form.get_user())
+        return response
+
+    def get_context_data(self, **kwargs) -> dict:
+        return {**super().get_context_data(**kwargs), "signup_open": settings.SIGNUP_OPEN}
+
+
 def _secret_page(response: HttpResponse) -> HttpResponse:
+    """Not cached. The site's ``Referrer-Policy: same-origin`` already keeps the address from
+    other sites; ``no-referrer`` would make the browser send ``Origin: null`` with the page's
+    own form, which the CSRF check refuses."""
     response["Cache-Control"] = "private, no-store"
-    response["Referrer-Policy"] = "no-referrer"
     return response
 
 

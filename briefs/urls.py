@@ -1,9 +1,8 @@
-"""Dashboard pages, and Django's own auth views (``login``, ``logout``, ``password_change``...)."""
+"""Dashboard pages. The account pages (sign-in, passwords, profile) are ``accounts.urls``."""
 
 from django.urls import include, path
 
 from briefs import views
-from rsshub_agent import signin
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,17 +16,4 @@ urlpatterns = [
     path("briefs/<int:pk>/delete/", views.brief_delete, name="brief-delete"),
     path("tokens/", include("briefs.tokens.urls")),
     path("webhooks/", include("briefs.webhooks.urls")),
-    # Django's own account views, with the sign-in limit shown and applied (rsshub_agent.signin).
-    path("accounts/login/", signin.SignInView.as_view(), name="login"),
-    path(
-        "accounts/password_change/",
-        signin.CountedPasswordChangeView.as_view(),
-        name="password_change",
-    ),
-    path(
-        "accounts/password_reset/",
-        signin.ThrottledPasswordResetView.as_view(),
-        name="password_reset",
-    ),
-    path("accounts/", include("django.contrib.auth.urls")),
 ]

@@ -1,8 +1,7 @@
 """The account pages that take a password or send one: Django's own views, with the sign-in
 limit (django-axes, ``rsshub_agent.lockout``) shown and applied where Django leaves it out.
 
-- Sign-in says how many tries this address has left for the account before a pause, and carries
-  the person's profile (zone, languages) to the browser (``accounts.preferences``).
+- Sign-in says how many tries this address has left for the account before a pause.
 - The change-password form checks the current password through ``authenticate()`` with the
   request, so django-axes counts a wrong one and locks the pair exactly as at sign-in.
 - A password reset sends at most ``PASSWORD_RESETS_PER_ACCOUNT_HOUR`` emails per account and
@@ -20,7 +19,6 @@ from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 
-from accounts.preferences import preferences_on_sign_in
 from rsshub_agent.lockout import client_address, tries_left
 
 RESET_WINDOW_SECONDS = 3600
@@ -31,14 +29,6 @@ class SignInView(views.LoginView):
         credentials = {"username": self.request.POST.get("username", "")}
         left = tries_left(self.request, credentials)
         return self.render_to_response(self.get_context_data(form=form, tries_left=left))
-
-    def form_valid(self, form):
-        response = super().form_valid(form)
-        preferences_on_sign_in(self.request, response, form.get_user())
-        return response
-
-    def get_context_data(self, **kwargs) -> dict:
-        return {**super().get_context_data(**kwargs), "signup_open": settings.SIGNUP_OPEN}
 
 
 def password_confirmed(request, user, password: str) -> bool:

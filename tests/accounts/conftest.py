@@ -84,6 +84,14 @@ def user_foreign_keys() -> list[tuple[type, str]]:
     return found
 
 
+def user_foreign_key_columns() -> list[tuple[str, str]]:
+    """The same, as (table, column): for a database read outside Django's connection."""
+    return [
+        (model._meta.db_table, model._meta.get_field(name).column)
+        for model, name in user_foreign_keys()
+    ]
+
+
 def rows_of(user_id: int) -> dict[str, int]:
     """What of ``user_id``'s is still in the database: rows pointing at the user, by model."""
     left = {}

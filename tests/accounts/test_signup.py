@@ -53,7 +53,7 @@ def test_the_link_asks_then_activates_and_signs_in_once(client, open_signup, mai
     client.post(SIGNUP, FORM)
     path = verify_path(mailoutbox[0])
     page = client.get(path)
-    assert page.status_code == 200 and page["Referrer-Policy"] == "no-referrer"
+    assert page.status_code == 200 and page["Referrer-Policy"] == "same-origin"
     newcomer = get_user_model().objects.get(username="newcomer")
     assert not newcomer.is_active, "a GET activates nothing"
     response = client.post(path)
