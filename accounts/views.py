@@ -29,7 +29,8 @@ from accounts.preferences import (
     profile_update,
 )
 from accounts.removal import account_delete
-from rsshub_agent.signin import SignInView
+from rsshub_agent.lockout import client_address
+from rsshub_agent.signin import SignInView, reset_allowed
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -92,6 +93,12 @@ def signup_page(request: HttpRequest) -> HttpResponse:
     if not settings.SIGNUP_OPEN:
         raise Http404("Sign-up is closed.")
     form = SignUpForm(request.POST if request.method == "POST" else None)
+    if form.is_valid() and not reset_allowed(
+        email=form.cleaned_data["email"], address=client_address(request)
+    ):
+        # The same budget as password resets: emails per address asked for, and per client.
+        form.add_error(None, _("Too many emails asked for from here; try again in an hour."))
+        return render(request, "accounts/signup.html", {"form": form}, status=429)
     if form.is_valid():
         with transaction.atomic():
             user = signup.signup_create(

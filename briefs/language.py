@@ -1,7 +1,8 @@
 """The language a brief is written in, decided once when it is asked.
 
 A brief speaks one language throughout: its lead line, framing, outcome texts, coverage words,
-dates and numbers. The reader may choose it (the ask form, the API's and MCP's ``language``);
+dates and numbers. The reader may choose it (the ask form, the API's and MCP's ``language``; a
+form left blank takes the reader's default, kept in their session: ``reader_language``);
 otherwise it is the question's (Chinese when it has Chinese characters, English when it has
 Latin letters outside addresses), and a question with neither (an address, a figure) takes the
 reader's interface language. The choice is stored on ``Brief.language`` as the site's language

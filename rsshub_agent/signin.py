@@ -7,6 +7,7 @@ limit (django-axes, ``rsshub_agent.lockout``) shown and applied where Django lea
 - A password reset sends at most ``PASSWORD_RESETS_PER_ACCOUNT_HOUR`` emails per account and
   ``PASSWORD_RESETS_PER_ADDRESS_HOUR`` per client address; past either it sends nothing and
   answers exactly as when it sent (the same redirect), so it tells nothing about the account.
+  A sign-up's verification email (``accounts``) counts against the same budgets.
   The counts live in Django's cache, as the API's throttles do (per process with the default
   local-memory cache; global with a shared one).
 """

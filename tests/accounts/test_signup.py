@@ -121,3 +121,14 @@ def test_the_form_checks_the_password_and_the_name(client, open_signup, owner, m
 def test_it_needs_the_csrf_token(open_signup, mailoutbox):
     assert Client(enforce_csrf_checks=True).post(SIGNUP, FORM).status_code == 403
     assert not mailoutbox
+
+
+def test_sign_up_emails_share_the_password_resets_budget(client, open_signup, settings,
+                                                        mailoutbox):  # fmt: skip
+    settings.PASSWORD_RESETS_PER_ADDRESS_HOUR = 1
+    assert client.post(SIGNUP, FORM).status_code == 200
+    second = {**FORM, "username": "another", "email": "another@example.org"}
+    response = client.post(SIGNUP, second)
+    assert response.status_code == 429
+    assert len(mailoutbox) == 1
+    assert not get_user_model().objects.filter(username="another").exists()
