@@ -100,13 +100,13 @@ def signup_page(request: HttpRequest) -> HttpResponse:
         form.add_error(None, _("Too many emails asked for from here; try again in an hour."))
         return render(request, "accounts/signup.html", {"form": form}, status=429)
     if form.is_valid():
-        with transaction.atomic():
+        with transaction.atomic():  # an account whose email could not be sent is not kept
             user = signup.signup_create(
                 username=form.cleaned_data["username"],
                 email=form.cleaned_data["email"],
                 password=form.cleaned_data["password1"],
             )
-        signup.verification_email_send(user=user, site_url=request.build_absolute_uri("/"))
+            signup.verification_email_send(user=user, site_url=request.build_absolute_uri("/"))
         return render(request, "accounts/signup_sent.html", {"email": user.email})
     status = 400 if form.errors else 200
     return render(request, "accounts/signup.html", {"form": form}, status=status)

@@ -137,8 +137,10 @@ def shared_brief(request: HttpRequest, secret: str) -> HttpResponse:
     }
     response = render(request, "sharing/shared_brief.html", context)
     # A revoked link must stop working at once: no cache keeps the page. The secret must not
-    # leave in a Referer header, and search engines must not list the page.
+    # leave in a Referer header to another site (a cited item's), and search engines must not
+    # list the page. Not "no-referrer": the browser would then send "Origin: null" with the
+    # page's own form (the language switch), which the CSRF check refuses.
     response["Cache-Control"] = "private, no-store"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response

@@ -88,7 +88,7 @@ def test_the_shared_page_keeps_the_policy_and_runs_no_inline_script(anonymous, s
     scripts = page_parts(response).scripts
     assert scripts, "the dashboard script and the markdown data"
     assert all(s.get("src") or s.get("type") == "application/json" for s in scripts), scripts
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"  # never to another site
     assert response["Cache-Control"] == "private, no-store"
     assert "noindex" in response["X-Robots-Tag"]
 
