@@ -152,3 +152,33 @@ def test_invited_asks_exports_and_leaves_without_a_trace(stack, browser, second_
     assert not browser.find_elements(By.ID, "logout-button")
     assert left_of(stack, user_id, brief_id) == {}
     assert not problems, "\n".join(problems)
+
+
+def test_a_shared_brief_says_what_made_it_in_either_language(stack, browser, second_browser):
+    """The reader of a share link sees what made the brief and the way to ask their own, on a
+    laptop and a phone, and can switch the page's language (its form passes the CSRF check)."""
+    sign_in(browser, stack, "alice")
+    ask(browser, stack, FAST)
+    wait(browser).until(lambda d: d.find_elements(By.ID, "brief-body"))
+    browser.find_element(By.ID, "share-create-button").click()
+    url = wait(browser, 15).until(lambda d: d.find_element(By.ID, "share-url-field")).text
+    reader, problems = second_browser, []
+    for viewport in (LAPTOP, PHONE):
+        viewport_set(reader, viewport)
+        language_set(reader, stack.url, "en")
+        reader.get(url)
+        made_by = wait(reader, 15).until(lambda d: d.find_element(By.ID, "made-by")).text
+        assert re.match(r"Made by RSSHub Agent from \d+ sources? fetched at ", made_by), made_by
+        assert (
+            reader.find_element(By.ID, "made-by-sign-in")
+            .get_attribute("href")
+            .endswith("/accounts/login/")
+        )
+        problems += page_problems(reader, f"shared-{viewport.name}", viewport, "en")
+        Select(reader.find_element(By.ID, "language-select")).select_by_value("zh-hans")
+        wait(reader, 15).until(
+            lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "zh-hans"
+        )
+        assert "由 RSSHub Agent 根据" in reader.find_element(By.ID, "made-by").text
+        problems += page_problems(reader, f"shared-{viewport.name}", viewport, "zh-hans")
+    assert not problems, "\n".join(problems)
