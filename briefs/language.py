@@ -1,7 +1,8 @@
 """The language a brief is written in, decided once when it is asked.
 
 A brief speaks one language throughout: its lead line, framing, outcome texts, coverage words,
-dates and numbers. The reader may choose it (the ask form, the API's and MCP's ``language``);
+dates and numbers. The reader may choose it (the ask form, the API's and MCP's ``language``; a
+form left blank takes the reader's default, kept in their session: ``reader_language``);
 otherwise it is the question's (Chinese when it has Chinese characters, English when it has
 Latin letters outside addresses), and a question with neither (an address, a figure) takes the
 reader's interface language. The choice is stored on ``Brief.language`` as the site's language
@@ -44,6 +45,19 @@ def language_clean(value: object) -> str:
     if not isinstance(value, str) or value.lower() not in BRIEF_LANGUAGES:
         raise FieldInvalid("language", "The language must be one of: en, zh-hans.")
     return value.lower()
+
+
+# The reader's own default, kept in their session by whatever knows the reader (their profile, at
+# sign-in and when it changes): the reader's choice when the ask form leaves the language blank.
+READER_LANGUAGE_SESSION_KEY = "brief_language"
+
+
+def reader_language(session) -> str:
+    """The reader's default brief language from their session, ``""`` when none (or garbled)."""
+    try:
+        return language_clean(session.get(READER_LANGUAGE_SESSION_KEY, ""))
+    except FieldInvalid:
+        return ""
 
 
 def question_language(question: str) -> str:

@@ -1,8 +1,10 @@
 """Times in the user's time zone: the browser reports its zone in a cookie, we activate it.
 
 ``static/dashboard/dashboard.js`` writes ``Intl.DateTimeFormat().resolvedOptions().timeZone``
-into the ``tz`` cookie; this middleware activates that zone for the request, so templates render
-``<time>`` elements in it. The websocket consumer reads the same cookie through ``zone_named``.
+into the ``tz`` cookie when it has none, and a sign-in writes the reader's saved zone over it
+(the profile, ``accounts.preferences``); this middleware activates that zone for the request,
+so templates render ``<time>`` elements in it. The websocket consumer reads the same cookie
+through ``zone_named``.
 """
 
 import re

@@ -1,4 +1,4 @@
-"""Dashboard pages (the account pages are the project's: ``rsshub_agent.urls``)."""
+"""Dashboard pages. The account pages (sign-in, passwords, profile) are ``accounts.urls``."""
 
 from django.urls import include, path
 

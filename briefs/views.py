@@ -20,7 +20,12 @@ from briefs import admission, selectors, services
 from briefs.agent_hooks import agent_hooks
 from briefs.examples import EXAMPLE_QUESTIONS
 from briefs.forms import AskForm, BriefSearchForm, FollowUpForm, NeedsAnswerForm
-from briefs.language import brief_language_context, brief_locale, citations_marked
+from briefs.language import (
+    brief_language_context,
+    brief_locale,
+    citations_marked,
+    reader_language,
+)
 from briefs.markdown import (
     body_snippet,
     brief_markdown_export,
@@ -86,7 +91,8 @@ def home(request: HttpRequest) -> HttpResponse:
                     question=form.cleaned_data["question"],
                     follow_up_of=form.cleaned_data["follow_up_of"],
                     offline=form.cleaned_data.get("offline", False),
-                    language=form.cleaned_data.get("language", ""),
+                    language=form.cleaned_data.get("language", "")
+                    or reader_language(request.session),
                     interface=translation.get_language(),
                 )
             except services.BriefInvalid as exc:

@@ -76,21 +76,21 @@ PERMISSIONS_POLICY = (
 # back-off per account still slows a guess spread over many addresses: past
 # LOGIN_ACCOUNT_FAILURE_LIMIT failures for one account (from anywhere), an address that has
 # failed for it is locked after its first failure, while an address that has not failed is still
-# heard (rsshub_agent.lockout.failure_limit). Unknown usernames count the same as real ones, so
+# heard (accounts.lockout.failure_limit). Unknown usernames count the same as real ones, so
 # the lock-out tells nothing about which accounts exist. Covers every form that calls
 # authenticate() with the request: the dashboard's and the admin's sign-in and the change-password
 # form's current password. API tokens never go through it (their own throttles apply).
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 LOGIN_ACCOUNT_FAILURE_LIMIT = env_int("LOGIN_ACCOUNT_FAILURE_LIMIT", 20, minimum=1)
-AXES_FAILURE_LIMIT = "rsshub_agent.lockout.failure_limit"
+AXES_FAILURE_LIMIT = "accounts.lockout.failure_limit"
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-# Password reset emails per account and per client address, per hour (rsshub_agent.signin).
+# Password reset emails per account and per client address, per hour (accounts.signin).
 PASSWORD_RESETS_PER_ACCOUNT_HOUR = env_int("PASSWORD_RESETS_PER_ACCOUNT_HOUR", 3, minimum=1)
 PASSWORD_RESETS_PER_ADDRESS_HOUR = env_int("PASSWORD_RESETS_PER_ADDRESS_HOUR", 10, minimum=1)
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "rsshub_agent.lockout.lockout_response"
-AXES_CLIENT_IP_CALLABLE = "rsshub_agent.lockout.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_address"
 # Behind proxies that append the client's address to X-Forwarded-For: how many of them. 0 reads
 # the socket's address (behind a proxy, set this, or every client shares the proxy's address).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)

@@ -75,6 +75,8 @@ INSTALLED_APPS = [
     "sharing",
     "watches",
     "mcp_server",
+    # With the entry points: it may import any app above; none imports it.
+    "accounts",
     "axes",
 ]
 
@@ -296,6 +298,14 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_PASSWORD")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = 20
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "RSSHub Agent <noreply@localhost>")
+
+# --- Accounts (accounts/) ----------------------------------------------------------------------
+# Staff invite people with one-use links (the admin's Invitations) that expire after
+# INVITATION_DAYS. SIGNUP_OPEN lets anyone make an account at /accounts/signup/: it stays inactive
+# until its owner opens the link emailed to them, within SIGNUP_VERIFY_HOURS.
+INVITATION_DAYS = env_int("INVITATION_DAYS", 7, minimum=1, maximum=90)
+SIGNUP_OPEN = env_bool("SIGNUP_OPEN", False)
+SIGNUP_VERIFY_HOURS = env_int("SIGNUP_VERIFY_HOURS", 48, minimum=1, maximum=24 * 30)
 
 # --- MCP server (mcp_server/) -----------------------------------------------------------------
 # Where the dashboard is, for the links in answers given outside a web request (the stdio server

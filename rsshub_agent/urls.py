@@ -5,7 +5,6 @@ from django.views.decorators.cache import cache_control
 from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 
-from rsshub_agent import signin
 from rsshub_agent.route_health import route_health
 
 urlpatterns = [
@@ -22,21 +21,9 @@ urlpatterns = [
         name="javascript-catalog",
     ),
     path("api/", include("rsshub_agent.api_urls")),
+    path("accounts/", include("accounts.urls")),
     path("health/routes/", route_health, name="route-health"),
     path("", include("sharing.urls")),
     path("watches/", include("watches.urls")),
     path("", include("briefs.urls")),
-    # Django's own account views, with the sign-in limit shown and applied (rsshub_agent.signin).
-    path("accounts/login/", signin.SignInView.as_view(), name="login"),
-    path(
-        "accounts/password_change/",
-        signin.CountedPasswordChangeView.as_view(),
-        name="password_change",
-    ),
-    path(
-        "accounts/password_reset/",
-        signin.ThrottledPasswordResetView.as_view(),
-        name="password_reset",
-    ),
-    path("accounts/", include("django.contrib.auth.urls")),
 ]

@@ -101,6 +101,15 @@ def brief_share_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("brief-detail", args=[pk]) + "#share")
 
 
+def sources_fetched(brief: Brief) -> int:
+    """How many feeds the brief was written from: those that answered, else those it cites."""
+    coverage = brief.coverage if isinstance(brief.coverage, dict) else {}
+    answered = coverage.get("succeeded")
+    if isinstance(answered, list) and answered:
+        return len(answered)
+    return len({c.path for c in citations_read(brief.citations) if c.path})
+
+
 @require_GET
 def shared_brief(request: HttpRequest, secret: str) -> HttpResponse:
     """The brief behind a live share link, read-only and without login: its question, answer
@@ -124,11 +133,14 @@ def shared_brief(request: HttpRequest, secret: str) -> HttpResponse:
         "markdown": brief_markdown_export(
             question=brief.question, body=brief.body, citations=citations
         ),
+        "sources_fetched": sources_fetched(brief),
     }
     response = render(request, "sharing/shared_brief.html", context)
     # A revoked link must stop working at once: no cache keeps the page. The secret must not
-    # leave in a Referer header, and search engines must not list the page.
+    # leave in a Referer header to another site (a cited item's), and search engines must not
+    # list the page. Not "no-referrer": the browser would then send "Origin: null" with the
+    # page's own form (the language switch), which the CSRF check refuses.
     response["Cache-Control"] = "private, no-store"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response

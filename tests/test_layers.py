@@ -22,6 +22,7 @@ STACK: list[tuple[str, ...]] = [
     ("agent",),  # a question -> a brief, one node at a time
     ("housekeeping", "sharing", "mcp_server"),  # entry points
     ("watches",),  # reruns a question; sends its briefs out through sharing's feeds
+    ("accounts",),  # sign-in and its limits, invitations, sign-up, profile, export, deletion
     ("rsshub_agent",),  # the project: settings, URLs, ASGI, the API's wiring, status pages
 ]
 

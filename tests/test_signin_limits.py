@@ -19,8 +19,8 @@ from django.db import connections
 from django.test import RequestFactory
 from django.utils import translation
 
+from accounts.lockout import client_address
 from briefs.tokens.service import token_issue
-from rsshub_agent.lockout import client_address
 
 DASHBOARD = "/accounts/login/"
 ADMIN = "/admin/login/"

@@ -17,19 +17,15 @@
     return found ? found.slice(name.length + 1) : null;
   }
 
-  /* Time zone: the server renders times in the zone named by the "tz" cookie. */
+  /* Time zone: the server renders times in the zone named by the "tz" cookie. The browser's
+     zone is written only when there is none (the sign-in page does it before the first page
+     with times); the server writes the profile's zone over it at sign-in and when the profile
+     changes (accounts/preferences.py), so no page reloads itself to learn the zone. */
   function rememberTimeZone() {
     var zone;
-    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { return false; }
-    if (!zone || cookie("tz") === zone) return false;
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { return; }
+    if (!zone || cookie("tz")) return;
     document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
-    // Once per session: show this page's times in the zone just learnt.
-    if (document.querySelector("time[datetime]") && !sessionStorage.getItem("tz-reloaded")) {
-      sessionStorage.setItem("tz-reloaded", "1");
-      location.reload();
-      return true;
-    }
-    return false;
   }
 
   function autosubmit() {
@@ -306,7 +302,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    if (rememberTimeZone()) return;
+    rememberTimeZone();
     liveTimeline();  // first: the socket's handshake overlaps the rest
     autosubmit();
     enterSubmits();

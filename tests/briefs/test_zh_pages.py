@@ -40,7 +40,16 @@ from watches.emails import failing_email, run_email
 
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 CJK_RE = re.compile(r"[\u4e00-\u9fff]")
-PROJECT_APPS = ("agent", "briefs", "catalog", "fetching", "housekeeping", "sharing", "watches")
+PROJECT_APPS = (
+    "accounts",
+    "agent",
+    "briefs",
+    "catalog",
+    "fetching",
+    "housekeeping",
+    "sharing",
+    "watches",
+)
 WIRE = ("Chip prices fall", "Port strike ends", "Rain in the north", "Markets open higher")
 
 

@@ -88,6 +88,8 @@ def alice_pages(site: dict) -> dict[str, str]:
         "webhooks": "/webhooks/",
         "feeds": "/feeds/",
         "password-change": "/accounts/password_change/",
+        "profile": "/accounts/profile/",
+        "account-delete": "/accounts/profile/delete/",
         "404": "/no-such-page/",
         "403-route-health": "/health/routes/",
     }
@@ -99,13 +101,18 @@ PAGES_OF = {
         "route-health": "/health/routes/",
         "route-health-no-match": "/health/routes/?q=no-such-route-anywhere",
     },
-    None: lambda site: {"login": "/accounts/login/", "shared-brief": site["shared"]},
+    None: lambda site: {
+        "login": "/accounts/login/",
+        "password-reset": "/accounts/password_reset/",
+        "invitation-closed": f"/accounts/invitation/{'A' * 43}/",
+        "shared-brief": site["shared"],
+    },
 }
 
 
 def browser_zone_remembered(driver, stack) -> None:
-    """The time-zone cookie the dashboard's script would set (it reloads the page once when it
-    sets it: set here, no check is cut short by that reload)."""
+    """The time-zone cookie the dashboard's script sets on the sign-in page, set here before
+    any page is checked."""
     driver.get(f"{stack.url}/accounts/login/")
     zone = driver.execute_script("return Intl.DateTimeFormat().resolvedOptions().timeZone")
     driver.add_cookie({"name": "tz", "value": zone, "path": "/"})

@@ -72,7 +72,8 @@ def test_the_shared_page_exposes_nothing_of_the_owner(anonymous, owner, brief, s
     assert owner.get_username() not in html
     assert "The earlier question" not in html  # the brief it follows up
     internal = [h for h in parts.hrefs if h.startswith("/") and h != "/"]
-    assert internal == [], internal  # no link to another brief, the markdown or any action
+    # No link to another brief, the markdown or any action: only the way to ask one's own.
+    assert internal == [reverse("login")], internal
     assert parts.forms == ["/i18n/setlang/"]  # only the language switch: no follow-up, no rerun
     assert "data-brief" not in parts.data_attrs and "data-ws" not in parts.data_attrs
     assert "/briefs/" not in html and "/ws/" not in html
@@ -87,7 +88,7 @@ def test_the_shared_page_keeps_the_policy_and_runs_no_inline_script(anonymous, s
     scripts = page_parts(response).scripts
     assert scripts, "the dashboard script and the markdown data"
     assert all(s.get("src") or s.get("type") == "application/json" for s in scripts), scripts
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"  # never to another site
     assert response["Cache-Control"] == "private, no-store"
     assert "noindex" in response["X-Robots-Tag"]
 

@@ -1,5 +1,5 @@
 """The account pages that take a password or send one: Django's own views, with the sign-in
-limit (django-axes, ``rsshub_agent.lockout``) shown and applied where Django leaves it out.
+limit (django-axes, ``accounts.lockout``) shown and applied where Django leaves it out.
 
 - Sign-in says how many tries this address has left for the account before a pause.
 - The change-password form checks the current password through ``authenticate()`` with the
@@ -7,6 +7,7 @@ limit (django-axes, ``rsshub_agent.lockout``) shown and applied where Django lea
 - A password reset sends at most ``PASSWORD_RESETS_PER_ACCOUNT_HOUR`` emails per account and
   ``PASSWORD_RESETS_PER_ADDRESS_HOUR`` per client address; past either it sends nothing and
   answers exactly as when it sent (the same redirect), so it tells nothing about the account.
+  A sign-up's verification email (``accounts``) counts against the same budgets.
   The counts live in Django's cache, as the API's throttles do (per process with the default
   local-memory cache; global with a shared one).
 """
@@ -19,7 +20,7 @@ from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 
-from rsshub_agent.lockout import client_address, tries_left
+from accounts.lockout import client_address, tries_left
 
 RESET_WINDOW_SECONDS = 3600
 
@@ -31,6 +32,13 @@ class SignInView(views.LoginView):
         return self.render_to_response(self.get_context_data(form=form, tries_left=left))
 
 
+def password_confirmed(request, user, password: str) -> bool:
+    """Whether ``password`` is ``user``'s, checked as a sign-in is: through ``authenticate()``
+    with the request, so django-axes counts a wrong one and locks the pair as at sign-in."""
+    heard = authenticate(request, username=user.get_username(), password=password)
+    return heard is not None and heard.pk == user.pk
+
+
 class CountedPasswordChangeForm(PasswordChangeForm):
     """The current password is checked as a sign-in is: a wrong one counts towards the lock."""
 
@@ -40,8 +48,7 @@ class CountedPasswordChangeForm(PasswordChangeForm):
 
     def clean_old_password(self) -> str:
         old = self.cleaned_data["old_password"]
-        heard = authenticate(self.request, username=self.user.get_username(), password=old)
-        if heard is None or heard.pk != self.user.pk:
+        if not password_confirmed(self.request, self.user, old):
             raise ValidationError(
                 self.error_messages["password_incorrect"], code="password_incorrect"
             )
