@@ -95,6 +95,29 @@ class Item(models.Model):
         return self.title or self.link or self.guid_hash
 
 
+class ItemTranslation(models.Model):
+    """An item's title in another language than its own, as a model wrote it for a brief in
+    that language (``agent.translate``). One per item and language, so a second brief citing the
+    item, or a watch's next run, reads it here instead of asking the model again."""
+
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="translations")
+    language = models.CharField(max_length=10)  # the agent's family: "zh" or "en"
+    title = models.CharField(max_length=1000)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("item translation")
+        verbose_name_plural = _("item translations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["item", "language"], name="item_translation_per_language"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item_id} {self.language}: {self.title[:60]}"
+
+
 def instance_base_url_validate(value: str) -> None:
     try:
         instance_url_clean(value)
