@@ -53,6 +53,11 @@ class Brief(models.Model):
         "watches.Watch", null=True, blank=True, on_delete=models.SET_NULL, related_name="briefs"
     )
     delta = models.JSONField(null=True, blank=True)
+    # A retelling of another brief in another language (``briefs.translation``): written from
+    # that brief's stored items, coverage and time, never fetching again.
+    translation_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="translations"
+    )
     offline = models.BooleanField(default=False, help_text=_("Asked to run without a model."))
     refresh = models.BooleanField(
         default=False, help_text=_("Asked to fetch anew, even a source fetched a moment ago.")
@@ -113,6 +118,16 @@ class Brief(models.Model):
                 condition=models.Q(steps_pruned_at__isnull=True),
                 name="brief_steps_unpruned",
             ),
+        ]
+        constraints = [
+            # One live retelling per brief and language: a second reader asking for it gets the
+            # first (a failed or cancelled one leaves room for another try).
+            models.UniqueConstraint(
+                fields=["translation_of", "language"],
+                condition=models.Q(translation_of__isnull=False)
+                & ~models.Q(status__in=["failed", "cancelled"]),
+                name="brief_translation_per_language",
+            )
         ]
 
     def __str__(self) -> str:

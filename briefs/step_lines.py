@@ -32,6 +32,8 @@ NODE_LABELS = {
     "summarize": gettext_lazy("summarize"),
     "retry": gettext_lazy("retry"),
     "needs_input": gettext_lazy("ask for input"),
+    "translate": gettext_lazy("translate titles"),
+    "claims_verify": gettext_lazy("check sentences"),
 }
 
 
@@ -41,6 +43,7 @@ METHOD_LABELS = {
     "model": gettext_lazy("model"),
     "mixed": gettext_lazy("mixed"),
     "rules": gettext_lazy("rules"),
+    "stored": gettext_lazy("from the brief it retells"),
 }
 
 
@@ -61,6 +64,9 @@ def _brief_queued(p: dict) -> SafeString:
         line = _("Queued for a worker (offline: no language model)")
     else:
         line = _("Queued for a worker")
+    if isinstance(p.get("translation_of"), int):
+        retold = _("told again in another language, from the stored items: nothing is fetched")
+        line = format_html("{}; {}", line, retold)
     if p.get("refresh_limited") is True:
         limited = _(
             "forced refresh refused: this hour's forced refreshes are spent, so sources fetched "

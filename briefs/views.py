@@ -18,9 +18,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from agent.llm import llm_configured, llm_mode_label
 from briefs import admission, selectors, services
+from briefs import translation as translation_service
 from briefs.examples import EXAMPLE_QUESTIONS
 from briefs.forms import AskForm, BriefSearchForm, NeedsAnswerForm
-from briefs.language import brief_language_context, brief_locale, citations_marked
+from briefs.language import (
+    LANGUAGE_EN,
+    LANGUAGE_ZH,
+    brief_language_context,
+    brief_locale,
+    citations_marked,
+)
 from briefs.markdown import (
     body_snippet,
     brief_markdown_export,
@@ -166,6 +173,8 @@ def _detail_context(brief: Brief) -> dict:
         ),
         "usage_nodes": _usage_rows(brief.usage),
         "needs_form": _needs_form(brief),
+        # The translate action offers the other language (``briefs.translation``).
+        "translate_to": LANGUAGE_EN if brief_locale(brief.language) == LANGUAGE_ZH else LANGUAGE_ZH,
     }
 
 
@@ -242,6 +251,22 @@ def brief_rerun(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("brief-detail", pk=pk)
     except QuotaExceeded as exc:
         messages.error(request, exc.reader_message())
+        return redirect("brief-detail", pk=pk)
+    return redirect(brief)
+
+
+@login_required
+@require_POST
+def brief_translate(request: HttpRequest, pk: int) -> HttpResponse:
+    """The brief told in the language the form names (``briefs.translation``)."""
+    try:
+        brief = translation_service.brief_translate(
+            owner=request.user, brief_id=pk, language=request.POST.get("language", "")
+        )
+    except Brief.DoesNotExist:
+        raise Http404("No such brief.") from None
+    except services.BriefInvalid as exc:
+        messages.error(request, exc.message)
         return redirect("brief-detail", pk=pk)
     return redirect(brief)
 
