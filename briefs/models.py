@@ -109,6 +109,8 @@ class Brief(models.Model):
     )
 
     class Meta:
+        verbose_name = _("brief")
+        verbose_name_plural = _("briefs")
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["owner", "-created_at"]),
@@ -193,6 +195,8 @@ class RunStep(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("run step")
+        verbose_name_plural = _("run steps")
         ordering = ["brief", "seq"]
         constraints = [models.UniqueConstraint(fields=["brief", "seq"], name="step_seq_unique")]
 
@@ -209,6 +213,8 @@ class TokenUsage(models.Model):
     calls = models.PositiveIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("token usage")
+        verbose_name_plural = _("token usage")
         constraints = [models.UniqueConstraint(fields=["user", "day"], name="token_usage_per_day")]
 
     def __str__(self) -> str:
@@ -224,6 +230,10 @@ class LLMBreaker(models.Model):
     probe_at = models.DateTimeField(null=True, blank=True)
     last_error = models.CharField(max_length=300, blank=True)
     updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("model breaker")
+        verbose_name_plural = _("model breakers")
 
     def __str__(self) -> str:
         return self.key
@@ -250,6 +260,8 @@ class ApiToken(models.Model):
     last_used_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
@@ -264,6 +276,8 @@ class BriefQuotaDay(models.Model):
     count = models.PositiveIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("daily brief quota")
+        verbose_name_plural = _("daily brief quotas")
         constraints = [models.UniqueConstraint(fields=["user", "day"], name="brief_quota_per_day")]
 
     def __str__(self) -> str:
@@ -316,6 +330,8 @@ class Webhook(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
@@ -351,6 +367,8 @@ class WebhookDelivery(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("webhook delivery")
+        verbose_name_plural = _("webhook deliveries")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(

@@ -10,6 +10,8 @@ from django.db.models import Q, QuerySet
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.text import format_lazy
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -21,12 +23,18 @@ from catalog.selectors import category_condition
 from fetching.circuit import routes_failed_between
 from fetching.services import route_probe
 
-CATEGORY_CHOICES = [
-    "university", "new-media", "social-media", "programming", "traditional-media", "multimedia",
-    "government", "finance", "other", "game", "program-update", "blog", "bbs", "anime",
-    "shopping", "picture", "study", "journal", "reading", "travel", "forecast", "design", "live",
-    "sport",
-]  # fmt: skip
+# RSSHub's categories, named as its own site names them in each language.
+CATEGORY_CHOICES = {
+    "university": _("universities"), "new-media": _("new media"),
+    "social-media": _("social media"), "programming": _("programming"),
+    "traditional-media": _("traditional media"), "multimedia": _("multimedia"),
+    "government": _("government"), "finance": _("finance"), "other": _("other"),
+    "game": _("games"), "program-update": _("program updates"), "blog": _("blogs"),
+    "bbs": _("forums"), "anime": _("anime"), "shopping": _("shopping"),
+    "picture": _("pictures"), "study": _("study"), "journal": _("journals"),
+    "reading": _("reading"), "travel": _("travel"), "forecast": _("forecasts"),
+    "design": _("design"), "live": _("live streams"), "sport": _("sport"),
+}  # fmt: skip
 
 
 class CategoryFilter(admin.SimpleListFilter):
@@ -34,7 +42,7 @@ class CategoryFilter(admin.SimpleListFilter):
     parameter_name = "category"
 
     def lookups(self, request, model_admin):
-        return [(c, c) for c in CATEGORY_CHOICES]
+        return list(CATEGORY_CHOICES.items())
 
     def queryset(self, request, queryset: QuerySet) -> QuerySet:
         if self.value() is None:
@@ -156,7 +164,15 @@ DISABLE_SHOWN = 20  # the confirmation page lists this many of the selected, the
 
 
 class PlatformForm(forms.ModelForm):
-    aliases = AliasesField(required=False, help_text=_("Comma-separated, e.g. B站, 哔哩哔哩"))
+    # The example is names as people write them, in their own language on every page.
+    aliases = AliasesField(
+        required=False,
+        help_text=format_lazy(
+            "{} {}",
+            _("Comma-separated, e.g."),
+            mark_safe('<span lang="zh-Hans" translate="no">B站, 哔哩哔哩</span>'),
+        ),
+    )
 
     class Meta:
         model = Platform

@@ -59,6 +59,10 @@ class Feed(models.Model):
     last_fetched_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
+    class Meta:
+        verbose_name = _("feed")
+        verbose_name_plural = _("feeds")
+
     def __str__(self) -> str:
         return self.path
 
@@ -80,6 +84,8 @@ class Item(models.Model):
     last_seen_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("item")
+        verbose_name_plural = _("items")
         constraints = [
             models.UniqueConstraint(fields=["feed", "guid_hash"], name="item_unique_per_feed")
         ]
@@ -216,6 +222,8 @@ class InstanceCircuitChange(models.Model):
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
+        verbose_name = _("instance circuit change")
+        verbose_name_plural = _("instance circuit changes")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -235,6 +243,8 @@ class RouteInstanceHealth(HealthFields):
     )
 
     class Meta:
+        verbose_name = _("route health on an instance")
+        verbose_name_plural = _("route health on instances")
         constraints = [
             models.UniqueConstraint(
                 fields=["route", "instance"], name="route_instance_health_unique"
@@ -287,6 +297,8 @@ class FetchAttempt(models.Model):
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
+        verbose_name = _("fetch attempt")
+        verbose_name_plural = _("fetch attempts")
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["route", "-created_at"])]
 
@@ -330,6 +342,10 @@ class PathFetch(models.Model):
     # When a run last fetched the path by force (``refresh``), across all users: one forced
     # fetch per ``FORCED_REFRESH_PATH_SECONDS``, taken by compare-and-set (``fetching.flight``).
     forced_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("path fetch")
+        verbose_name_plural = _("path fetches")
 
     def __str__(self) -> str:
         return self.path
