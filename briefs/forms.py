@@ -1,12 +1,17 @@
 """Forms of the dashboard. They check shape only: ``briefs.services`` decides what is valid."""
 
 from django import forms
-from django.utils import formats, timezone
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from agent.reasons import parameter_name
-from briefs.language import LANGUAGE_EN, LANGUAGE_ZH
+from briefs.language import (
+    LANGUAGE_EN,
+    LANGUAGE_ZH,
+    interface_language,
+    question_language,
+)
 from briefs.markdown import text_cut
 from briefs.models import BriefOutcome, BriefStatus
 from briefs.selectors import FollowUpChoice
@@ -93,6 +98,19 @@ def _format_shown(stored: object) -> str:
     return gettext(stored) if isinstance(stored, str) and stored else ""
 
 
+def _description_shown(need: dict) -> str:
+    """The route's description of the value, when it is written in the page's language; else a
+    line of our own naming the parameter. RSSHub describes parameters in one language (mostly
+    English, sometimes Chinese) and the catalog holds no translation of them."""
+    description = str(need.get("description") or "")
+    page = interface_language(translation.get_language())
+    if not description or question_language(description) in ("", page):
+        return description
+    return gettext("The value of :%(parameter)s in the route's address.") % {
+        "parameter": need.get("parameter") or ""
+    }
+
+
 class NeedsAnswerForm(forms.Form):
     """One input per value a ``needs_input`` brief asks for (``value_0``, ``value_1``...)."""
 
@@ -104,7 +122,7 @@ class NeedsAnswerForm(forms.Form):
                 label=_("Which %(source)s %(parameter)s?")
                 % {"source": source, "parameter": parameter_name(parameter)},
                 max_length=NEED_VALUE_MAX_LENGTH,
-                help_text=need.get("description") or "",
+                help_text=_description_shown(need),
                 widget=forms.TextInput(attrs={"placeholder": _format_shown(need.get("format"))}),
             )
 
