@@ -19,6 +19,17 @@ from briefs.services import NEED_VALUE_MAX_LENGTH
 from catalog.search_terms import MAX_QUESTION_CHARS
 
 
+class QuestionSelect(forms.Select):
+    """A choice among the reader's questions: each question's option is marked as written by
+    the reader (``translate="no"``), the empty choice is ours."""
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        if value not in ("", None):
+            option["attrs"]["translate"] = "no"
+        return option
+
+
 class AskForm(forms.Form):
     question = forms.CharField(
         label=_("Question"),
@@ -36,6 +47,7 @@ class AskForm(forms.Form):
         required=False,
         coerce=int,
         empty_value=None,
+        widget=QuestionSelect,
     )
     offline = forms.BooleanField(label=_("Answer without a model (offline)"), required=False)
     language = forms.ChoiceField(
@@ -43,8 +55,8 @@ class AskForm(forms.Form):
         required=False,
         choices=[
             ("", _("the question's")),
-            (LANGUAGE_EN, "English"),
-            (LANGUAGE_ZH, "中文"),
+            (LANGUAGE_EN, _("English")),
+            (LANGUAGE_ZH, _("Chinese")),
         ],
     )
 

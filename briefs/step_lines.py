@@ -55,6 +55,11 @@ def _node(value: Any) -> str:
     return str(NODE_LABELS.get(value, value or ""))
 
 
+def _as_written(text: object) -> SafeString:
+    """Words of the reader's or a feed's, marked so that nothing translates them."""
+    return format_html('<span translate="no">{}</span>', text)
+
+
 def _int(value: Any) -> int:
     return value if isinstance(value, int) else 0
 
@@ -102,8 +107,9 @@ def _query_rewritten(p: dict) -> SafeString:
     keywords = p.get("keywords") if isinstance(p.get("keywords"), list) else []
     return format_html(
         _("Query “{query}” · keywords: {keywords} · window: {window} ({method})"),
-        query=p.get("query", ""),
-        keywords=", ".join(map(str, keywords)) or "—",
+        # The query and keywords are the question's words: left as the reader wrote them.
+        query=_as_written(p.get("query", "")),
+        keywords=_as_written(", ".join(map(str, keywords)) or "—"),
         window=window_name(window.get("label", "")),
         method=_method(p.get("method")),
     )

@@ -19,7 +19,7 @@ from tests.agent.conftest import brief_run, feed
 from tests.agent.conftest import llm_server as llm_server  # a fixture
 from tests.api.conftest import ApiClient
 from tests.llmserver import node_of, profile
-from tests.untranslated import untranslated_in_html
+from tests.untranslated import brief_in_wrong_language, untranslated_in_html
 
 WIRE = ("Chip prices fall again", "Port strike ends today")
 BODY_RE = re.compile(
@@ -81,6 +81,25 @@ def test_offline_a_brief_is_retold_in_chinese_from_its_stored_items_without_fetc
     assert "As of" not in body and "Coverage" not in body
     assert untranslated_in_html(html) == []
     assert 'id="brief-original">' in html
+    from_english = client.get(brief.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en")
+    assert brief_in_wrong_language(from_english.content.decode()) == []
+
+
+@pytest.mark.usefixtures("offline")
+def test_offline_a_chinese_brief_is_retold_in_english_with_no_chinese_but_its_titles(
+    run_owner, stub_rsshub
+):
+    stub_rsshub.route("/alpha/flash", feed("芯片价格再度下跌", "港口罢工今天结束"))
+    chinese = brief_run(run_owner, "阿尔法快讯 的消息", language="zh-hans")
+    brief = retold(translate(run_owner, chinese, "en"))
+    assert brief.language == "en" and brief.status == BriefStatus.SUCCEEDED
+    client = Client()
+    client.force_login(run_owner)
+    html = client.get(brief.get_absolute_url(), **ZH_PAGE).content.decode()
+    lang, body = BODY_RE.search(html).groups()
+    assert lang == "en" and "As of" in body and "截至" not in body, body[:400]
+    assert html.count('lang="zh-Hans">') >= 2, "the Chinese titles say their language"
+    assert brief_in_wrong_language(html) == []
 
 
 @pytest.mark.usefixtures("offline")
