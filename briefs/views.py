@@ -94,7 +94,8 @@ def home(request: HttpRequest) -> HttpResponse:
                     interface=translation.get_language(),
                 )
             except services.BriefInvalid as exc:
-                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+                field = exc.field if exc.field in form.fields else None
+                form.add_error(field, exc.reader_message())
             except QuotaExceeded as exc:
                 form.add_error(None, exc.reader_message())
                 status = 429
@@ -202,7 +203,7 @@ def brief_needs_answer(request: HttpRequest, pk: int) -> HttpResponse:
             owner=request.user, brief_id=brief.pk, values=form.values()
         )
     except services.BriefInvalid as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.reader_message())
         return redirect(brief)
     except QuotaExceeded as exc:
         messages.error(request, exc.reader_message())
@@ -247,7 +248,7 @@ def brief_rerun(request: HttpRequest, pk: int) -> HttpResponse:
     except Brief.DoesNotExist:
         raise Http404("No such brief.") from None
     except services.BriefInvalid as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.reader_message())
         return redirect("brief-detail", pk=pk)
     except QuotaExceeded as exc:
         messages.error(request, exc.reader_message())
@@ -266,7 +267,7 @@ def brief_translate(request: HttpRequest, pk: int) -> HttpResponse:
     except Brief.DoesNotExist:
         raise Http404("No such brief.") from None
     except services.BriefInvalid as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.reader_message())
         return redirect("brief-detail", pk=pk)
     return redirect(brief)
 

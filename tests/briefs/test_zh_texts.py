@@ -54,3 +54,14 @@ def help_of(description: str, language: str) -> str:
 )
 def test_a_parameters_description_is_shown_only_in_the_pages_language(description, language, shown):
     assert help_of(description, language) == shown
+
+
+@pytest.mark.django_db
+def test_a_refusal_reads_in_the_readers_language_and_stays_english_for_the_api(owner):
+    from briefs.services import BriefInvalid, brief_create
+
+    with pytest.raises(BriefInvalid) as refused:
+        brief_create(owner=owner, question="   ", enqueue=False)
+    assert refused.value.message == "The question is empty.", "the API's words"
+    with translation.override("zh-hans"):
+        assert refused.value.reader_message() == "问题为空。"
