@@ -236,13 +236,41 @@ BRIEF_PARTS_RE = re.compile(
 )
 
 
+@functools.cache
+def catalog_chinese() -> tuple[str, ...]:
+    """The Chinese of the catalog's translations, in literal runs of three characters or more
+    (placeholders split them): what only the project's own words would put in a text."""
+    runs = set()
+    for path in CATALOGS:
+        if not path.exists():
+            continue
+        for entry in po_entries(path):
+            for text in entry.msgstrs:
+                for part in PLACEHOLDER.split(text):
+                    runs.update(r for r in CJK_RUN_RE.findall(part) if len(r) >= 3)
+    return tuple(sorted(runs))
+
+
+CJK_RUN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]+")
+
+
+def catalog_chinese_in(texts: list[str]) -> list[str]:
+    """Each run of the catalog's Chinese found in ``texts``: ``"<run>" in "<text>"``."""
+    runs = catalog_chinese()
+    return [f"{run!r} in {text[:160]!r}" for text in texts for run in runs if run in text]
+
+
 def brief_in_wrong_language(html: str) -> list[str]:
     """A brief's own element (its body and sources) read against the brief's language, not the
-    page's: catalog English in a Chinese brief, Chinese in an English one."""
+    page's: catalog English in a Chinese brief; in an English one, the catalog's Chinese (an
+    English brief may quote Chinese titles and questions in its text, never our words)."""
     found = []
     for match in BRIEF_PARTS_RE.finditer(html):
         part, lang = match.group(0), match.group(1).lower()
-        found += untranslated_in_html(part) if lang.startswith("zh") else chinese_in_html(part)
+        if lang.startswith("zh"):
+            found += untranslated_in_html(part)
+        else:
+            found += catalog_chinese_in(visible_texts(part, reader="en"))
     return found
 
 

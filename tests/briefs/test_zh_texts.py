@@ -65,3 +65,14 @@ def test_a_refusal_reads_in_the_readers_language_and_stays_english_for_the_api(o
     assert refused.value.message == "The question is empty.", "the API's words"
     with translation.override("zh-hans"):
         assert refused.value.reader_message() == "问题为空。"
+
+
+def test_a_brief_is_read_against_its_own_language_not_the_pages():
+    from tests.untranslated import brief_in_wrong_language
+
+    english = '<section class="card brief-body" id="brief-body" lang="en"><p>{}</p></section>'
+    chinese = english.replace('lang="en"', 'lang="zh-Hans"')
+    assert brief_in_wrong_language(english.format("As of noon: 芯片价格下跌 [1]")) == []
+    assert brief_in_wrong_language(english.format("没有可追问的这份简报。"))
+    assert brief_in_wrong_language(chinese.format("截至中午，芯片价格下跌 [1]")) == []  # noqa: RUF001
+    assert brief_in_wrong_language(chinese.format("Copy link"))
