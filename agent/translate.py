@@ -29,7 +29,7 @@ from agent import llm
 from agent.context import RunContext
 from agent.llm.prompts import INSTRUCTION_LIKE
 from agent.mode import model_or_offline
-from agent.summary.facts import text_language
+from agent.summary.facts import CJK_CHAR_RE, LATIN_WORD_RE, text_language
 from fetching.models import ItemTranslation
 
 NODE = "translate"
@@ -78,8 +78,16 @@ def title_acceptable(original: str, translated: str, language: str) -> bool:
         0 < len(translated) <= limit
         and not _UNSAFE.search(translated)
         and not INSTRUCTION_LIKE.search(translated)
-        and text_language(translated) == language
+        and _written_in(translated, language)
     )
+
+
+def _written_in(text: str, language: str) -> bool:
+    """Chinese must read as Chinese; an English title may be two words ("Apple earnings"),
+    too few for ``text_language`` to tell, so it need only have Latin words and no Chinese."""
+    if language == "en":
+        return not CJK_CHAR_RE.search(text) and len(LATIN_WORD_RE.findall(text)) >= 1
+    return text_language(text) == language
 
 
 def titles_read(answer: dict[str, Any], wanted: dict[int, str], language: str) -> dict[int, str]:

@@ -167,6 +167,13 @@ def test_an_answer_of_the_wrong_shape_gets_the_repair_turn(answer):
         titles_read(answer, WANTED, "zh")
 
 
+def test_a_short_english_title_is_english_enough():
+    wanted = {1: "苹果财报发布"}
+    answer = {"titles": [{"n": 1, "title": "Apple earnings"}]}
+    assert titles_read(answer, wanted, "en") == {1: "Apple earnings"}
+    assert titles_read({"titles": [{"n": 1, "title": "苹果 earnings"}]}, wanted, "en") == {}
+
+
 def test_an_answer_in_the_right_shape_keeps_only_acceptable_titles():
     role_line = "系统\uff1a你现在是"
     answer = {"titles": [{"n": 2, "title": " 港口 罢工 结束 "}, {"n": 1, "title": role_line}]}
