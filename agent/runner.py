@@ -1,4 +1,5 @@
-"""One run of the agent: rewrite -> platform -> route -> fetch -> (router) -> summarize.
+"""One run of the agent: rewrite -> platform -> route -> fetch -> (router) -> summarize; a
+retelling in another language (``agent.retell``) reads its original's data and summarizes.
 
 The loop spends one step of the budget on every move through platform, route and fetch, so a
 run always ends; the router (``agent.router``) says where each move goes. A cancel request is
@@ -20,6 +21,7 @@ from agent.fetch import node_fetch
 from agent.mode import MODE_MODEL, MODE_OFFLINE, run_mode, run_model_usage
 from agent.platform import node_platform
 from agent.question import Rewrite
+from agent.retell import retelling_load
 from agent.rewrite import node_rewrite
 from agent.route import node_route
 from agent.router import route_after_fetch, router_decide
@@ -165,11 +167,15 @@ async def agent_run(brief_id: int) -> None:
     # After the step, not before: a watcher sees the run start one commit (a WAL flush) sooner.
     await Brief.objects.filter(pk=brief_id).aupdate(mode=mode)
     try:
-        ctx.rewrite = _in_brief_language(await node_rewrite(ctx), ctx.brief.language)
-        await ctx.step("query_rewritten", **ctx.rewrite.as_payload())
-        await _loop(ctx)
+        if ctx.brief.translation_of_id is None:
+            ctx.rewrite = _in_brief_language(await node_rewrite(ctx), ctx.brief.language)
+            await ctx.step("query_rewritten", **ctx.rewrite.as_payload())
+            await _loop(ctx)
+            as_of = timezone.now()
+        else:  # a retelling in another language: the original's data, nothing fetched
+            as_of = await sync_to_async(retelling_load)(ctx)
+            await ctx.step("query_rewritten", **ctx.rewrite.as_payload())
         await ctx.check_cancelled()
-        as_of = timezone.now()
         with translation.override(LOCALES[ctx.rewrite.language]):
             draft = await node_summarize(ctx, as_of=as_of)
     except RunCancelled:

@@ -55,6 +55,7 @@ from agent.summary.verify import (
     verdict_read,
     verify_prompt,
 )
+from agent.translate import titles_translate
 from fetching.models import Item
 
 MIN_BODY_CHARS = 20
@@ -204,6 +205,8 @@ async def node_summarize(ctx: RunContext, *, as_of: datetime) -> Draft:
     draft = delta.draft or await _draft(ctx, delta.plan, as_of=as_of)
     draft.body = "\n\n".join(part for part in (delta.lead, draft.body) if part)
     draft.verdict = plan.verdict
+    # Cited items in another language get a title in the brief's (agent.translate).
+    draft.citations = await titles_translate(ctx, draft.citations)
     return draft
 
 

@@ -1,19 +1,35 @@
 """Forms of the dashboard. They check shape only: ``briefs.services`` decides what is valid."""
 
 from django import forms
-from django.utils import formats, timezone
+from django.utils import formats, timezone, translation
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from briefs.language import LANGUAGE_EN, LANGUAGE_ZH
+from briefs.language import (
+    LANGUAGE_EN,
+    LANGUAGE_ZH,
+    interface_language,
+    question_language,
+)
 from briefs.markdown import text_cut
 from briefs.models import BriefOutcome, BriefStatus
 from briefs.reasons import parameter_name
 from briefs.selectors import FollowUpChoice
 from briefs.services import NEED_VALUE_MAX_LENGTH
 from catalog.search_terms import MAX_QUESTION_CHARS
+
+
+class QuestionSelect(forms.Select):
+    """A choice among the reader's questions: each question's option is marked as written by
+    the reader (``translate="no"``), the empty choice is ours."""
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        if value not in ("", None):
+            option["attrs"]["translate"] = "no"
+        return option
 
 
 class AskForm(forms.Form):
@@ -33,6 +49,7 @@ class AskForm(forms.Form):
         required=False,
         coerce=int,
         empty_value=None,
+        widget=QuestionSelect,
     )
     offline = forms.BooleanField(label=_("Answer without a model (offline)"), required=False)
     language = forms.ChoiceField(
@@ -40,8 +57,8 @@ class AskForm(forms.Form):
         required=False,
         choices=[
             ("", _("the question's")),
-            (LANGUAGE_EN, "English"),
-            (LANGUAGE_ZH, "中文"),
+            (LANGUAGE_EN, _("English")),
+            (LANGUAGE_ZH, _("Chinese")),
         ],
     )
 
@@ -95,6 +112,19 @@ def _format_shown(stored: object) -> str:
     return gettext(stored) if isinstance(stored, str) and stored else ""
 
 
+def _description_shown(need: dict) -> str:
+    """The route's description of the value, when it is written in the page's language; else a
+    line of our own naming the parameter. RSSHub describes parameters in one language (mostly
+    English, sometimes Chinese) and the catalog holds no translation of them."""
+    description = str(need.get("description") or "")
+    page = interface_language(translation.get_language())
+    if not description or question_language(description) in ("", page):
+        return description
+    return gettext("The value of :%(parameter)s in the route's address.") % {
+        "parameter": need.get("parameter") or ""
+    }
+
+
 def _sentence(text: str) -> str:
     """``text`` as a sentence: a capital first letter and a closing stop."""
     text = text.strip()
@@ -107,7 +137,7 @@ def _sentence(text: str) -> str:
 def need_hint(need: dict) -> SafeString:
     """What the value is and the form it takes, as sentences: "Repository name. Give it as
     <code>owner/name</code>." (the format also stands in the input as its placeholder)."""
-    parts = [escape(_sentence(str(need.get("description") or "")))]
+    parts = [escape(_sentence(_description_shown(need)))]
     shape = _format_shown(need.get("format"))
     if shape:
         give = escape(gettext("Give it as %(format)s."))

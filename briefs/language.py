@@ -102,20 +102,22 @@ def brief_language_context(language: str) -> dict[str, str]:
     return {"brief_locale": brief_locale(language), "brief_lang": html_lang(language)}
 
 
-# An item's language as a reader of a brief in another language is told it.
+# An item's language as a reader of a brief in another language is told it, and its ``lang``.
 ITEM_LANGUAGE_NAMES = {"zh": gettext_lazy("in Chinese"), "en": gettext_lazy("in English")}
+ITEM_LANGUAGE_TAGS = {"zh": "zh-Hans", "en": "en"}
 
 
 def citations_marked(citations: list[Citation], language: str) -> list[Citation]:
     """The citations, each whose title is in another language than the brief's marked with
-    its language (named in the active language): the title itself is kept as the item gave it.
-    A title too short to tell (``agent.summary.facts.text_language``, through
-    ``briefs.agent_hooks``) is not marked."""
+    its language (named in the active language) and its ``lang``: the title itself is kept as
+    the item gave it, beside any translation (``title_translated``). A title too short to tell
+    (``agent.summary.facts.text_language``, through ``briefs.agent_hooks``) is not marked."""
     family = language_family(brief_locale(language))
     text_language = agent_hooks().text_language
     marked = []
     for c in citations:
         written_in = text_language(c.title)
         name = ITEM_LANGUAGE_NAMES.get(written_in) if written_in != family else None
-        marked.append(dataclasses.replace(c, language_mark=name) if name else c)
+        tag = ITEM_LANGUAGE_TAGS[written_in] if name else ""
+        marked.append(dataclasses.replace(c, language_mark=name, title_lang=tag) if name else c)
     return marked

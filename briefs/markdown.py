@@ -52,6 +52,12 @@ class Citation:
     # The item's language when it is not the brief's (``briefs.language.citations_marked``),
     # named lazily: the page says it in the brief's language; "" otherwise.
     language_mark: str = ""
+    # The ``lang`` of the title when it is not the brief's (BCP 47), so a page and a screen
+    # reader read it in its own language; "" otherwise.
+    title_lang: str = ""
+    # The title in the brief's language, written by the model for this brief or an earlier one
+    # (``agent.translate``); "" when there is none (offline, or the title is the brief's).
+    title_translated: str = ""
 
     @property
     def tooltip(self) -> str:
@@ -100,6 +106,7 @@ def citations_read(raw: object) -> list[Citation]:
                 source=str(entry.get("source") or "")[:300],
                 path=str(entry.get("path") or "")[:1000],
                 published_at=_published(entry.get("published_at")),
+                title_translated=str(entry.get("title_translated") or "")[:300],
             ),
         )
     return sorted(rows.values(), key=lambda c: c.n)

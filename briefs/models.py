@@ -53,6 +53,11 @@ class Brief(models.Model):
         "watches.Watch", null=True, blank=True, on_delete=models.SET_NULL, related_name="briefs"
     )
     delta = models.JSONField(null=True, blank=True)
+    # A retelling of another brief in another language (``briefs.translation``): written from
+    # that brief's stored items, coverage and time, never fetching again.
+    translation_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="translations"
+    )
     offline = models.BooleanField(default=False, help_text=_("Asked to run without a model."))
     refresh = models.BooleanField(
         default=False, help_text=_("Asked to fetch anew, even a source fetched a moment ago.")
@@ -104,6 +109,8 @@ class Brief(models.Model):
     )
 
     class Meta:
+        verbose_name = _("brief")
+        verbose_name_plural = _("briefs")
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["owner", "-created_at"]),
@@ -113,6 +120,16 @@ class Brief(models.Model):
                 condition=models.Q(steps_pruned_at__isnull=True),
                 name="brief_steps_unpruned",
             ),
+        ]
+        constraints = [
+            # One live retelling per brief and language: a second reader asking for it gets the
+            # first (a failed or cancelled one leaves room for another try).
+            models.UniqueConstraint(
+                fields=["translation_of", "language"],
+                condition=models.Q(translation_of__isnull=False)
+                & ~models.Q(status__in=["failed", "cancelled"]),
+                name="brief_translation_per_language",
+            )
         ]
 
     def __str__(self) -> str:
@@ -178,6 +195,8 @@ class RunStep(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("run step")
+        verbose_name_plural = _("run steps")
         ordering = ["brief", "seq"]
         constraints = [models.UniqueConstraint(fields=["brief", "seq"], name="step_seq_unique")]
 
@@ -194,6 +213,8 @@ class TokenUsage(models.Model):
     calls = models.PositiveIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("token usage")
+        verbose_name_plural = _("token usage")
         constraints = [models.UniqueConstraint(fields=["user", "day"], name="token_usage_per_day")]
 
     def __str__(self) -> str:
@@ -209,6 +230,10 @@ class LLMBreaker(models.Model):
     probe_at = models.DateTimeField(null=True, blank=True)
     last_error = models.CharField(max_length=300, blank=True)
     updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("model breaker")
+        verbose_name_plural = _("model breakers")
 
     def __str__(self) -> str:
         return self.key
@@ -235,6 +260,8 @@ class ApiToken(models.Model):
     last_used_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
@@ -249,6 +276,8 @@ class BriefQuotaDay(models.Model):
     count = models.PositiveIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("daily brief quota")
+        verbose_name_plural = _("daily brief quotas")
         constraints = [models.UniqueConstraint(fields=["user", "day"], name="brief_quota_per_day")]
 
     def __str__(self) -> str:
@@ -301,6 +330,8 @@ class Webhook(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
@@ -336,6 +367,8 @@ class WebhookDelivery(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("webhook delivery")
+        verbose_name_plural = _("webhook deliveries")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(

@@ -32,6 +32,8 @@ NODE_LABELS = {
     "summarize": gettext_lazy("summarize"),
     "retry": gettext_lazy("retry"),
     "needs_input": gettext_lazy("ask for input"),
+    "translate": gettext_lazy("translate titles"),
+    "claims_verify": gettext_lazy("check sentences"),
 }
 
 
@@ -41,6 +43,7 @@ METHOD_LABELS = {
     "model": gettext_lazy("model"),
     "mixed": gettext_lazy("mixed"),
     "rules": gettext_lazy("rules"),
+    "stored": gettext_lazy("from the brief it retells"),
 }
 
 
@@ -52,6 +55,11 @@ def _node(value: Any) -> str:
     return str(NODE_LABELS.get(value, value or ""))
 
 
+def _as_written(text: object) -> SafeString:
+    """Words of the reader's or a feed's, marked so that nothing translates them."""
+    return format_html('<span translate="no">{}</span>', text)
+
+
 def _int(value: Any) -> int:
     return value if isinstance(value, int) else 0
 
@@ -61,6 +69,9 @@ def _brief_queued(p: dict) -> SafeString:
         line = _("Queued for a worker (offline: no language model)")
     else:
         line = _("Queued for a worker")
+    if isinstance(p.get("translation_of"), int):
+        retold = _("told again in another language, from the stored items: nothing is fetched")
+        line = format_html("{}; {}", line, retold)
     if p.get("refresh_limited") is True:
         limited = _(
             "forced refresh refused: this hour's forced refreshes are spent, so sources fetched "
@@ -96,8 +107,9 @@ def _query_rewritten(p: dict) -> SafeString:
     keywords = p.get("keywords") if isinstance(p.get("keywords"), list) else []
     return format_html(
         _("Query “{query}” · keywords: {keywords} · window: {window} ({method})"),
-        query=p.get("query", ""),
-        keywords=", ".join(map(str, keywords)) or "—",
+        # The query and keywords are the question's words: left as the reader wrote them.
+        query=_as_written(p.get("query", "")),
+        keywords=_as_written(", ".join(map(str, keywords)) or "—"),
         window=window_name(window.get("label", "")),
         method=_method(p.get("method")),
     )

@@ -7,13 +7,16 @@ transaction on PostgreSQL without Redis, and a message to the brief's channel gr
 
 Kinds and payloads (every payload is JSON; times are ISO 8601 UTC strings):
 
-- ``brief_queued``     {offline, follow_up_of, refresh_limited?}: written with the brief when it
-                        is handed to a worker, so its page shows a first step before any worker
-                        has it; ``refresh_limited``: the forced refresh asked was refused (the
-                        hourly budget, ``briefs.admission``), sources come from the window
+- ``brief_queued``     {offline, follow_up_of, refresh_limited?, translation_of?}: written with
+                        the brief when it is handed to a worker, so its page shows a first step
+                        before any worker has it; ``refresh_limited``: the forced refresh asked
+                        was refused (the hourly budget, ``briefs.admission``), sources come from
+                        the window; ``translation_of``: a retelling of that brief in another
+                        language (``briefs.translation``), which fetches nothing
 - ``run_started``      {attempt, mode: model | offline, budget, fetch_retry, models?}
 - ``run_resumed``      {attempt, reason}: a worker picked up a brief whose previous worker died
-- ``query_rewritten``  {query, language, keywords, window: {label, start, end}, method}
+- ``query_rewritten``  {query, language, keywords, window: {label, start, end}, method}: method
+                        ``stored`` for a retelling (read from the brief it retells)
 - ``step_started``     {step, budget, node}: one unit of the router budget is spent
 - ``candidates``       {node, items: [{namespace | path, name, score}]}
 - ``choice``           {node, chosen: [namespace | path], reason, method}

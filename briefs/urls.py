@@ -13,6 +13,7 @@ urlpatterns = [
     path("briefs/<int:pk>/cancel/", views.brief_cancel, name="brief-cancel"),
     path("briefs/<int:pk>/rerun/", views.brief_rerun, name="brief-rerun"),
     path("briefs/<int:pk>/follow-up/", views.brief_follow_up, name="brief-follow-up"),
+    path("briefs/<int:pk>/translate/", views.brief_translate, name="brief-translate"),
     path("briefs/<int:pk>/answer/", views.brief_needs_answer, name="brief-answer"),
     path("briefs/<int:pk>/delete/", views.brief_delete, name="brief-delete"),
     path("tokens/", include("briefs.tokens.urls")),

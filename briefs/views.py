@@ -17,10 +17,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from briefs import admission, selectors, services
+from briefs import translation as translation_service
 from briefs.agent_hooks import agent_hooks
 from briefs.examples import EXAMPLE_QUESTIONS
 from briefs.forms import AskForm, BriefSearchForm, FollowUpForm, NeedsAnswerForm
 from briefs.language import (
+    LANGUAGE_EN,
+    LANGUAGE_ZH,
     brief_language_context,
     brief_locale,
     citations_marked,
@@ -96,7 +99,8 @@ def home(request: HttpRequest) -> HttpResponse:
                     interface=translation.get_language(),
                 )
             except services.BriefInvalid as exc:
-                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+                field = exc.field if exc.field in form.fields else None
+                form.add_error(field, exc.reader_message())
             except QuotaExceeded as exc:
                 form.add_error(None, exc.reader_message())
                 status = 429
@@ -179,6 +183,8 @@ def _detail_context(brief: Brief) -> dict:
         ),
         "usage_nodes": _usage_rows(brief.usage),
         "needs_form": _needs_form(brief),
+        # The translate action offers the other language (``briefs.translation``).
+        "translate_to": LANGUAGE_EN if brief_locale(brief.language) == LANGUAGE_ZH else LANGUAGE_ZH,
     }
 
 
@@ -206,7 +212,7 @@ def brief_needs_answer(request: HttpRequest, pk: int) -> HttpResponse:
             owner=request.user, brief_id=brief.pk, values=form.values()
         )
     except services.BriefInvalid as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.reader_message())
         return redirect(brief)
     except QuotaExceeded as exc:
         messages.error(request, exc.reader_message())
@@ -293,9 +299,25 @@ def brief_rerun(request: HttpRequest, pk: int) -> HttpResponse:
     except Brief.DoesNotExist:
         raise Http404("No such brief.") from None
     except services.BriefInvalid as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.reader_message())
         return redirect("brief-detail", pk=pk)
     except QuotaExceeded as exc:
+        messages.error(request, exc.reader_message())
+        return redirect("brief-detail", pk=pk)
+    return redirect(brief)
+
+
+@login_required
+@require_POST
+def brief_translate(request: HttpRequest, pk: int) -> HttpResponse:
+    """The brief told in the language the form names (``briefs.translation``)."""
+    try:
+        brief = translation_service.brief_translate(
+            owner=request.user, brief_id=pk, language=request.POST.get("language", "")
+        )
+    except Brief.DoesNotExist:
+        raise Http404("No such brief.") from None
+    except services.BriefInvalid as exc:
         messages.error(request, exc.reader_message())
         return redirect("brief-detail", pk=pk)
     return redirect(brief)

@@ -8,7 +8,8 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.db.models import Q, QuerySet
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
-from django.utils.text import capfirst
+from django.utils.safestring import mark_safe
+from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -18,12 +19,18 @@ from catalog.models import CircuitChange, Platform, Route
 from catalog.path_breaks import path_with_breaks
 from catalog.selectors import category_condition
 
-CATEGORY_CHOICES = [
-    "university", "new-media", "social-media", "programming", "traditional-media", "multimedia",
-    "government", "finance", "other", "game", "program-update", "blog", "bbs", "anime",
-    "shopping", "picture", "study", "journal", "reading", "travel", "forecast", "design", "live",
-    "sport",
-]  # fmt: skip
+# RSSHub's categories, named as its own site names them in each language.
+CATEGORY_CHOICES = {
+    "university": _("universities"), "new-media": _("new media"),
+    "social-media": _("social media"), "programming": _("programming"),
+    "traditional-media": _("traditional media"), "multimedia": _("multimedia"),
+    "government": _("government"), "finance": _("finance"), "other": _("other"),
+    "game": _("games"), "program-update": _("program updates"), "blog": _("blogs"),
+    "bbs": _("forums"), "anime": _("anime"), "shopping": _("shopping"),
+    "picture": _("pictures"), "study": _("study"), "journal": _("journals"),
+    "reading": _("reading"), "travel": _("travel"), "forecast": _("forecasts"),
+    "design": _("design"), "live": _("live streams"), "sport": _("sport"),
+}  # fmt: skip
 
 
 class CategoryFilter(admin.SimpleListFilter):
@@ -31,7 +38,7 @@ class CategoryFilter(admin.SimpleListFilter):
     parameter_name = "category"
 
     def lookups(self, request, model_admin):
-        return [(c, c) for c in CATEGORY_CHOICES]
+        return list(CATEGORY_CHOICES.items())
 
     def queryset(self, request, queryset: QuerySet) -> QuerySet:
         if self.value() is None:
@@ -133,7 +140,15 @@ DISABLE_SHOWN = 20  # the confirmation page lists this many of the selected, the
 
 
 class PlatformForm(forms.ModelForm):
-    aliases = AliasesField(required=False, help_text=_("Comma-separated, e.g. B站, 哔哩哔哩"))
+    # The example is names as people write them, in their own language on every page.
+    aliases = AliasesField(
+        required=False,
+        help_text=format_lazy(
+            "{} {}",
+            _("Comma-separated, e.g."),
+            mark_safe('<span lang="zh-Hans" translate="no">B站, 哔哩哔哩</span>'),
+        ),
+    )
 
     class Meta:
         model = Platform

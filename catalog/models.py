@@ -46,6 +46,8 @@ class Platform(models.Model):
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("platform")
+        verbose_name_plural = _("platforms")
         ordering = ["namespace"]
 
     def __str__(self) -> str:
@@ -117,6 +119,8 @@ class Route(models.Model):
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("route")
+        verbose_name_plural = _("routes")
         ordering = ["path"]
         indexes = [models.Index(fields=["platform", "enabled"])]
 
@@ -144,6 +148,8 @@ class CircuitChange(models.Model):
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
+        verbose_name = _("circuit change")
+        verbose_name_plural = _("circuit changes")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:

@@ -21,7 +21,14 @@ from catalog.models import Route
 from fetching.circuit import routes_failed_between
 from fetching.instance_url import InstanceURLRefused, instance_url_clean
 from fetching.instances import instance_save_by_staff, instances_read
-from fetching.models import SUCCESS_OUTCOMES, Feed, FetchAttempt, Item, RSSHubInstance
+from fetching.models import (
+    SUCCESS_OUTCOMES,
+    Feed,
+    FetchAttempt,
+    Item,
+    ItemTranslation,
+    RSSHubInstance,
+)
 from fetching.reachability import instances_reachability
 from fetching.services import fetch_paths_sync, route_probe
 
@@ -89,6 +96,18 @@ class ItemAdmin(ReadOnlyAdmin):
     @admin.display(description=_("link"))
     def link_short(self, item: Item) -> str:
         return item.link[:80]
+
+
+@admin.register(ItemTranslation)
+class ItemTranslationAdmin(ReadOnlyAdmin):
+    """What the model wrote for items' titles in another language (``agent.translate``)."""
+
+    list_display = ["title", "language", "item", "created_at"]
+    list_filter = ["language"]
+    list_select_related = ["item"]
+    search_fields = ["title", "item__title"]
+    raw_id_fields = ["item"]
+    show_full_result_count = False
 
 
 class RSSHubInstanceForm(forms.ModelForm):

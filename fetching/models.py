@@ -59,6 +59,10 @@ class Feed(models.Model):
     last_fetched_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
+    class Meta:
+        verbose_name = _("feed")
+        verbose_name_plural = _("feeds")
+
     def __str__(self) -> str:
         return self.path
 
@@ -80,6 +84,8 @@ class Item(models.Model):
     last_seen_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("item")
+        verbose_name_plural = _("items")
         constraints = [
             models.UniqueConstraint(fields=["feed", "guid_hash"], name="item_unique_per_feed")
         ]
@@ -93,6 +99,29 @@ class Item(models.Model):
 
     def __str__(self) -> str:
         return self.title or self.link or self.guid_hash
+
+
+class ItemTranslation(models.Model):
+    """An item's title in another language than its own, as a model wrote it for a brief in
+    that language (``agent.translate``). One per item and language, so a second brief citing the
+    item, or a watch's next run, reads it here instead of asking the model again."""
+
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="translations")
+    language = models.CharField(max_length=10)  # the agent's family: "zh" or "en"
+    title = models.CharField(max_length=1000)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("item translation")
+        verbose_name_plural = _("item translations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["item", "language"], name="item_translation_per_language"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item_id} {self.language}: {self.title[:60]}"
 
 
 def instance_base_url_validate(value: str) -> None:
@@ -193,6 +222,8 @@ class InstanceCircuitChange(models.Model):
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
+        verbose_name = _("instance circuit change")
+        verbose_name_plural = _("instance circuit changes")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -212,6 +243,8 @@ class RouteInstanceHealth(HealthFields):
     )
 
     class Meta:
+        verbose_name = _("route health on an instance")
+        verbose_name_plural = _("route health on instances")
         constraints = [
             models.UniqueConstraint(
                 fields=["route", "instance"], name="route_instance_health_unique"
@@ -264,6 +297,8 @@ class FetchAttempt(models.Model):
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
+        verbose_name = _("fetch attempt")
+        verbose_name_plural = _("fetch attempts")
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["route", "-created_at"])]
 
@@ -307,6 +342,10 @@ class PathFetch(models.Model):
     # When a run last fetched the path by force (``refresh``), across all users: one forced
     # fetch per ``FORCED_REFRESH_PATH_SECONDS``, taken by compare-and-set (``fetching.flight``).
     forced_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("path fetch")
+        verbose_name_plural = _("path fetches")
 
     def __str__(self) -> str:
         return self.path

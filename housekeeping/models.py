@@ -26,6 +26,8 @@ class HousekeepingRun(models.Model):
     error = models.CharField(max_length=500, blank=True)
 
     class Meta:
+        verbose_name = _("housekeeping run")
+        verbose_name_plural = _("housekeeping runs")
         ordering = ["-started_at", "-id"]
 
     def __str__(self) -> str:
@@ -38,6 +40,10 @@ class HousekeepingLease(models.Model):
     name = models.CharField(max_length=50, unique=True)
     holder = models.CharField(max_length=36, blank=True)
     held_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("housekeeping lease")
+        verbose_name_plural = _("housekeeping leases")
 
     def __str__(self) -> str:
         return f"{self.name} held until {self.held_until}"

@@ -8,6 +8,7 @@ than a database error.
 from django.urls import include, path, register_converter
 
 from briefs.api import briefs, quota, webhooks
+from briefs.api.translate import BriefTranslateApi
 from briefs.tokens import api as tokens
 from catalog import api as catalog_api
 from rsshub_agent import api_status as status
@@ -37,6 +38,11 @@ v1_urlpatterns = [
         name="api-brief-cancel",
     ),
     path("briefs/<api_id:brief_id>/rerun", briefs.BriefRerunApi.as_view(), name="api-brief-rerun"),
+    path(
+        "briefs/<api_id:brief_id>/translate",
+        BriefTranslateApi.as_view(),
+        name="api-brief-translate",
+    ),
     path("briefs/<api_id:brief_id>/share", BriefShareApi.as_view(), name="api-brief-share"),
     path("catalog/platforms", catalog_api.PlatformListApi.as_view(), name="api-catalog-platforms"),
     path("catalog/routes", catalog_api.RouteListApi.as_view(), name="api-catalog-routes"),

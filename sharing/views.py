@@ -81,7 +81,7 @@ def brief_share(request: HttpRequest, pk: int) -> HttpResponse:
     except Brief.DoesNotExist:
         raise Http404("No such brief.") from None
     except services.ShareRefused as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.reader_message())
         return redirect("brief-detail", pk=pk)
     messages.success(request, _("Share link made: anyone who has it can read this brief."))
     return redirect(reverse("brief-detail", args=[pk]) + "#share")

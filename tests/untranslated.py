@@ -6,6 +6,8 @@ speaks (``title``, ``aria-label``, ``alt``, ``placeholder``, a button's ``value`
 ``script``, ``style``, ``code``, ``pre``, ``kbd``, ``samp``, ``textarea``, anything marked
 ``translate="no"`` (questions, item titles, route paths: what people and feeds wrote) and anything
 whose ``lang`` names a language other than Chinese (a brief written in its question's language).
+``brief_in_wrong_language`` reads a brief's own element against the brief's language instead, and
+``chinese_in_html`` an English page for Chinese.
 
 A text is untranslated when it *is* a msgid (any length: the live badge's "running"), or holds a
 msgid of two or more words of its own (placeholders aside) inside it ("Chose ... for route:
@@ -145,8 +147,9 @@ def catalog_sentences() -> tuple[Sentence, ...]:
 
 
 class _VisibleText(HTMLParser):
-    def __init__(self):
+    def __init__(self, reader: str = "zh"):
         super().__init__(convert_charrefs=True)
+        self.reader = reader
         self.texts: list[str] = []
         self._stack: list[bool] = []  # per open element: is its text hidden from the check
 
@@ -156,12 +159,12 @@ class _VisibleText(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         values = dict(attrs)
-        lang = (values.get("lang") or "zh").lower()
+        lang = (values.get("lang") or self.reader).lower()
         hidden = (
             self._hidden
             or tag in SKIPPED_TAGS
             or values.get("translate") == "no"
-            or (tag != "html" and not lang.startswith("zh"))
+            or (tag != "html" and not lang.startswith(self.reader))
         )
         if not hidden:
             self.texts.extend(values[name] for name in SPOKEN_ATTRIBUTES if values.get(name))
@@ -188,9 +191,10 @@ class _VisibleText(HTMLParser):
             self.texts.append(data)
 
 
-def visible_texts(html: str) -> list[str]:
-    """The texts of ``html`` a reader sees or hears, each with its white space collapsed."""
-    parser = _VisibleText()
+def visible_texts(html: str, reader: str = "zh") -> list[str]:
+    """The texts of ``html`` a reader sees or hears, each with its white space collapsed; an
+    element whose ``lang`` is not the ``reader``'s language (``zh`` or ``en``) is left out."""
+    parser = _VisibleText(reader)
     parser.feed(html)
     parser.close()
     return [" ".join(text.split()) for text in parser.texts if text.strip()]
@@ -208,6 +212,66 @@ def untranslated(texts: list[str]) -> list[str]:
 
 def untranslated_in_html(html: str) -> list[str]:
     return untranslated(visible_texts(html))
+
+
+CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+TITLE_RE = re.compile(r"<title>.*?</title>", re.S)
+
+
+def chinese_in_html(html: str) -> list[str]:
+    """For an English page or brief: each text an English reader is shown with Chinese in it,
+    outside ``translate="no"`` and elements whose ``lang`` says Chinese (titles, user text).
+    The document's title is left out: it carries the question, and no part of a title can say
+    its language."""
+    texts = visible_texts(TITLE_RE.sub("", html), reader="en")
+    return [text for text in texts if CJK_RE.search(text)]
+
+
+BRIEF_PARTS_RE = re.compile(
+    r'<section class="card(?: brief-body)?" id="(?:brief-body|sources)" lang="([^"]*)">'
+    r".*?</section>",
+    re.S,
+)
+
+
+@functools.cache
+def catalog_chinese() -> tuple[str, ...]:
+    """The Chinese of the catalog's translations, in literal runs of three characters or more
+    (placeholders split them): what only the project's own words would put in a text."""
+    runs = set()
+    for path in CATALOGS:
+        if not path.exists():
+            continue
+        for entry in po_entries(path):
+            for text in entry.msgstrs:
+                for part in PLACEHOLDER.split(text):
+                    runs.update(r for r in CJK_RUN_RE.findall(part) if len(r) >= 3)
+    return tuple(sorted(runs))
+
+
+CJK_RUN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]+")
+
+
+def catalog_chinese_in(texts: list[str]) -> list[str]:
+    """Each run of the catalog's Chinese found in ``texts``: ``"<run>" in "<text>"``."""
+    runs = catalog_chinese()
+    return [f"{run!r} in {text[:160]!r}" for text in texts for run in runs if run in text]
+
+
+def brief_in_wrong_language(html: str) -> list[str]:
+    """A brief's own element (its body and sources) read against the brief's language, not the
+    page's: catalog English in a Chinese brief; in an English one, the catalog's Chinese (an
+    English brief may quote Chinese titles and questions in its text, never our words)."""
+    found = []
+    for match in BRIEF_PARTS_RE.finditer(html):
+        part, lang = match.group(0), match.group(1).lower()
+        if lang.startswith("zh"):
+            found += untranslated_in_html(part)
+        else:
+            found += catalog_chinese_in(visible_texts(part, reader="en"))
+    return found
 
 
 def untranslated_in_text(text: str) -> list[str]:

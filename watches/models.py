@@ -88,6 +88,8 @@ class Watch(models.Model):
     updated_at = models.DateTimeField(default=time_now)
 
     class Meta:
+        verbose_name = _("watch")
+        verbose_name_plural = _("watches")
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["owner", "-created_at"]),
@@ -137,6 +139,8 @@ class WatchRun(models.Model):
     items = models.JSONField(default=list, blank=True)
 
     class Meta:
+        verbose_name = _("watch run")
+        verbose_name_plural = _("watch runs")
         ordering = ["-created_at", "-id"]
         constraints = [
             # A slot runs once, whatever number of dispatchers claimed at the same moment.
@@ -174,6 +178,8 @@ class WatchDigest(models.Model):
     updated_at = models.DateTimeField(default=time_now)
 
     class Meta:
+        verbose_name = _("watch digest")
+        verbose_name_plural = _("watch digests")
         indexes = [
             models.Index(
                 fields=["covered_until"], condition=~Q(frequency="off"), name="watch_digest_due"

@@ -48,7 +48,7 @@ def _saved(request: HttpRequest, form: WatchForm, *, watch: Watch | None = None)
             return services.watch_create(owner=request.user, **form.changes())
         return services.watch_update(owner=request.user, watch_id=watch.pk, **form.changes())
     except services.WatchInvalid as exc:
-        form.field_error(exc.field, exc.message)
+        form.field_error(exc.field, exc.reader_message())
         return None
 
 

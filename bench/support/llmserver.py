@@ -273,12 +273,24 @@ def honest_brief(prompt: str) -> str:
 
 
 def node_of(body: dict[str, Any]) -> str:
-    """Which node a request comes from: rewrite, platform, route, or summarize (no tools)."""
+    """Which node a request comes from: rewrite, platform, route, translate, or summarize (no
+    tools)."""
     tools = body.get("tools") or []
     if not tools:
         return "summarize"
     properties = tools[0]["function"]["parameters"]["properties"]
+    if "titles" in properties:
+        return "translate"
     return "rewrite" if "query" in properties else "platform" if "chosen" in properties else "route"
+
+
+def translated_titles(prompt: str) -> dict[str, Any]:
+    """A translator's answer to the titles the prompt fences: a stand-in title in the language
+    asked (``Translate into: ...``) for each item, with its n."""
+    numbers = re.findall(r'<item n="(\d+)"', prompt)
+    chinese = "Chinese" in prompt.split("\n", 1)[0]
+    title = "译文标题第{}条" if chinese else "Translated title number {}"
+    return {"titles": [{"n": int(n), "title": title.format(n)} for n in numbers]}
 
 
 def valid_answer(body: dict[str, Any]) -> Any:
@@ -287,6 +299,8 @@ def valid_answer(body: dict[str, Any]) -> Any:
     prompt = body["messages"][1]["content"]
     if node == "summarize":
         return honest_brief(prompt)
+    if node == "translate":
+        return translated_titles(prompt)
     schema = body["tools"][0]["function"]["parameters"]["properties"]
     if node == "rewrite":
         question = prompt.split("Question: ", 1)[1].split("\n", 1)[0]

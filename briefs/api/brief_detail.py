@@ -40,6 +40,10 @@ class CitationOut(serializers.Serializer):
     source = serializers.CharField()
     published_at = serializers.DateTimeField(allow_null=True)
     item_id = serializers.IntegerField(allow_null=True)
+    title_translated = serializers.CharField(
+        help_text="The title in the brief's language when the item's is another and a model "
+        'translated it; "" otherwise (offline, or the title is already in it).'
+    )
 
 
 class CoverageRowOut(serializers.Serializer):
@@ -174,6 +178,7 @@ def _citation(c: dict) -> dict:
         "source": str(c.get("source") or ""),
         "published_at": c.get("published_at") or None,
         "item_id": c.get("item_id") if isinstance(c.get("item_id"), int) else None,
+        "title_translated": str(c.get("title_translated") or ""),
     }
 
 

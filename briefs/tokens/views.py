@@ -49,7 +49,7 @@ def tokens_page(request: HttpRequest) -> HttpResponse:
             lifetime=timedelta(days=form.cleaned_data["lifetime_days"]),
         )
     except TokenInvalid as exc:
-        form.add_error("name" if exc.field == "name" else None, exc.message)
+        form.add_error("name" if exc.field == "name" else None, exc.reader_message())
         return _page(request, form, status=400)
     return _page(request, TokenForm(), secret=issued.secret)
 

@@ -69,7 +69,7 @@ def webhooks_page(request: HttpRequest) -> HttpResponse:
             description=form.cleaned_data["description"],
         )
     except WebhookInvalid as exc:
-        form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        form.add_error(exc.field if exc.field in form.fields else None, exc.reader_message())
         return _page(request, form, status=400)
     return _page(request, WebhookForm(), created=webhook)
 

@@ -241,6 +241,7 @@ def test_it_shows_a_brief_with_structured_citations(api, finished_brief):
             "source": "RSSHub Test",
             "published_at": "2026-11-01T08:30:00+00:00",
             "item_id": 1,
+            "title_translated": "",
         }
     ]
     assert body["coverage"]["succeeded"][0]["items"] == 5

@@ -21,6 +21,11 @@ pytestmark = pytest.mark.django_db
 
 TZ_MIDDLEWARE = "briefs.middleware.TimezoneMiddleware"
 
+# A question in the list: marked as the reader wrote it (translate="no").
+LISTED_QUESTION_RE = re.compile(
+    r'<a href="/briefs/\d+/" id="brief-q-\d+" translate="no">([^<]+)</a>'
+)
+
 
 @pytest.fixture(autouse=True)
 def dashboard_settings(settings):
@@ -373,6 +378,7 @@ def test_hostile_text_is_escaped_everywhere_on_the_page(owner_client, owner):
             "/i18n/setlang/",
             f"/briefs/{brief.pk}/rerun/",
             f"/briefs/{brief.pk}/share/",
+            f"/briefs/{brief.pk}/translate/",
         ]
     )
     hrefs = [a.get("href", "") for t, a in tags.tags if t == "a"]
@@ -544,7 +550,7 @@ def test_the_list_searches_question_query_and_body(owner_client, owner, other_us
         ("", ["about dogs", "about cats"]),
     ]:
         body = page(owner_client.get(reverse("brief-list"), {"q": text}))
-        found = re.findall(r'<a href="/briefs/\d+/" id="brief-q-\d+">([^<]+)</a>', body)
+        found = LISTED_QUESTION_RE.findall(body)
         assert found == expected, text
 
 
@@ -555,7 +561,7 @@ def test_the_list_filters_by_status_and_dates(owner_client, owner):
 
     def questions(**params):
         body = page(owner_client.get(reverse("brief-list"), params))
-        return re.findall(r'<a href="/briefs/\d+/" id="brief-q-\d+">([^<]+)</a>', body)
+        return LISTED_QUESTION_RE.findall(body)
 
     assert questions(status="failed") == ["failed one"]
     assert questions(since="2026-01-01", until="2026-01-31") == ["old"]
