@@ -6,7 +6,6 @@ from __future__ import annotations
 import zoneinfo
 
 from django import forms
-from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
@@ -34,6 +33,10 @@ def zone_choices() -> list[tuple[str, str]]:
     return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
 
 
+# Named in the page's language, like the question form's choice of a brief's language.
+LANGUAGE_NAMES = [(LANGUAGE_EN, _("English")), (LANGUAGE_ZH, _("Chinese"))]
+
+
 class ProfileForm(forms.Form):
     email = forms.EmailField(
         label=_("Email"), required=False, help_text=_("Watches send their news here.")
@@ -42,13 +45,18 @@ class ProfileForm(forms.Form):
         label=_("Time zone"), help_text=_("Times on every page are shown in it.")
     )
     interface_language = forms.ChoiceField(
-        label=_("Interface language"), choices=settings.LANGUAGES
+        label=_("Interface language"),
+        choices=[(LANGUAGE_EN, _("English")), (LANGUAGE_ZH, _("Chinese"))],
     )
     brief_language = forms.ChoiceField(
         label=_("Language of briefs"),
         required=False,
         help_text=_("Used when the question form leaves the brief's language blank."),
-        choices=[("", _("the question's")), (LANGUAGE_EN, "English"), (LANGUAGE_ZH, "中文")],
+        choices=[
+            ("", _("the question's")),
+            (LANGUAGE_EN, _("English")),
+            (LANGUAGE_ZH, _("Chinese")),
+        ],
     )
 
     def __init__(self, *args, **kwargs):
