@@ -53,7 +53,8 @@ ITEM_EN = frozenset(
     video videos user users timeline flash flashes newsflash newsflashes comment comments topic
     topics everyone everybody interesting talking talk talked saying say said discussed
     discussing discussion people good important big major happen worth read reading see know get
-    find out more other new newest top"""
+    find out more other new newest top noting notable noteworthy worthy remarkable
+    significant anything"""
     )
 )
 # Words for kinds of things: they say what kind is asked for, never which one.
