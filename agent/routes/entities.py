@@ -168,8 +168,8 @@ def platform_blank(question: str, words: Iterable[str]) -> str:
             # a name's letters.
             spaced = r"[\s\-]?".join(re.escape(c) for c in word.replace(" ", ""))
             pattern = rf"(?<![{LATIN}./\-]){spaced}{_NOT_LATIN_AFTER}"
-        else:
-            pattern = re.escape(word)
+        else:  # "B 站" is B站: a space may part a name's Latin and Chinese characters
+            pattern = r"\s?".join(re.escape(c) for c in word.replace(" ", ""))
         question = re.sub(pattern, lambda m: " " * len(m.group(0)), question, flags=re.I)
     return question
 
@@ -320,7 +320,12 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
     for i, token in enumerate(tokens[:-1]):
         before = lows[i - 1] if i else ""
         after = lows[i + 1]
-        asked = before in AUXILIARIES and (i == 1 or (i >= 2 and lows[i - 2] in QUESTION_WORDS))
+        # "What did X post", "Which repositories has X starred": a question word, maybe a
+        # kind of thing, the auxiliary, the name.
+        opened = lows[i - 2] in QUESTION_WORDS or (
+            i >= 3 and lows[i - 2] in GENERIC and lows[i - 3] in QUESTION_WORDS
+        )
+        asked = before in AUXILIARIES and (i == 1 or (i >= 2 and opened))
         relative = before in GENERIC and after.endswith("ed") and i + 1 < len(tokens)
         kind = before == "the" and after in EN_KIND_NOUNS
         if (asked or relative or kind) and _subject_word(token, excluded):

@@ -268,7 +268,7 @@ def test_a_value_breaking_the_parameter_regex_is_not_taken():
     assert refused.value.reason == "missing_subject"
 
 
-@pytest.mark.parametrize("keyword", ["../../rsshub/transform", "a@b", "x\\..\\y"])
+@pytest.mark.parametrize("keyword", ["../../rsshub/transform", "%2e%2e", "x\\..\\y"])
 def test_keywords_cannot_climb_out_of_the_route(keyword):
     with pytest.raises(RoutePathRejected):
         fill("/arxiv/:query", keywords=[keyword])
