@@ -59,6 +59,9 @@ class RunContext:
     # brief says the network is down, not that the sources failed.
     egress_down: bool = False
     rsshub_down: bool = False  # RSSHub itself did not answer, retries included
+    # The one route that fits the question needs setting up by staff ({"source", "route"}):
+    # nothing else is read, and the brief says so (``agent.routes.setup``).
+    setup_needed: list[dict[str, str]] = field(default_factory=list)
     # A dry run (``eval_routing``) has no saved brief: its steps are kept here, not in the log.
     memory_steps: list[tuple[str, dict]] | None = None
     # Steps held to be written with the next one (``step_hold``).

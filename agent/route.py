@@ -6,7 +6,9 @@ parameters; the rules its answer must pass are in ``agent.routes.choice``. The o
 fills each candidate's parameters from the question (``agent.routes.params``) and keeps the
 best fit per platform (``agent.routes.fit``). Either way, a path that fails
 ``fetching.paths.path_build`` is refused (a ``choice_rejected`` step), never sent; a subject
-the question does not give ends the node with ``ctx.needs`` set.
+the question does not give ends the node with ``ctx.needs`` set. When the only routes that fit
+the question need setting up by staff (``agent.routes.setup``), the node reads nothing else
+and ends with ``ctx.setup_needed`` set.
 """
 
 from asgiref.sync import sync_to_async
@@ -17,6 +19,7 @@ from agent.routes.choice import MAX_PATHS
 from agent.routes.fit import offline_choice, platform_words, route_about, template_intents
 from agent.routes.model import routes_by_model
 from agent.routes.params import FilledPath, SubjectMissing, params_fill
+from agent.routes.setup import setup_needed
 from agent.vocabulary import intents_of
 from catalog.models import Route
 from catalog.search import RouteHit, routes_for_platforms
@@ -99,7 +102,11 @@ async def node_route(ctx: RunContext) -> bool:
 
     Routes whose parameters cannot be filled are refused and the next candidates tried, within
     the same step."""
-    while candidates := await sync_to_async(route_candidates)(ctx):
+    first = await sync_to_async(route_candidates)(ctx)
+    if not ctx.tried_routes and await sync_to_async(_setup_check)(ctx, first):
+        return False
+    while candidates := first or await sync_to_async(route_candidates)(ctx):
+        first = []
         items = [{"path": c.path, "name": c.name, "score": round(c.score, 3)} for c in candidates]
         if ctx.use_llm:
             await ctx.step("candidates", node="route", items=items)  # shown while the model thinks
@@ -120,6 +127,15 @@ async def node_route(ctx: RunContext) -> bool:
             return True
     await ctx.steps_flush()
     return False
+
+
+def _setup_check(ctx: RunContext, candidates: list[RouteHit]) -> bool:
+    """Whether the question fits only routes that need setting up (``ctx.setup_needed``)."""
+    readable = list(Route.objects.select_related("platform").filter(
+        pk__in=[c.route_id for c in candidates]
+    ))  # fmt: skip
+    ctx.setup_needed = setup_needed(ctx.rewrite.query, ctx.platforms, readable)
+    return bool(ctx.setup_needed)
 
 
 async def _routes_choose(ctx: RunContext, candidates: list[RouteHit]) -> tuple:
