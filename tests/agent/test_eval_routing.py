@@ -169,6 +169,8 @@ def test_each_question_gets_its_choices_and_the_totals(tmp_path, capsys):
         "example_leaks": 0,
         "invented_subjects": 0,
         "needs_input": 0,
+        "needs_setup": 0,
+        "needs_setup_right": 0,
         "topic_questions": 0,
         "topic_hits": 0,
         "topic_hit": None,

@@ -22,6 +22,8 @@ fetched and no brief is saved.
 - invented subjects, over the lines that name no subject: the run did not end asking for
   input and the first path gives a subject parameter a value (any value: the question gave none);
 - needs input: the route node found no route it could fill and asked for what was missing;
+- needs setup: the only route that fits needs setting up by staff (``agent.routes.setup``), so
+  nothing is read; the line's ``routes`` listing that route counts it as a *right* setup;
 - topic hit, over the lines that give ``"topic"`` (the terms the topic check must look for in the
   items, ``[]`` when the question names no topic and must never end off topic): the subject the
   topic check (``agent.summary.subject``) reads from the question and the platforms and routes
@@ -77,6 +79,7 @@ class EvalOutcome:
     leaks: list[str] = field(default_factory=list)  # "path :parameter" taken from the example
     subjects: list[str] = field(default_factory=list)  # "path :parameter" given a subject value
     topic: list[str] = field(default_factory=list)  # the terms the topic check would look for
+    setup: list[str] = field(default_factory=list)  # routes that fit but need setting up
 
     @property
     def platform_hit_1(self) -> bool:
@@ -151,6 +154,7 @@ class EvalOutcome:
             "expected_topic": list(self.case.topic) if self.case.topic is not None else None,
             "topic": self.topic,
             "topic_hit": self.topic_hit,
+            "needs_setup": self.setup,
         }
 
 
@@ -282,6 +286,7 @@ async def case_route(case: EvalCase, *, owner, use_llm: bool) -> EvalOutcome:
     outcome.leaks = await sync_to_async(_leaks)(list(ctx.paths))
     outcome.subjects = await sync_to_async(_subject_values)(list(ctx.paths))
     outcome.topic = await sync_to_async(_topic_terms)(ctx)
+    outcome.setup = [s["route"] for s in ctx.setup_needed]
     return outcome
 
 
@@ -318,6 +323,10 @@ def totals_of(outcomes: list[EvalOutcome]) -> dict:
         "example_leaks": sum(bool(o.example_leak) for o in outcomes),
         "invented_subjects": sum(bool(o.invented_subject) for o in outcomes),
         "needs_input": sum(o.needs_input for o in outcomes),
+        "needs_setup": sum(bool(o.setup) for o in outcomes),
+        "needs_setup_right": sum(
+            bool(o.setup) and o.setup[0] in (o.case.routes or ()) for o in outcomes
+        ),
         "topic_questions": len(with_topic),
         "topic_hits": topic,
         "topic_hit": share(topic, len(with_topic)),
@@ -383,6 +392,8 @@ class Command(BaseCommand):
             self.stdout.write(f"  EXAMPLE LEAK {', '.join(o.leaks)}")
         if o.invented_subject:
             self.stdout.write(f"  INVENTED SUBJECT {', '.join(o.subjects)}")
+        if o.setup:
+            self.stdout.write(f"  needs setup: {', '.join(o.setup)}")
         if o.topic_hit is not None:
             expected = ", ".join(o.case.topic) or "none"
             self.stdout.write(
@@ -413,4 +424,8 @@ class Command(BaseCommand):
             f"(of {t['no_example_entity_questions']} questions naming no subject)"
         )
         self.stdout.write(f"{'needs input':<15} {t['needs_input']}")
+        self.stdout.write(
+            f"{'needs setup':<15} {t['needs_setup']}  "
+            f"({t['needs_setup_right']} of them the line's own route)"
+        )
         self.stdout.write(line("topic hit", t["topic_hits"], t["topic_questions"], t["topic_hit"]))
