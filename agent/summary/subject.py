@@ -28,7 +28,8 @@ from agent.routes.entities import (
     marked_after,
     platform_blank,
 )
-from agent.vocabulary import FILLER_EN, FILLER_ZH_WORDS
+from agent.segment import zh_words
+from agent.vocabulary import FILLER_EN, FILLER_ZH, FILLER_ZH_WORDS
 from catalog.models import Platform, Route
 
 # Words that say what kind of items are wanted, or how the question is put, not what it is
@@ -36,6 +37,8 @@ from catalog.models import Platform, Route
 # Chinese ones are cut out of a keyword wherever they are (no single character: 上 starts 上海).
 FILLER_LATIN = FILLER_EN | EN_STOP
 FILLER_CJK = FILLER_ZH_WORDS
+FILLER_CJK_SET = frozenset(FILLER_ZH)
+FILLER_CJK_RE = re.compile("|".join(map(re.escape, FILLER_ZH_WORDS)))
 
 
 @dataclass(frozen=True)
@@ -109,8 +112,14 @@ def subject_of(
 
 
 def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:
-    """A Chinese run without its platform, route and filler words; what is left, in pieces."""
+    """A Chinese run's words (a real segmenter's: 小米汽车交付量 is 小米, 汽车, 交付) without its
+    platform, route and filler words; a filler inside a word cuts it (最新消息)."""
     rest = unicodedata.normalize("NFKC", token)
-    for word in [*cjk_context, *FILLER_CJK]:
+    for word in cjk_context:
         rest = re.sub(re.escape(word), " ", rest, flags=re.I)
-    return [piece for piece in rest.split() if len(piece) >= 2 or not CJK_RE.search(piece)]
+    terms = []
+    for word in zh_words(rest):
+        if word in FILLER_CJK_SET:
+            continue
+        terms += FILLER_CJK_RE.sub(" ", word).split()
+    return [t for t in terms if len(t) >= 2 or not CJK_RE.search(t)]

@@ -59,7 +59,10 @@ CONTEXT = {"36kr", "36氪", "快讯", "newsflashes", "test", "rsshub"}
         # a model's rewrite may keep the question whole: the same reading applies
         ("36氪最近有什么值得注意的快讯", ()),
         ("what's new on 36kr today", ()),
-        ("36氪 关于小米汽车的快讯", ("小米汽车",)),
+        # Chinese is read in words: items about 小米 汽车 need not spell 小米汽车 in one piece
+        ("36氪 关于小米汽车的快讯", ("小米", "汽车")),
+        ("36氪上小米汽车交付量的最新消息", ("小米", "汽车", "交付")),
+        ("上海最新消息 36氪", ("上海",)),
         ("RSSHub test feed 1 about the Kirin 9050 chip", ("Kirin", "9050", "chip")),
         ("36kr newsflashes about Xiaomi EVs", ("Xiaomi", "EVs")),
     ],
