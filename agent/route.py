@@ -20,7 +20,7 @@ from agent.routes.fit import offline_choice, platform_words, route_about, templa
 from agent.routes.model import routes_by_model
 from agent.routes.params import FilledPath, SubjectMissing, params_fill
 from agent.routes.setup import setup_needed
-from agent.vocabulary import intents_of
+from agent.vocabulary import intents_of, subject_unnamed
 from catalog.models import Route
 from catalog.search import RouteHit, routes_for_platforms
 from fetching.paths import RoutePathRejected
@@ -63,7 +63,8 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
     route that is about the question (its name says something the question says) but was
     refused for a subject the question did not give, only routes about the question are taken;
     when none is left, what the refused routes lacked goes to ``ctx.needs``: asking beats
-    reading an unrelated feed."""
+    reading an unrelated feed. A question that says someone is meant without naming them (some
+    user, 某位 UP 主) reads no route that names no one."""
     routes = Route.objects.select_related("platform").in_bulk([c.route_id for c in candidates])
     filled, rejected, missing, below = [], [], [], False
     for hit in candidates:
@@ -76,6 +77,9 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
             if isinstance(exc, SubjectMissing):
                 missing.append((route, exc))
                 below = below or route_about(ctx.rewrite.query, route)
+    if missing and subject_unnamed(ctx.rewrite.query):
+        # "某位 B 站 UP 主的最新视频": someone is meant, and a feed of no one is not theirs
+        filled = [f for f in filled if f[2].names_subject]
     chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS)
     if not chosen:
         _needs_add(ctx, missing[:MAX_PATHS])

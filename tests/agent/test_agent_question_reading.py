@@ -32,6 +32,8 @@ def values(question: str, platform: tuple[str, ...] = ()) -> list[str]:
         "那个知乎用户最近的回答",
         "Mastodon posts from somebody I follow",
         "Hugging Face models from an organization I watch",
+        "某位 B 站 UP 主的最新视频",  # someone is meant: no partition's feed stands in for them
+        "某个 B站 up主 最近发的视频",
     ],
 )
 def test_a_question_naming_no_subject_asks_for_one(question):
