@@ -20,7 +20,6 @@ from agent.routes.fit import offline_choice, platform_words, route_about, templa
 from agent.routes.model import routes_by_model
 from agent.routes.params import FilledPath, SubjectMissing, params_fill
 from agent.routes.setup import setup_needed
-from agent.vocabulary import intents_of, subject_unnamed
 from catalog.models import Route
 from catalog.search import RouteHit, routes_for_platforms
 from fetching.paths import RoutePathRejected
@@ -37,7 +36,7 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
     ranked = routes_for_platforms(
         ctx.platforms, ctx.rewrite.query, exclude=exclude, limit=INTENT_CANDIDATES
     )
-    asked = intents_of(ctx.rewrite.query)
+    asked = ctx.reading.intents
     serving = [h for h in ranked if asked & template_intents(h.name, h.path)]
     rest = [h for h in ranked[:ROUTE_CANDIDATES] if h not in serving]
     return (serving[:ROUTE_CANDIDATES] + rest)[:ROUTE_CANDIDATES]
@@ -77,7 +76,7 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
             if isinstance(exc, SubjectMissing):
                 missing.append((route, exc))
                 below = below or route_about(ctx.rewrite.query, route)
-    if missing and subject_unnamed(ctx.rewrite.query):
+    if missing and ctx.reading.unnamed:
         # "某位 B 站 UP 主的最新视频": someone is meant, and a feed of no one is not theirs
         filled = [f for f in filled if f[2].names_subject]
     chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS)

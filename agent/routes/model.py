@@ -34,7 +34,6 @@ from agent.routes.choice import (
     route_schema,
     routes_validate,
 )
-from agent.routes.entities import question_read
 from agent.routes.fit import platform_words
 from catalog.models import Platform, Route
 from catalog.search import RouteHit
@@ -109,9 +108,7 @@ def _own_subjects(ctx: RunContext, rejections: Rejections) -> int:
     namespaces = {c.template.split("/")[1] for c, _slot in rejections.subject.values()}
     values = set()
     for platform in Platform.objects.filter(namespace__in=namespaces):
-        asked = question_read(
-            ctx.brief.question, platform_words=platform_words(platform), excluded=()
-        )
+        asked = ctx.reading.subjects(platform_words(platform))
         values |= {e.value.casefold() for e in asked.entities}
     return len(values)
 

@@ -101,6 +101,8 @@ def subject_of(
     if topics:
         keywords = topics
     cjk_context = sorted((w for w in context_words if CJK_RE.search(w)), key=len, reverse=True)
+    # A platform's name parted into keywords ("Hugging", "Face") is still its name.
+    keywords = [platform_blank(" ".join(keywords), context_words)]
     terms: list[str] = []
     for keyword in keywords:
         for token in WORD_RE.findall(keyword):

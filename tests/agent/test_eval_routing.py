@@ -183,7 +183,7 @@ def test_the_topic_check_reading_is_measured(tmp_path, capsys):
     path = write_lines(
         tmp_path,
         {"question": "36氪最近有什么值得注意的快讯", "namespaces": ["36kr"], "topic": []},
-        {"question": "36氪 关于小米汽车的快讯", "namespaces": ["36kr"], "topic": ["小米汽车"]},
+        {"question": "36氪 关于小米汽车的快讯", "namespaces": ["36kr"], "topic": ["小米", "汽车"]},
         {"question": "36氪 关于小米汽车的快讯", "namespaces": ["36kr"], "topic": ["小米"]},
     )
 
@@ -191,7 +191,7 @@ def test_the_topic_check_reading_is_measured(tmp_path, capsys):
 
     bare, named, wrong = report["lines"]
     assert (bare["topic"], bare["topic_hit"]) == ([], True)
-    assert (named["topic"], named["topic_hit"]) == (["小米汽车"], True)
+    assert (named["topic"], named["topic_hit"]) == (["小米", "汽车"], True)
     assert wrong["topic_hit"] is False
     totals = report["totals"]
     assert (totals["topic_hits"], totals["topic_questions"]) == (2, 3)

@@ -45,7 +45,7 @@ from agent.platform import node_platform
 from agent.rewrite import node_rewrite
 from agent.route import node_route
 from agent.routes.params import example_leaks, route_slots
-from agent.summary.subject import context_words_load, subject_of, topic_of
+from agent.summary.subject import context_words_load
 from briefs.management.commands.ask import CLI_USER, cli_owner
 from briefs.models import Brief
 from briefs.services import BriefInvalid, question_clean
@@ -248,8 +248,7 @@ def _topic_terms(ctx: RunContext) -> list[str]:
     """The terms the topic check would look for in the items of the chosen paths."""
     route_ids = {route_id for _path, route_id in ctx.paths if route_id}
     words = context_words_load(namespaces=set(ctx.platforms), route_ids=route_ids)
-    topics = topic_of(ctx.brief.question, words)
-    return list(subject_of(ctx.rewrite.keywords, words, topics=topics).terms)
+    return list(ctx.reading.topic(words).terms)
 
 
 async def case_route(case: EvalCase, *, owner, use_llm: bool) -> EvalOutcome:
