@@ -118,6 +118,8 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "follower": (("follower", "followers"), ("粉丝",)),
     "paper": (("paper", "papers"), ("论文",)),
     "video": (("video", "videos", "upload"), ("视频",)),
+    # a topic marked to look for ("about X", 关于X) asks for a search of it
+    "search": (("search", "keyword", "about"), ("搜索", "关键词", "关键字", "关于")),
 }
 LATIN_WORD_RE = re.compile(r"[a-z0-9]+")
 

@@ -52,6 +52,8 @@ def test_the_topic_is_whole_words_without_platform_or_filler(question, context, 
         ("New uploads from @mkbhd on YouTube", {"video"}, False),
         ("Commits someone pushed to some repo", {"commit"}, True),
         ("微博热搜", {"trend"}, False),
+        ("微博上关于 鸿蒙 的讨论", {"search", "discussion"}, False),
+        ("Hacker News stories about Rust", {"search"}, False),
     ],
 )
 def test_intents_and_an_unnamed_subject_are_read_once(question, intents, unnamed):
@@ -86,3 +88,10 @@ def test_hostile_input_is_read_without_error(question):
     read = reading(question)
     assert isinstance(read.topic(set()).terms, tuple)
     assert all(isinstance(e.value, str) for e in read.subjects(("weibo",)).entities)
+
+
+def test_a_keyword_route_serves_a_marked_topic():
+    from agent.routes.fit import template_intents
+
+    assert "search" in template_intents("关键词", "/weibo/keyword/:keyword/:routeParams?")
+    assert "search" in template_intents("Search", "/twitter/keyword/:keyword")
