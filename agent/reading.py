@@ -13,8 +13,12 @@ reading adds what the later nodes ask of the question, each read by one rule:
   (``agent.summary.subject``): the marked topic, else the topic words without the platform's and
   routes' words and the filler, Chinese in a real segmenter's words.
 
-Parameter filling, route choice, the needs_input count of the model path and the topic check
-all read it from ``RunContext.reading``.
+Route choice (intents, an unnamed subject), the model path's count of the question's own
+subjects and the topic check (and ``eval_routing``'s measure of it) read it from
+``RunContext.reading``, computed on first use and kept while the rewrite's query stands. The
+dataclass is frozen; its one mutable part is the per-platform cache of ``subjects``. Parameter
+filling still reads the query per route (``agent.routes.params.params_fill``), because a
+route's own words are excluded from its subjects while the question is read.
 """
 
 from dataclasses import dataclass, field
