@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import connections
 
 from agent.question import Rewrite
+from agent.reading import Reading, question_reading
 from briefs.coverage import Attempted
 from briefs.models import Brief
 from briefs.steps import steps_append
@@ -29,6 +30,7 @@ class RunContext:
     fetch_retry: int
     thread: list[Brief] = field(default_factory=list)  # earlier briefs of a follow-up, oldest first
     rewrite: Rewrite | None = None
+    _reading: Reading | None = field(default=None, repr=False)
     steps_used: int = 0
     platforms: list[str] = field(default_factory=list)  # chosen namespaces
     tried_namespaces: set[str] = field(default_factory=set)
@@ -59,12 +61,22 @@ class RunContext:
     # brief says the network is down, not that the sources failed.
     egress_down: bool = False
     rsshub_down: bool = False  # RSSHub itself did not answer, retries included
+    # The one route that fits the question needs setting up by staff ({"source", "route"}):
+    # nothing else is read, and the brief says so (``agent.routes.setup``).
+    setup_needed: list[dict[str, str]] = field(default_factory=list)
     # A dry run (``eval_routing``) has no saved brief: its steps are kept here, not in the log.
     memory_steps: list[tuple[str, dict]] | None = None
     # Steps held to be written with the next one (``step_hold``).
     held_steps: list[tuple[str, dict]] = field(default_factory=list)
     # The thread the run's model calls run in (``in_model_thread``), made by the first.
     model_thread: ThreadPoolExecutor | None = field(default=None, repr=False)
+
+    @property
+    def reading(self) -> Reading:
+        """The question read once for the run (``agent.reading``), from its rewrite."""
+        if self._reading is None or self._reading.query != self.rewrite.query:
+            self._reading = question_reading(self.brief.question, self.rewrite)
+        return self._reading
 
     @property
     def brief_id(self) -> int:

@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from agent.segment import zh_words
 from catalog.search import MAX_QUESTION_CHARS
 
 CARRIED_KEYWORDS = 6  # earlier topic words a follow-up carries
@@ -104,6 +105,11 @@ EN_STOP = frozenset(
     tell show give list please can could would should how happening happened going news update
     updates headlines top most just past last days hours ago and or on whats's front page"""
     )
+)
+
+ZH_STOP_SET = frozenset(ZH_STOP)
+ZH_STOP_CUT_RE = re.compile(
+    "|".join(map(re.escape, sorted((w for w in ZH_STOP if len(w) > 1), key=len, reverse=True)))
 )
 
 WINDOW_RULES: list[tuple[re.Pattern[str], str]] = [
@@ -218,9 +224,19 @@ def keywords_of(text: str) -> list[str]:
 
 
 def _cjk_keywords(run: str) -> list[str]:
-    for stop in sorted(ZH_STOP, key=len, reverse=True):
-        run = run.replace(stop, " ")
-    return [part for part in run.split() if len(part) >= 2 or part in "书报"]
+    """A run's topic phrases: its words (a real segmenter's, so 上海 keeps its 上) with the question
+    and time words taken out; the words left next to each other stay one phrase (小米汽车交付量:
+    a search takes it whole, the topic check reads its words, ``agent.summary.subject``)."""
+    phrases: list[str] = [""]
+    for word in zh_words(run):
+        if word in ZH_STOP_SET:
+            phrases.append("")
+            continue
+        pieces = ZH_STOP_CUT_RE.split(word)  # a stop word inside a word (最新消息)
+        phrases[-1] += pieces[0]
+        for piece in pieces[1:]:
+            phrases.append(piece)
+    return [p for p in phrases if len(p) >= 2 or (p in "书报" and p)]
 
 
 def rewrite_offline(

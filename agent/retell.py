@@ -16,7 +16,7 @@ from django.utils.dateparse import parse_datetime
 
 from agent.context import RunContext
 from agent.question import Rewrite, TimeWindow
-from agent.summary.draft import Attempted
+from briefs.coverage import Attempted
 from briefs.language import language_family
 from briefs.models import Brief
 

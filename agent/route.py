@@ -6,7 +6,9 @@ parameters; the rules its answer must pass are in ``agent.routes.choice``. The o
 fills each candidate's parameters from the question (``agent.routes.params``) and keeps the
 best fit per platform (``agent.routes.fit``). Either way, a path that fails
 ``fetching.paths.path_build`` is refused (a ``choice_rejected`` step), never sent; a subject
-the question does not give ends the node with ``ctx.needs`` set.
+the question does not give ends the node with ``ctx.needs`` set. When the only routes that fit
+the question need setting up by staff (``agent.routes.setup``), the node reads nothing else
+and ends with ``ctx.setup_needed`` set.
 """
 
 from asgiref.sync import sync_to_async
@@ -16,7 +18,7 @@ from agent.routes.choice import MAX_PATHS
 from agent.routes.fit import offline_choice, platform_words, route_about, template_intents
 from agent.routes.model import routes_by_model
 from agent.routes.params import FilledPath, SubjectMissing, params_fill
-from agent.vocabulary import intents_of
+from agent.routes.setup import setup_needed
 from briefs import reasons
 from catalog.models import Route
 from catalog.search import RouteHit, routes_for_platforms
@@ -34,7 +36,7 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
     ranked = routes_for_platforms(
         ctx.platforms, ctx.rewrite.query, exclude=exclude, limit=INTENT_CANDIDATES
     )
-    asked = intents_of(ctx.rewrite.query)
+    asked = ctx.reading.intents
     serving = [h for h in ranked if asked & template_intents(h.name, h.path)]
     rest = [h for h in ranked[:ROUTE_CANDIDATES] if h not in serving]
     return (serving[:ROUTE_CANDIDATES] + rest)[:ROUTE_CANDIDATES]
@@ -60,7 +62,8 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
     route that is about the question (its name says something the question says) but was
     refused for a subject the question did not give, only routes about the question are taken;
     when none is left, what the refused routes lacked goes to ``ctx.needs``: asking beats
-    reading an unrelated feed."""
+    reading an unrelated feed. A question that says someone is meant without naming them (some
+    user, 某位 UP 主) reads no route that names no one."""
     routes = Route.objects.select_related("platform").in_bulk([c.route_id for c in candidates])
     filled, rejected, missing, below = [], [], [], False
     for hit in candidates:
@@ -73,6 +76,9 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
             if isinstance(exc, SubjectMissing):
                 missing.append((route, exc))
                 below = below or route_about(ctx.rewrite.query, route)
+    if missing and ctx.reading.unnamed:
+        # "某位 B 站 UP 主的最新视频": someone is meant, and a feed of no one is not theirs
+        filled = [f for f in filled if f[2].names_subject]
     chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS)
     if not chosen:
         _needs_add(ctx, missing[:MAX_PATHS])
@@ -99,7 +105,11 @@ async def node_route(ctx: RunContext) -> bool:
 
     Routes whose parameters cannot be filled are refused and the next candidates tried, within
     the same step."""
-    while candidates := await sync_to_async(route_candidates)(ctx):
+    first = await sync_to_async(route_candidates)(ctx)
+    if not ctx.tried_routes and await sync_to_async(_setup_check)(ctx, first):
+        return False
+    while candidates := first or await sync_to_async(route_candidates)(ctx):
+        first = []
         items = [{"path": c.path, "name": c.name, "score": round(c.score, 3)} for c in candidates]
         if ctx.use_llm:
             await ctx.step("candidates", node="route", items=items)  # shown while the model thinks
@@ -120,6 +130,15 @@ async def node_route(ctx: RunContext) -> bool:
             return True
     await ctx.steps_flush()
     return False
+
+
+def _setup_check(ctx: RunContext, candidates: list[RouteHit]) -> bool:
+    """Whether the question fits only routes that need setting up (``ctx.setup_needed``)."""
+    readable = list(Route.objects.select_related("platform").filter(
+        pk__in=[c.route_id for c in candidates]
+    ))  # fmt: skip
+    ctx.setup_needed = setup_needed(ctx.rewrite.query, ctx.platforms, readable)
+    return bool(ctx.setup_needed)
 
 
 async def _routes_choose(ctx: RunContext, candidates: list[RouteHit]) -> tuple:

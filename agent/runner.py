@@ -79,6 +79,11 @@ async def _loop(ctx: RunContext) -> None:
                 missing = ", ".join(n.get("parameter", "") for n in ctx.needs)
                 await router_decide(ctx, "needs_input", reasons.NOT_GIVEN.english(missing=missing))
                 return
+            elif ctx.setup_needed and not ctx.fetched_item_ids:
+                # Another route's items would answer a question that was not asked.
+                route = ctx.setup_needed[0]["route"]
+                await router_decide(ctx, "summarize", reasons.SETUP_NEEDED.english(route=route))
+                return
             else:
                 node = await router_decide(ctx, "platform", reasons.NO_ROUTE.english())
         else:

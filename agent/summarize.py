@@ -220,6 +220,7 @@ async def _draft(ctx: RunContext, plan: AnswerPlan, *, as_of: datetime) -> Draft
             as_of=as_of,
             egress_down=ctx.egress_down,
             rsshub_down=ctx.rsshub_down,
+            setup=ctx.setup_needed,
         )
     items, in_window = plan.items, plan.in_window
 

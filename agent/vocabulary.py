@@ -53,7 +53,8 @@ ITEM_EN = frozenset(
     video videos user users timeline flash flashes newsflash newsflashes comment comments topic
     topics everyone everybody interesting talking talk talked saying say said discussed
     discussing discussion people good important big major happen worth read reading see know get
-    find out more other new newest top"""
+    find out more other new newest top noting notable noteworthy worthy remarkable
+    significant anything"""
     )
 )
 # Words for kinds of things: they say what kind is asked for, never which one.
@@ -69,6 +70,10 @@ KIND_EN = frozenset(
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN
+# Words that say a subject is there but left unnamed ("some GitHub user", "某位 UP 主"): such a
+# question asks for one, it is not read as asking for no one.
+UNNAMED_EN = frozenset(str.split("some certain someone somebody"))
+UNNAMED_ZH = tuple(str.split("某个 某位 某些 某一 某人 哪个 哪位"))
 INDEFINITE_ZH = (
     *str.split("某个 某位 某些 某一 这个 那个 这位 那位 这些 那些 一个 一位 哪个 哪位 哪些 任意"),
     *str.split("我们 我的 你们 你的 他们 她们 自己 团队 公司 同事 朋友 家人 常用 经常 在用"),
@@ -80,7 +85,7 @@ FILLER_ZH = sorted(
         *str.split(
             """标签 文章 结果 搜索 资讯 新闻 动态 内容 视频 帖子 热帖 更新 推送 评论 之 我 关注 喜欢
             收藏 关于 热搜 热榜 榜单 快讯 用户 话题 热门 最热 推荐 精选 热点 头条 说什么 好的 有没有
-            相关 情况 进展 有新 用的"""
+            相关 情况 进展 有新 用的 主题 镜像"""
         ),
     },
     key=len,
@@ -101,7 +106,7 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "like": (("like", "liked", "likes"), ("点赞", "喜欢")),
     "coin": (("coin",), ("投币",)),
     "activity": (("activity", "activities", "event", "events"), ("动态", "事件")),
-    "post": (("post", "status", "statuses", "toot", "upload"), ("投稿", "发帖")),
+    "post": (("post", "status", "statuses", "toot"), ("投稿", "发帖")),
     "tag": (("tag", "tags"), ("标签",)),
     "build": (("build", "builds"), ("构建",)),
     "blog": (("blog",), ("博客",)),
@@ -112,7 +117,9 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "branch": (("branch", "branches"), ("分支",)),
     "follower": (("follower", "followers"), ("粉丝",)),
     "paper": (("paper", "papers"), ("论文",)),
-    "video": (("video", "videos"), ("视频",)),
+    "video": (("video", "videos", "upload"), ("视频",)),
+    # a topic marked to look for ("about X", 关于X) asks for a search of it
+    "search": (("search", "keyword", "about"), ("搜索", "关键词", "关键字", "关于")),
 }
 LATIN_WORD_RE = re.compile(r"[a-z0-9]+")
 
@@ -142,3 +149,11 @@ def filler_en(word: str) -> bool:
 
 def indefinite_en(word: str) -> bool:
     return word.casefold().strip(".'") in INDEFINITE_EN
+
+
+def subject_unnamed(text: str) -> bool:
+    """``text`` says it has a subject in mind without naming it (some user, 某位 UP 主)."""
+    folded = text.casefold()
+    return bool(UNNAMED_EN & set(LATIN_WORD_RE.findall(folded))) or any(
+        w in folded for w in UNNAMED_ZH
+    )

@@ -5,9 +5,13 @@ Every path that reaches RSSHub, whether it came from the catalog, a person or a 
 percent-encoded once) or raises ``RoutePathRejected`` with a named reason, before any request.
 
 The checks run on the raw text and again on each percent-decoded level (up to three), so
-``%2e%2e`` and ``%252e%252e`` are refused like ``..``. ``@`` is refused even percent-encoded:
-the rule is "no ``@``", and a blanket refusal is easier to trust than a context-dependent one
-(scoped npm packages such as ``@vue/core`` are the known casualty).
+``%2e%2e`` and ``%252e%252e`` are refused like ``..``.
+
+An ``@`` stands inside a parameter's segment (``/mastodon/acct/Gargron@mastodon.social/statuses``,
+``/npm/package/@vue%2Fcore``: routes take handles and scoped names) but never in the first
+segment, raw or percent-encoded: a path is always joined after the base URL's own ``/`` and
+re-parsed (``url_for_path``), so no ``@`` after the first ``/`` can become userinfo, and the
+namespace segment, the one a careless join would put right after the host, holds none.
 
 ``path_build`` fills a Hono route template (``:p``, ``:p?``, ``:p{regex}``, ``*``) from
 parameters; ``route_for_path`` finds the catalog route a concrete path belongs to.
@@ -26,8 +30,8 @@ from urllib.parse import quote, unquote, urlsplit
 
 MAX_PATH_LENGTH = 1000  # Feed.path and FetchAttempt.path hold at most this
 MAX_DECODE_DEPTH = 3
-# RFC 3986 pchar minus "@" (refused) and "%" (always an escape here).
-SEGMENT_SAFE = "-._~!$&'()*+,;=:"
+# RFC 3986 pchar minus "%" (always an escape here).
+SEGMENT_SAFE = "-._~!$&'()*+,;=:@"
 UTILITY_NAMESPACES = frozenset({"rsshub"})  # /rsshub/transform/... can fetch any URL
 CATALOG_CACHE_SECONDS = 30.0
 
@@ -80,8 +84,8 @@ def _level_check(level: str) -> None:
         raise RoutePathRejected("backslash", "a backslash, raw or percent-encoded")
     if any(_is_control(c) for c in level):
         raise RoutePathRejected("control_character", "CR, LF, NUL or another control character")
-    if "@" in level:
-        raise RoutePathRejected("at_sign", "an @, raw or percent-encoded")
+    if "@" in level.lstrip("/").split("/", 1)[0]:
+        raise RoutePathRejected("at_sign", "an @ in the namespace segment, raw or encoded")
     if any(part in (".", "..") for part in level.split("/")):
         raise RoutePathRejected("dot_segment", "a . or .. segment, raw or percent-encoded")
 

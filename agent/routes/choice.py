@@ -7,9 +7,11 @@ example's value as a format hint only. Its answer is checked here:
 
 - a route must be one offered, and its path must pass ``fetching.paths.path_build``;
 - a value for a parameter that names a subject (``params.route_slots`` says which: anything not
-  enumerated and not named like a setting such as ``sort`` or ``type``) must occur in the
-  question, compared after case, width and space folding, or be one of the parameter's
-  enumerated values. The example's value is no exception: a subject the question does not give
+  enumerated and not named like a setting such as ``sort`` or ``type``) must be a whole-token
+  subject of the question (``subject_given``: compared after case, width and space folding, no
+  letter or digit joined to either end, so the "git" of "GitHub" is none; neither filler such
+  as "my" or "某个" nor the platform's own name), or be one of the parameter's enumerated
+  values. The example's value is no exception: a subject the question does not give
   is a subject the model made up;
 - instead of routes, the model may answer ``needs_input``: the required subject parameters the
   question leaves open.
@@ -28,12 +30,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.routes.params import Slot, SubjectMissing, route_slots
+from agent.vocabulary import FILLER_ZH, filler_en
 from briefs import reasons
 from catalog.models import Route
 from fetching.paths import RoutePathRejected, path_build
 
 MAX_PATHS = 3
 FOLD_SPACES = re.compile(r"\s+")
+LATIN_EDGE = re.compile(r"[a-z0-9]")
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,22 @@ class Rejections:
 def fold(text: str) -> str:
     """Case, width and space folding: full-width "SH600519" and "sh 600519" read the same."""
     return FOLD_SPACES.sub("", unicodedata.normalize("NFKC", text).casefold())
+
+
+def subject_given(value: str, asked: str, *, names: tuple[str, ...] = ()) -> bool:
+    """``value`` is a whole-token subject of ``asked``: found there after folding (spaces may
+    come and go: "sh 600519" is SH600519) with no Latin letter or digit joined to either end,
+    and neither filler nor one of ``names`` (the platform's own)."""
+    folded = fold(value)
+    if not folded or folded in {fold(n) for n in names if n}:
+        return False
+    if filler_en(folded) or folded in FILLER_ZH:
+        return False
+    text = unicodedata.normalize("NFKC", asked).casefold()
+    body = r"\s*".join(re.escape(c) for c in folded)
+    before = r"(?<![a-z0-9])" if LATIN_EDGE.match(folded[0]) else ""
+    after = r"(?![a-z0-9])" if LATIN_EDGE.match(folded[-1]) else ""
+    return re.search(before + body + after, text) is not None
 
 
 # --- what the model is shown --------------------------------------------------------------------
@@ -175,7 +195,7 @@ def routes_validate(
         if not needs:
             raise ValueError("choose at least one offered route, or list needs_input")
         return RouteChoice(needs=needs, reason=reason[:300])
-    chosen = [_pick(pick, by_template, fold(asked), rejections) for pick in picks[:MAX_PATHS]]
+    chosen = [_pick(pick, by_template, asked, rejections) for pick in picks[:MAX_PATHS]]
     return RouteChoice(chosen=list(dict.fromkeys(chosen)), reason=reason[:300])
 
 
@@ -202,11 +222,17 @@ def _pick(
 def _value_check(
     candidate: Candidate, spec: Slot, value: str, asked: str, rejections: Rejections
 ) -> None:
-    """A subject value must be in the question; an enumerated one may also be a listed value."""
-    if value in {v for _label, v in spec.choices} or (fold(value) and fold(value) in asked):
+    """A subject value must be a subject of the question; an enumerated one may also be a
+    listed value; a setting without a value list, any value of the question."""
+    if value in {v for _label, v in spec.choices}:
         return
     if not spec.subject and not spec.choices:
         return  # a setting without a value list: path_build checks its form
+    namespace = candidate.template.split("/")[1]
+    if spec.subject and subject_given(value, asked, names=(namespace, candidate.source)):
+        return
+    if not spec.subject and fold(value) and fold(value) in fold(asked):
+        return
     why = (reasons.NOT_LISTED if spec.choices else reasons.SUBJECT_NOT_GIVEN).english(
         name=spec.name
     )

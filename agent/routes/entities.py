@@ -48,6 +48,7 @@ PEOPLE = frozenset(
 AUXILIARIES = frozenset(
     str.split("did does do has have had is was are were will would can could should")
 )
+PASSIVE_AUXILIARIES = frozenset(str.split("is was are were been be has have had"))
 QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
 # A kind of thing right after "the X" names X ("the golang organization").
 EN_KIND_NOUNS = frozenset(
@@ -168,8 +169,8 @@ def platform_blank(question: str, words: Iterable[str]) -> str:
             # a name's letters.
             spaced = r"[\s\-]?".join(re.escape(c) for c in word.replace(" ", ""))
             pattern = rf"(?<![{LATIN}./\-]){spaced}{_NOT_LATIN_AFTER}"
-        else:
-            pattern = re.escape(word)
+        else:  # "B 站" is B站: a space may part a name's Latin and Chinese characters
+            pattern = r"\s?".join(re.escape(c) for c in word.replace(" ", ""))
         question = re.sub(pattern, lambda m: " " * len(m.group(0)), question, flags=re.I)
     return question
 
@@ -320,7 +321,14 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
     for i, token in enumerate(tokens[:-1]):
         before = lows[i - 1] if i else ""
         after = lows[i + 1]
-        asked = before in AUXILIARIES and (i == 1 or (i >= 2 and lows[i - 2] in QUESTION_WORDS))
+        # "What did X post", "Which repositories has X starred": a question word, maybe a
+        # kind of thing, the auxiliary, the name.
+        opened = lows[i - 2] in QUESTION_WORDS or (
+            i >= 3 and lows[i - 2] in GENERIC and lows[i - 3] in QUESTION_WORDS
+        )
+        # "What issues were opened": a past participle after the auxiliary is its verb
+        participle = before in PASSIVE_AUXILIARIES and lows[i].endswith("ed") and token.islower()
+        asked = before in AUXILIARIES and (i == 1 or (i >= 2 and opened)) and not participle
         relative = before in GENERIC and after.endswith("ed") and i + 1 < len(tokens)
         kind = before == "the" and after in EN_KIND_NOUNS
         if (asked or relative or kind) and _subject_word(token, excluded):

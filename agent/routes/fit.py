@@ -23,6 +23,7 @@ from agent.routes.params import PARAM_TOKEN_RE as PARAM_RE
 from agent.routes.params import words_of
 from agent.vocabulary import intents_of
 from catalog.models import Platform, Route
+from fetching.models import Outcome
 from fetching.paths import template_parameters
 
 # Route-name words that say how a feed is addressed, not which part of a site it reads.
@@ -116,6 +117,12 @@ def route_about(query: str, route: Route) -> bool:
     return route_said(query, route)[0] > 0 or intent_said(query, route) > 0
 
 
+def route_unconfigured(route: Route) -> bool:
+    """The instance refused the route's last fetch for a configuration it lacks: any route
+    that works comes before it (``agent.routes.setup``)."""
+    return route.last_error_class == Outcome.NEEDS_CONFIG
+
+
 def offline_choice(
     query: str, filled: list[tuple], platforms: list[str], limit: int
 ) -> tuple[list[tuple[str, int]], bool]:
@@ -140,6 +147,7 @@ def offline_choice(
     # the fewest unasked ones; stable: search order.
     named.sort(
         key=lambda f: (
+            route_unconfigured(f[1]),
             -f[2].fit,
             -intent[f[1].pk],  # the kind of feed asked for: releases, not commits
             -kinds[f[1].pk],
@@ -150,7 +158,7 @@ def offline_choice(
     )
     if not named:  # no subject: the kind of feed asked for first, else the search's order (which
         # already weighs the words said with the routes' health and popularity)
-        filled.sort(key=lambda f: -intent[f[1].pk])
+        filled.sort(key=lambda f: (route_unconfigured(f[1]), -intent[f[1].pk]))
     rank = {namespace: i for i, namespace in enumerate(platforms)}
     pool = sorted(named or filled, key=lambda f: rank.get(f[0], len(rank)))
     chosen, done = [], set()

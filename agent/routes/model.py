@@ -5,8 +5,12 @@ The rules an answer must pass are in ``agent.routes.choice``. Here:
 - a single candidate without parameters is taken without a call (``only_candidate``);
 - every refused value is a ``choice_rejected`` step with the value (escaped) and the reason;
 - an answer still refused after its repair turn, because it named a subject the question does
-  not give, ends the route node with ``ctx.needs`` set (the run ends ``needs_input``); refused
-  for any other reason, the node's offline method answers (``llm_fallback``);
+  not give (a swap: "gaearon" for "torvalds"), falls back to the node's offline method when the
+  question names exactly one subject of its own (read by ``agent.routes.entities``, the rules
+  that fill parameters offline): that method fills the route from it. A question that names
+  none ends the route node with ``ctx.needs`` set (the run ends ``needs_input``); one that
+  names several is not guessed at either. Refused for any other reason, the node's offline
+  method answers (``llm_fallback``);
 - the model's own ``needs_input`` answer sets ``ctx.needs`` the same way.
 """
 
@@ -30,8 +34,9 @@ from agent.routes.choice import (
     route_schema,
     routes_validate,
 )
+from agent.routes.fit import platform_words
 from briefs import reasons
-from catalog.models import Route
+from catalog.models import Platform, Route
 from catalog.search import RouteHit
 from fetching.paths import path_build
 
@@ -95,16 +100,29 @@ async def routes_by_model(ctx: RunContext, candidates: list[RouteHit]) -> tuple 
             value=html.escape(entry["value"]),
             reason=entry["reason"],
         )
-    return _outcome(ctx, value, rejections)
+    own = await sync_to_async(_own_subjects)(ctx, rejections)
+    return _outcome(ctx, value, rejections, own_subjects=own)
 
 
-def _outcome(ctx: RunContext, value: RouteChoice | None, rejections: Rejections) -> tuple | None:
+def _own_subjects(ctx: RunContext, rejections: Rejections) -> int:
+    """How many subjects the question names, read for the platforms of the refused routes."""
+    namespaces = {c.template.split("/")[1] for c, _slot in rejections.subject.values()}
+    values = set()
+    for platform in Platform.objects.filter(namespace__in=namespaces):
+        asked = ctx.reading.subjects(platform_words(platform))
+        values |= {e.value.casefold() for e in asked.entities}
+    return len(values)
+
+
+def _outcome(
+    ctx: RunContext, value: RouteChoice | None, rejections: Rejections, *, own_subjects: int = 0
+) -> tuple | None:
     if value is None:
         refused = ctx.fallback_reasons[-1:] == [
             {"node": "route", "reason": llm.REASON_INVALID_OUTPUT}
         ]
-        if not (refused and rejections.subject):
-            return None
+        if not (refused and rejections.subject) or own_subjects == 1:
+            return None  # the offline method answers, from the question's one subject
         ctx.needs.extend(need_of(c, p) for c, p in rejections.subject.values())
         return [], reasons.MODEL_SUBJECTS.english(), [], "model"
     if value.needs:

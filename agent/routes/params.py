@@ -299,17 +299,35 @@ def _subject_value(
 ) -> tuple[str | None, str, int]:
     """The value of a subject parameter, its source and its fit (see ``_fit``)."""
     own = _own_markers(slot, asked, excluded)
-    candidates = own if slot.optional else own + list(asked.entities)
+    # An optional parameter takes only what the question asks of it: a value after its own name,
+    # or someone it marks ("submitted by pg", "@name") or a topic ("搜索 X") a route may take.
+    asked_of = [e for e in asked.entities if e.role == ("topic" if _searched(slot) else "account")]
+    candidates = own + (asked_of if slot.optional else list(asked.entities))
     if _searched(slot):  # a search takes what is marked, else the topic
         candidates = [e for e in candidates if e.marked or e.kind == "quoted"]
     for entity in candidates:
         if entity.value.casefold() not in used and _fits(entity, slot):
-            return entity.value, entity.kind, _fit(entity, slot)
+            return _formed_as(entity, slot, asked), entity.kind, _fit(entity, slot)
     words = " ".join(asked.topic[:4])
     searchable = _searched(slot) and words and not slot.optional
     if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):
         return words, "keywords", 0
     return None, "", 0
+
+
+def _formed_as(entity: Entity, slot: Slot, asked: Asked) -> str:
+    """The value in the parameter's form: a handle keeps the @ its example writes (@mkbhd); a
+    word a search marks takes the topic words that follow it ("results for retrieval augmented
+    generation": the whole phrase)."""
+    value = entity.value
+    if entity.kind == "handle" and (slot.example or "").startswith("@") and "@" not in value:
+        return f"@{value}"
+    if _searched(slot) and entity.kind == "marked" and value in asked.topic:
+        start = asked.topic.index(value)
+        phrase = " ".join(asked.topic[start : start + 4])
+        if not slot.regex or re.fullmatch(slot.regex, phrase):
+            return phrase
+    return value
 
 
 def _pair_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:

@@ -20,7 +20,7 @@ from agent.summary.draft import (
     renumbered,
 )
 from agent.summary.outcome import RunFacts, Verdict, outcome_decide
-from agent.summary.subject import Subject, context_words_load, subject_of
+from agent.summary.subject import Subject, context_words_load
 from agent.summary.terms import background_counts
 from briefs.models import BriefOutcome
 from fetching.models import Item
@@ -83,7 +83,7 @@ def background_load(candidates: list[SourceItem]) -> Background:
 
 def _subject(ctx: RunContext) -> Subject:
     words = context_words_load(namespaces=ctx.tried_namespaces, route_ids=ctx.tried_routes)
-    return subject_of(ctx.rewrite.keywords, words)
+    return ctx.reading.topic(words)
 
 
 def subject_items(candidates: list[SourceItem], subject: Subject) -> list[SourceItem]:

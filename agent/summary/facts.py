@@ -18,19 +18,15 @@ invisible format characters removed, apostrophes and punctuation to spaces, thou
 dropped. A Chinese word or an entity is looked up as a substring of the other text's folding, so
 how the segmenter cut that text does not matter.
 
-jieba loads a dictionary of about 350,000 words (about a second, measured by
-``bench/support_check.py``): it is loaded once per process, on first use or ahead of it with
-``segmenter_warm()`` (a worker calls it before it forks its children).
+jieba is loaded once per process by ``agent.segment`` (``segmenter_warm()`` loads it ahead).
 """
 
 from __future__ import annotations
 
-import logging
 import re
-import threading
 from dataclasses import dataclass
-from typing import Any
 
+from agent.segment import segmenter
 from agent.summary.dates import MONTHS
 from agent.summary.figures import NUMBER_TOKENS, UNIT_WORDS, Quantity, quantities, visible
 from agent.summary.folding import CJK_RUN_RE
@@ -234,29 +230,6 @@ def _starts_sentence(text: str, start: int) -> bool:
 
 ZH_ENTITY_TAGS = frozenset(["nr", "nrt", "nrfg", "ns", "nt", "nz"])
 ZH_FUNCTION_TAGS = frozenset(["m", "mq", "t", "x", "p", "c", "u", "uj", "ul", "d", "r", "q", "y"])
-_segmenter_lock = threading.Lock()
-_segmenter: Any = None
-
-
-def segmenter() -> Any:
-    """jieba's part-of-speech tokenizer, its dictionary loaded once per process."""
-    global _segmenter
-    if _segmenter is None:
-        with _segmenter_lock:
-            if _segmenter is None:
-                import jieba
-                import jieba.posseg
-
-                jieba.setLogLevel(logging.WARNING)
-                jieba.initialize()
-                _segmenter = jieba.posseg.dt
-    return _segmenter
-
-
-def segmenter_warm() -> None:
-    """Load the dictionary now, so that no brief waits for it."""
-    segmenter()
-
 
 # Heads of organisation names. The segmenter knows the big names; an unknown one ("淘天集团")
 # comes out as single characters before the head, and those characters with the head are a name.

@@ -1,7 +1,8 @@
 """The briefs that do not answer from items: they say plainly what the reader did not get.
 
 - ``no_data`` / ``empty``: the sources answered and had nothing ("not found");
-- ``no_data`` / ``unreachable``: no source could be read, or none fits ("can't query");
+- ``no_data`` / ``unreachable``: no source could be read, or none fits ("can't query"), or the
+  one that fits needs setting up by staff (``agent.routes.setup``): said so, by name;
 - ``off_topic``: items came, none about the subject: said so, with a few of the newest under a
   heading that says they are not about it;
 - ``needs_input``: the question lacks a value a route needs: asks for exactly that, names the
@@ -40,6 +41,7 @@ def brief_honest(
     as_of: datetime,
     egress_down: bool = False,
     rsshub_down: bool = False,
+    setup: list[dict] = (),
 ) -> Draft:
     """The brief of a plan whose outcome is not an answer."""
     verdict = plan.verdict
@@ -53,6 +55,7 @@ def brief_honest(
         as_of=as_of,
         egress_down=egress_down,
         rsshub_down=rsshub_down,
+        setup=setup,
     )
 
 
@@ -63,15 +66,27 @@ def brief_no_data(
     as_of: datetime,
     egress_down: bool = False,
     rsshub_down: bool = False,
+    setup: list[dict] = (),
 ) -> Draft:
     """Nothing fetched: "not found" when sources answered empty, "can't query" when none could
     be read; what was tried and why follows. ``egress_down``: RSSHub could not reach the
     internet (``fetching.egress``), which is said first and plainly: the sources did not fail,
     the way to them did. ``rsshub_down``: RSSHub itself did not answer, which is said the same
-    way. Both in the words of the coverage rows (``fetching.outcome_text.OUTAGE_OPENINGS``)."""
+    way. Both in the words of the coverage rows (``fetching.outcome_text.OUTAGE_OPENINGS``).
+    ``setup``: the one source that fits needs setting up by staff, named."""
     tried = len(coverage_rows(attempted))
     when = time_text(as_of)
-    if egress_down:
+    if setup and not tried:
+        opening = _(
+            "**Can't query.** As of %(time)s, the source that fits this question, %(source)s "
+            "(`%(route)s`), needs setting up by staff on this service's RSSHub before it can "
+            "be read, so no other source was read in its place."
+        ) % {
+            "time": when,
+            "source": escape_markdown(setup[0]["source"]),
+            "route": setup[0]["route"],
+        }
+    elif egress_down:
         opening = outage_opening(OUTAGE_EGRESS, time=when)
     elif rsshub_down:
         opening = outage_opening(OUTAGE_RSSHUB, time=when)

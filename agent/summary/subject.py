@@ -2,10 +2,14 @@
 
 A general feed (a hot list, newsflashes) answers every question about its platform with the
 same items; whether they answer *this* question depends on whether they mention its subject.
-The subject is what is left of the rewrite's keywords once the words that only name the
-platforms and routes read (36kr, 快讯, newsflashes, GitHub, issues...) and filler words are
-taken out. A feed whose path carries a subject term (``/weibo/keyword/小米``) was chosen for
-the subject, so its items are about it whatever their text says.
+When the question marks its topic ("about the Kirin 9050 chip", "关于小米汽车"), the subject is
+that phrase, read by the same rules that fill route parameters (``agent.routes.entities``): the
+other words ("test feed 1") chose the feed, they are not what the items must mention. Otherwise
+the subject is what is left of the rewrite's keywords once the words that only name the
+platforms and routes read (36kr, 快讯, newsflashes, GitHub, issues...), stop words and filler
+words are taken out: a question of filler alone ("36氪最近有什么值得注意的快讯") has none.
+A feed whose path carries a subject term (``/weibo/keyword/小米``) was chosen for the subject, so
+its items are about it whatever their text says.
 
 An item mentions the subject when its title or summary holds any subject term that is not a
 bare number: "none mention it" must be true however the subject is read, so the test errs
@@ -17,15 +21,24 @@ import unicodedata
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from agent.question import CJK_RE, WORD_RE
-from agent.vocabulary import FILLER_EN, FILLER_ZH_WORDS
+from agent.question import CJK_RE, EN_STOP, WORD_RE
+from agent.routes.entities import (
+    EN_PHRASE_MARKERS,
+    ZH_TOPIC_MARKERS,
+    marked_after,
+    platform_blank,
+)
+from agent.segment import zh_words
+from agent.vocabulary import FILLER_EN, FILLER_ZH, FILLER_ZH_WORDS
 from catalog.models import Platform, Route
 
 # Words that say what kind of items are wanted, or how the question is put, not what it is
 # about: the one filler vocabulary (``agent.vocabulary``). Latin words are compared whole;
 # Chinese ones are cut out of a keyword wherever they are (no single character: 上 starts 上海).
-FILLER_LATIN = FILLER_EN
+FILLER_LATIN = FILLER_EN | EN_STOP
 FILLER_CJK = FILLER_ZH_WORDS
+FILLER_CJK_SET = frozenset(FILLER_ZH)
+FILLER_CJK_RE = re.compile("|".join(map(re.escape, FILLER_ZH_WORDS)))
 
 
 @dataclass(frozen=True)
@@ -40,9 +53,14 @@ class Subject:
         return " ".join(self.terms)
 
     def carried_by(self, path: str) -> bool:
-        """The feed at ``path`` was chosen for the subject: its path holds a subject term."""
-        folded = fold(unquote(path))
-        return any(fold(term) in folded for term in self.terms)
+        """The feed at ``path`` was chosen for the subject: a segment of its path holds a subject
+        term (a bare number only as a whole segment: ``/test/1`` is not about "1 chip")."""
+        segments = [fold(unquote(s)) for s in path.split("/") if s]
+        return any(
+            fold(term) == segment or (not term.isdigit() and fold(term) in segment)
+            for term in self.terms
+            for segment in segments
+        )
 
     def mentions(self, text: str) -> int:
         """How many subject terms ``text`` holds; bare numbers count only when the subject is
@@ -67,10 +85,24 @@ def context_words_load(*, namespaces: set[str], route_ids: set[int]) -> set[str]
     return {w for w in words if w}
 
 
-def subject_of(keywords: list[str], context_words: set[str]) -> Subject:
-    """The subject terms among ``keywords``: what is left of each once the platform, route and
-    filler words are taken out."""
+def topic_of(question: str, context_words: set[str]) -> list[str]:
+    """The phrases ``question`` marks as its topic (after "about", "search for", 关于, 搜索...),
+    the platform and route words blanked first."""
+    text = platform_blank(question, context_words)
+    return marked_after(text, (*EN_PHRASE_MARKERS, *ZH_TOPIC_MARKERS), context_words)
+
+
+def subject_of(
+    keywords: list[str], context_words: set[str], *, topics: list[str] | None = None
+) -> Subject:
+    """The subject terms: of the ``topics`` the question marks when there are any, else of
+    ``keywords``; what is left of each once the platform, route, stop and filler words are
+    taken out."""
+    if topics:
+        keywords = topics
     cjk_context = sorted((w for w in context_words if CJK_RE.search(w)), key=len, reverse=True)
+    # A platform's name parted into keywords ("Hugging", "Face") is still its name.
+    keywords = [platform_blank(" ".join(keywords), context_words)]
     terms: list[str] = []
     for keyword in keywords:
         for token in WORD_RE.findall(keyword):
@@ -82,8 +114,14 @@ def subject_of(keywords: list[str], context_words: set[str]) -> Subject:
 
 
 def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:
-    """A Chinese run without its platform, route and filler words; what is left, in pieces."""
+    """A Chinese run's words (a real segmenter's: 小米汽车交付量 is 小米, 汽车, 交付) without its
+    platform, route and filler words; a filler inside a word cuts it (最新消息)."""
     rest = unicodedata.normalize("NFKC", token)
-    for word in [*cjk_context, *FILLER_CJK]:
+    for word in cjk_context:
         rest = re.sub(re.escape(word), " ", rest, flags=re.I)
-    return [piece for piece in rest.split() if len(piece) >= 2 or not CJK_RE.search(piece)]
+    terms = []
+    for word in zh_words(rest):
+        if word in FILLER_CJK_SET:
+            continue
+        terms += FILLER_CJK_RE.sub(" ", word).split()
+    return [t for t in terms if len(t) >= 2 or not CJK_RE.search(t)]

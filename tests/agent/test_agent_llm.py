@@ -7,6 +7,7 @@ A run asks, in order: rewrite, platform, route (the router model), then summariz
 import pytest
 
 from agent.llm import ITEMS_ARE_DATA
+from agent.routes.choice import subject_given
 from briefs.models import BriefStatus, TokenUsage
 from tests.agent.conftest import (
     ROUTER_MODEL,
@@ -340,6 +341,42 @@ def test_a_subject_not_in_the_question_is_rejected_then_the_run_needs_input(
     )
     assert [{k: n[k] for k in NEED_ID} for n in ctx.needs] == [NEED_ID]
     assert value not in ctx.needs[0]["format"]  # a format hint, never the example's value
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Alpha Wire posts of user torvalds", "gaearon"),  # a swap
+        ("Alpha Wire posts of user torvalds", "Alpha"),  # the platform's own name
+        ("Alpha Wire posts of user torvalds", "torv"),  # a fragment of a word
+    ],
+)
+def test_a_refused_subject_falls_back_to_the_questions_one_subject(
+    run_owner, llm_server, world, question, value
+):
+    user_route(world)
+    llm_server.script(tool_call(pick_user(value)), tool_call(pick_user(value)))
+
+    ok, ctx = route_node(run_owner, question)
+
+    assert ok is True and ctx.needs == []
+    assert ctx.paths == [("/alpha/user/torvalds", world["/alpha/user/:id"].pk)]
+    rejected = [p["value"] for kind, p in steps_in(ctx) if kind == "choice_rejected"]
+    assert rejected == [value, value]
+
+
+def test_a_subject_must_be_a_whole_token_of_the_question():
+    full_width = "".join(chr(ord(c) + 0xFEE0) for c in "torvalds")
+    assert subject_given("Torvalds", f"posts of user {full_width}")
+    assert subject_given("SH600519", "雪球 sh 600519 的公告")
+    assert subject_given("Gargron@mastodon.social", "toots of Gargron@mastodon.social")
+    assert subject_given("小米汽车", "36氪关于小米汽车的快讯")
+    assert not subject_given("git", "torvalds on GitHub")
+    assert not subject_given("torv", "posts of torvalds")
+    assert not subject_given("GitHub", "torvalds on GitHub", names=("github", "GitHub"))
+    assert not subject_given("my", "the repo of my team")
+    assert not subject_given("某个", "某个用户的动态")
+    assert not subject_given("", "anything")
 
 
 def test_the_model_may_answer_that_the_question_needs_input(run_owner, llm_server, world):

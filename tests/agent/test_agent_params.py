@@ -268,7 +268,7 @@ def test_a_value_breaking_the_parameter_regex_is_not_taken():
     assert refused.value.reason == "missing_subject"
 
 
-@pytest.mark.parametrize("keyword", ["../../rsshub/transform", "a@b", "x\\..\\y"])
+@pytest.mark.parametrize("keyword", ["../../rsshub/transform", "%2e%2e", "x\\..\\y"])
 def test_keywords_cannot_climb_out_of_the_route(keyword):
     with pytest.raises(RoutePathRejected):
         fill("/arxiv/:query", keywords=[keyword])
@@ -482,3 +482,50 @@ def test_an_option_label_is_matched_on_word_stems():
     )
 
     assert filled.path == "/pixiv/ranking/month"
+
+
+def test_a_past_participle_after_the_auxiliary_is_a_verb_not_a_name():
+    assert entities_of(
+        "What issues were opened lately in astral-sh/uv on GitHub?", ("GitHub",)
+    ) == [("astral-sh/uv", "pair", "")]
+
+
+def test_an_optional_parameter_takes_someone_the_question_marks():
+    parameters = {
+        "section": {"description": "Content section: `index`, `newest`, `threads`, `submitted`"},
+        "type": {"description": "Content format, default to `sources`. `comments`"},
+        "value": {"description": "For `threads`/`submitted` sections, set user ID"},
+    }
+    template = "/hackernews/:section?/:type?/:value?"
+    example = "/hackernews/threads/comments_list/dang"
+
+    def path(question: str) -> str:
+        return fill(template, question=question, parameters=parameters, example=example).path
+
+    assert path("Hacker News stories submitted by pg") == "/hackernews/submitted/sources/pg"
+    assert path("Hacker News stories submitted lately") == "/hackernews/submitted"
+
+
+def test_a_handle_keeps_the_at_its_parameters_example_writes():
+    def path(example: str) -> str:
+        return fill(
+            "/youtube/user/:username",
+            question="New uploads from @mkbhd on YouTube",
+            example=example,
+            platform=("YouTube",),
+        ).path
+
+    assert path("/youtube/user/@JFlaMusic") == "/youtube/user/@mkbhd"
+    assert path("/youtube/user/JFlaMusic") == "/youtube/user/mkbhd"
+
+
+def test_a_search_marked_by_a_word_takes_the_whole_phrase_after_it():
+    filled = fill(
+        "/google/scholar/:query",
+        question="Google Scholar results for retrieval augmented generation",
+        example="/google/scholar/data+visualization",
+        platform=("Google",),
+        name="Scholar",
+    )
+
+    assert unquote(filled.path) == "/google/scholar/retrieval augmented generation"

@@ -32,6 +32,8 @@ def values(question: str, platform: tuple[str, ...] = ()) -> list[str]:
         "那个知乎用户最近的回答",
         "Mastodon posts from somebody I follow",
         "Hugging Face models from an organization I watch",
+        "某位 B 站 UP 主的最新视频",  # someone is meant: no partition's feed stands in for them
+        "某个 B站 up主 最近发的视频",
     ],
 )
 def test_a_question_naming_no_subject_asks_for_one(question):
@@ -159,3 +161,31 @@ def test_filler_is_one_vocabulary_in_both_languages():
         assert filler_en(word), f"{word!r} should be filler"
     for word in ("golang", "torvalds", "nginx"):
         assert not filler_en(word), f"{word!r} is a name"
+
+
+def test_a_platform_name_parted_by_a_space_is_blanked_whole():
+    # "B 站" is B站: its "B" is no subject to search for
+    assert "B" not in values("某位 B 站 UP 主的最新视频", ("bilibili", "B站", "哔哩哔哩"))
+    assert values("B 站 UP 主 946974 的投稿", ("bilibili", "B站")) == ["946974"]
+
+
+def test_a_name_after_a_kind_and_an_auxiliary_is_the_subject():
+    assert values("Which repositories has antirez starred on GitHub?", ("github",)) == ["antirez"]
+    assert "repositories" not in values("Which repositories has anyone starred?", ("github",))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "\x00\x07\x1b[31m GitHub user \x7f torvalds \r\n",
+        "?!。，、…—" * 40,  # noqa: RUF001
+        "GitHub 用户 torvalds 和 gvanrossum 的 activity 以及 Linux 内核",
+        "x" * MAX_QUESTION_CHARS,
+    ],
+)
+def test_control_characters_punctuation_and_mixed_scripts_are_read(question):
+    asked = question_read(question, platform_words=("github", "GitHub"), excluded=())
+
+    assert all(e.value.strip() and "\x00" not in e.value for e in asked.entities)
+    if "torvalds" in question:
+        assert "torvalds" in [e.value for e in asked.entities]

@@ -169,8 +169,32 @@ def test_each_question_gets_its_choices_and_the_totals(tmp_path, capsys):
         "example_leaks": 0,
         "invented_subjects": 0,
         "needs_input": 0,
+        "needs_setup": 0,
+        "needs_setup_right": 0,
+        "topic_questions": 0,
+        "topic_hits": 0,
+        "topic_hit": None,
     }
     assert not Brief.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_topic_check_reading_is_measured(tmp_path, capsys):
+    path = write_lines(
+        tmp_path,
+        {"question": "36氪最近有什么值得注意的快讯", "namespaces": ["36kr"], "topic": []},
+        {"question": "36氪 关于小米汽车的快讯", "namespaces": ["36kr"], "topic": ["小米", "汽车"]},
+        {"question": "36氪 关于小米汽车的快讯", "namespaces": ["36kr"], "topic": ["小米"]},
+    )
+
+    report = evaluate(path, capsys=capsys)
+
+    bare, named, wrong = report["lines"]
+    assert (bare["topic"], bare["topic_hit"]) == ([], True)
+    assert (named["topic"], named["topic_hit"]) == (["小米", "汽车"], True)
+    assert wrong["topic_hit"] is False
+    totals = report["totals"]
+    assert (totals["topic_hits"], totals["topic_questions"]) == (2, 3)
 
 
 @pytest.mark.django_db

@@ -9,10 +9,10 @@ import pytest
 from django.utils import translation
 
 from agent.summary.answer import AnswerPlan, subject_note
-from agent.summary.draft import Attempted, coverage_rows, row_explanation
 from agent.summary.honest import brief_no_data
 from agent.summary.outcome import Verdict
 from agent.summary.subject import Subject
+from briefs.coverage import Attempted, coverage_rows, row_explanation
 from briefs.models import BriefOutcome
 from fetching.egress import EGRESS_REASON
 from fetching.models import Outcome

@@ -1,5 +1,6 @@
 """Path confinement and Hono path building: every escape form is refused by name."""
 
+import httpx
 import pytest
 
 from catalog.models import Platform, Route
@@ -26,8 +27,14 @@ ESCAPES = [
     ("http://evil.example/test/1", "absolute_url"),
     ("https:/test/1", "absolute_url"),
     ("javascript:alert(1)", "absolute_url"),
-    ("/test/user@evil.example", "at_sign"),
-    ("/test/%40evil", "at_sign"),
+    ("/user@evil.example/test/1", "at_sign"),
+    ("/%40evil.example/test/1", "at_sign"),
+    ("/%2540evil.example/test/1", "at_sign"),
+    ("/test%40evil.example/1", "at_sign"),
+    ("//user@evil.example/test/1", "scheme_relative"),
+    ("/test/@evil.example%2F..%2Fx", "dot_segment"),
+    ("/test/a@b/%2e%2e/x", "dot_segment"),
+    ("/test/a@b?x=1", "query"),
     ("/test/..", "dot_segment"),
     ("/test/../rsshub/routes", "dot_segment"),
     ("/test/./1", "dot_segment"),
@@ -108,6 +115,31 @@ def test_it_finds_nested_namespaces():
     assert path_confine("/gov/ah/kjt") == "/gov/ah/kjt"
 
 
+@pytest.mark.parametrize(
+    ("path", "canonical"),
+    [
+        ("/test/Gargron@mastodon.social/statuses", "/test/Gargron@mastodon.social/statuses"),
+        ("/test/Gargron%40mastodon.social", "/test/Gargron@mastodon.social"),
+        ("/test/@vue%2Fcore", "/test/@vue%2Fcore"),
+        ("/test/@name", "/test/@name"),
+    ],
+)
+def test_it_keeps_an_at_sign_inside_a_parameter_segment(path, canonical):
+    assert path_confine(path) == canonical
+
+
+@pytest.mark.parametrize(
+    "path", ["/test/user@evil.example", "/test/a:b@evil.example/x", "/test/@evil.example:80"]
+)
+def test_an_at_sign_in_a_segment_never_moves_the_host(path):
+    url = url_for_path("http://127.0.0.1:1200", path_confine(path))
+    parsed = httpx.URL(url)
+    assert (parsed.host, parsed.port, parsed.userinfo) == ("127.0.0.1", 1200, b"")
+    assert url_for_path("https://hub.example/rss/", path_confine(path)).startswith(
+        "https://hub.example/rss/test/"
+    )
+
+
 def test_normalise_is_idempotent():
     once = path_normalise("/test/100%25 sure/C#".replace("#", "%23"))
     assert path_normalise(once) == once
@@ -146,7 +178,7 @@ def test_it_drops_trailing_optionals():
         (KR36, {"category": "news", "colour": "red"}, "unknown_parameter"),
         ("/test/:id{\\d+}", {"id": "12a"}, "parameter_mismatch"),
         (KR36, {"category": ".."}, "dot_segment"),
-        (KR36, {"category": "a@b"}, "at_sign"),
+        (KR36, {"category": "a@b/.."}, "dot_segment"),
         (KR36, {"category": "a\nb"}, "control_character"),
         ("/81/81rc/:category{.+}?", {"category": "a/../b"}, "dot_segment"),
     ],

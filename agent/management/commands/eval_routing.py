@@ -21,7 +21,13 @@ fetched and no brief is saved.
   (``needs_input``) and a chosen path carries a subject value taken from its route's example;
 - invented subjects, over the lines that name no subject: the run did not end asking for
   input and the first path gives a subject parameter a value (any value: the question gave none);
-- needs input: the route node found no route it could fill and asked for what was missing.
+- needs input: the route node found no route it could fill and asked for what was missing;
+- needs setup: the only route that fits needs setting up by staff (``agent.routes.setup``), so
+  nothing is read; the line's ``routes`` listing that route counts it as a *right* setup;
+- topic hit, over the lines that give ``"topic"`` (the terms the topic check must look for in the
+  items, ``[]`` when the question names no topic and must never end off topic): the subject the
+  topic check (``agent.summary.subject``) reads from the question and the platforms and routes
+  chosen has exactly these terms, case-folded.
 """
 
 import json
@@ -40,6 +46,7 @@ from agent.platform import node_platform
 from agent.rewrite import node_rewrite
 from agent.route import node_route
 from agent.routes.params import example_leaks, route_slots
+from agent.summary.subject import context_words_load
 from briefs.models import Brief
 from briefs.services import BriefInvalid, question_clean
 from catalog.models import Route
@@ -54,6 +61,7 @@ class EvalCase:
     routes: tuple[str, ...] | None  # None: the line names no routes
     paths: tuple[str, ...] | None = None  # None: the line names no paths
     no_example_entity: bool = False  # the question names no subject
+    topic: tuple[str, ...] | None = None  # the topic check's terms; None: the line gives none
 
 
 @dataclass
@@ -70,6 +78,8 @@ class EvalOutcome:
     needs: list[dict[str, str]] = field(default_factory=list)  # what the route node asked for
     leaks: list[str] = field(default_factory=list)  # "path :parameter" taken from the example
     subjects: list[str] = field(default_factory=list)  # "path :parameter" given a subject value
+    topic: list[str] = field(default_factory=list)  # the terms the topic check would look for
+    setup: list[str] = field(default_factory=list)  # routes that fit but need setting up
 
     @property
     def platform_hit_1(self) -> bool:
@@ -92,6 +102,12 @@ class EvalOutcome:
         return bool(self.paths) and path_key(self.paths[0]) in {
             path_key(p) for p in self.case.paths
         }
+
+    @property
+    def topic_hit(self) -> bool | None:
+        if self.case.topic is None:
+            return None
+        return {t.casefold() for t in self.topic} == {t.casefold() for t in self.case.topic}
 
     @property
     def needs_input(self) -> bool:
@@ -135,6 +151,10 @@ class EvalOutcome:
             "example_leak": self.example_leak,
             "subject_values": self.subjects,
             "invented_subject": self.invented_subject,
+            "expected_topic": list(self.case.topic) if self.case.topic is not None else None,
+            "topic": self.topic,
+            "topic_hit": self.topic_hit,
+            "needs_setup": self.setup,
         }
 
 
@@ -166,6 +186,11 @@ def case_parse(text: str, line: int) -> EvalCase:
     no_example_entity = data.get("no_example_entity", False)
     if not isinstance(no_example_entity, bool):
         raise ValueError('"no_example_entity" must be true or false')
+    topic = data.get("topic")
+    if topic is not None and not (
+        isinstance(topic, list) and all(isinstance(t, str) for t in topic)
+    ):
+        raise ValueError('"topic" must be a list of strings')
     return EvalCase(
         line=line,
         question=question,
@@ -173,6 +198,7 @@ def case_parse(text: str, line: int) -> EvalCase:
         routes=_strings(data.get("routes"), "routes", required=False),
         paths=_strings(data.get("paths"), "paths", required=False),
         no_example_entity=no_example_entity,
+        topic=None if topic is None else tuple(topic),
     )
 
 
@@ -218,6 +244,13 @@ def _subject_values(chosen: list[tuple[str, int | None]]) -> list[str]:
     return [f"{path} :{s.name}" for s in slots if s.subject and values.get(s.name)]
 
 
+def _topic_terms(ctx: RunContext) -> list[str]:
+    """The terms the topic check would look for in the items of the chosen paths."""
+    route_ids = {route_id for _path, route_id in ctx.paths if route_id}
+    words = context_words_load(namespaces=set(ctx.platforms), route_ids=route_ids)
+    return list(ctx.reading.topic(words).terms)
+
+
 async def case_route(case: EvalCase, *, owner, use_llm: bool) -> EvalOutcome:
     """Run the agent's rewrite, platform and route nodes for one question, steps in memory."""
     ctx = RunContext(
@@ -251,6 +284,8 @@ async def case_route(case: EvalCase, *, owner, use_llm: bool) -> EvalOutcome:
     outcome.needs = list(ctx.needs)
     outcome.leaks = await sync_to_async(_leaks)(list(ctx.paths))
     outcome.subjects = await sync_to_async(_subject_values)(list(ctx.paths))
+    outcome.topic = await sync_to_async(_topic_terms)(ctx)
+    outcome.setup = [s["route"] for s in ctx.setup_needed]
     return outcome
 
 
@@ -269,6 +304,8 @@ def totals_of(outcomes: list[EvalOutcome]) -> dict:
     route = sum(bool(o.route_hit) for o in with_routes)
     with_paths = [o for o in outcomes if o.path_hit is not None]
     path = sum(bool(o.path_hit) for o in with_paths)
+    with_topic = [o for o in outcomes if o.topic_hit is not None]
+    topic = sum(bool(o.topic_hit) for o in with_topic)
     return {
         "questions": len(outcomes),
         "route_questions": len(with_routes),
@@ -285,6 +322,13 @@ def totals_of(outcomes: list[EvalOutcome]) -> dict:
         "example_leaks": sum(bool(o.example_leak) for o in outcomes),
         "invented_subjects": sum(bool(o.invented_subject) for o in outcomes),
         "needs_input": sum(o.needs_input for o in outcomes),
+        "needs_setup": sum(bool(o.setup) for o in outcomes),
+        "needs_setup_right": sum(
+            bool(o.setup) and o.setup[0] in (o.case.routes or ()) for o in outcomes
+        ),
+        "topic_questions": len(with_topic),
+        "topic_hits": topic,
+        "topic_hit": share(topic, len(with_topic)),
     }
 
 
@@ -296,7 +340,7 @@ class Command(BaseCommand):
     help = (
         "Run rewrite, platform and route (no fetch) for each question of a JSON-lines file and "
         "print each choice, then platform hit@1, hit@3, route hit, path hit, example leaks, "
-        "invented subjects and needs input."
+        "invented subjects, needs input and topic hit."
     )
 
     def add_arguments(self, parser):
@@ -347,6 +391,14 @@ class Command(BaseCommand):
             self.stdout.write(f"  EXAMPLE LEAK {', '.join(o.leaks)}")
         if o.invented_subject:
             self.stdout.write(f"  INVENTED SUBJECT {', '.join(o.subjects)}")
+        if o.setup:
+            self.stdout.write(f"  needs setup: {', '.join(o.setup)}")
+        if o.topic_hit is not None:
+            expected = ", ".join(o.case.topic) or "none"
+            self.stdout.write(
+                f"  topic    {_mark(o.topic_hit)} {', '.join(o.topic) or 'none'}"
+                f"   (expected {expected})"
+            )
 
     def _print_totals(self, mode: str, t: dict) -> None:
         def line(label: str, hits: int, of: int, share: float | None) -> str:
@@ -371,3 +423,8 @@ class Command(BaseCommand):
             f"(of {t['no_example_entity_questions']} questions naming no subject)"
         )
         self.stdout.write(f"{'needs input':<15} {t['needs_input']}")
+        self.stdout.write(
+            f"{'needs setup':<15} {t['needs_setup']}  "
+            f"({t['needs_setup_right']} of them the line's own route)"
+        )
+        self.stdout.write(line("topic hit", t["topic_hits"], t["topic_questions"], t["topic_hit"]))

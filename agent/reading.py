@@ -1,0 +1,67 @@
+"""One reading of a question, computed once per run and read by every node.
+
+The rewrite (``agent.question``) gives the self-contained query and its topic phrases; the
+reading adds what the later nodes ask of the question, each read by one rule:
+
+- ``intents``: the kinds of feed it asks for (releases, 发行版, discussions...:
+  ``agent.vocabulary.INTENTS``), which choose among a platform's routes;
+- ``unnamed``: it says someone is meant without naming them (some user, 某位 UP 主), so a route
+  naming no one is not read for it;
+- ``subjects(platform_words, excluded)``: what it names for one platform's routes, with their
+  shapes (``agent.routes.entities.question_read``), kept per platform for the run;
+- ``topic(context_words)``: the subject the topic check looks for in items
+  (``agent.summary.subject``): the marked topic, else the topic words without the platform's and
+  routes' words and the filler, Chinese in a real segmenter's words.
+
+Route choice (intents, an unnamed subject), the model path's count of the question's own
+subjects and the topic check (and ``eval_routing``'s measure of it) read it from
+``RunContext.reading``, computed on first use and kept while the rewrite's query stands. The
+dataclass is frozen; its one mutable part is the per-platform cache of ``subjects``. Parameter
+filling still reads the query per route (``agent.routes.params.params_fill``), because a
+route's own words are excluded from its subjects while the question is read.
+"""
+
+from dataclasses import dataclass, field
+
+from agent.question import Rewrite
+from agent.routes.entities import Asked, question_read
+from agent.summary.subject import Subject, subject_of, topic_of
+from agent.vocabulary import intents_of, subject_unnamed
+
+
+@dataclass(frozen=True)
+class Reading:
+    question: str  # as asked
+    query: str  # self-contained (a follow-up carries its thread's words)
+    keywords: tuple[str, ...]  # topic phrases, the filler out (a search takes them whole)
+    intents: frozenset[str]
+    unnamed: bool
+    _asked: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def subjects(
+        self, platform_words: tuple[str, ...], excluded: frozenset[str] = frozenset()
+    ) -> Asked:
+        """The question as asked, read for one platform's routes (``Asked``), once per
+        platform: a subject the model gives must be one of these."""
+        key = (tuple(platform_words), excluded)
+        if key not in self._asked:
+            self._asked[key] = question_read(
+                self.question, platform_words=platform_words, excluded=excluded
+            )
+        return self._asked[key]
+
+    def topic(self, context_words: set[str]) -> Subject:
+        """What the items must mention, the words naming the feeds read (``context_words``)
+        out."""
+        topics = topic_of(self.question, context_words)
+        return subject_of(list(self.keywords), context_words, topics=topics)
+
+
+def question_reading(question: str, rewrite: Rewrite) -> Reading:
+    return Reading(
+        question=question,
+        query=rewrite.query,
+        keywords=tuple(rewrite.keywords),
+        intents=intents_of(rewrite.query),
+        unnamed=subject_unnamed(rewrite.query),
+    )

@@ -1,0 +1,51 @@
+"""Chinese word segmentation: jieba, its dictionary loaded once per process.
+
+One home for the segmenter, shared by the question reading (``agent.question``,
+``agent.summary.subject``) and the facts a text states (``agent.summary.facts``). jieba loads a
+dictionary of about 350,000 words (about a second, measured by ``bench/support_check.py``): it is
+loaded on first use, or ahead of it with ``segmenter_warm()`` (a worker calls it before it forks
+its children). Only Chinese pieces are given to it: Latin words, handles, ids and numbers between
+them stay whole.
+"""
+
+import logging
+import re
+import threading
+from typing import Any
+
+CJK_ONLY_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_lock = threading.Lock()
+_segmenter: Any = None
+
+
+def segmenter() -> Any:
+    """jieba's part-of-speech tokenizer (``.tokenizer`` is the plain one), loaded once."""
+    global _segmenter
+    if _segmenter is None:
+        with _lock:
+            if _segmenter is None:
+                import jieba
+                import jieba.posseg
+
+                jieba.setLogLevel(logging.WARNING)
+                jieba.initialize()
+                _segmenter = jieba.posseg.dt
+    return _segmenter
+
+
+def segmenter_warm() -> None:
+    """Load the dictionary now, so that no question waits for it."""
+    segmenter()
+
+
+def zh_words(run: str) -> list[str]:
+    """The words of a run, in order: its Chinese pieces segmented, anything between them (a
+    Latin word, a number, a handle) kept whole as one word (``36氪`` -> ``36``, ``氪``)."""
+    tokenizer = segmenter().tokenizer
+    words: list[str] = []
+    last = 0
+    for match in CJK_ONLY_RE.finditer(run):
+        words += run[last : match.start()].split()
+        words += [w for w in tokenizer.cut(match.group(0), HMM=True) if w.strip()]
+        last = match.end()
+    return words + run[last:].split()

@@ -1,0 +1,89 @@
+"""Routes the instance cannot read until staff set it up, offline, against the stand-in
+RSSHub: a question that only such a route fits reads nothing else and is told the source needs
+setting up; one that a readable route fits reads it; a route the instance refused for a missing
+configuration comes after one that works."""
+
+import pytest
+from django.utils import translation
+
+from briefs.models import BriefOutcome, OutcomeReason
+from catalog.models import Platform, Route
+from catalog.search_index import search_index_invalidate
+from fetching.models import Outcome
+from fetching.paths import catalog_cache_clear
+from tests.agent.conftest import brief_run, feed, fetched, steps_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("world", "offline")]
+
+
+def trending_route(**fields) -> Route:
+    """Alpha Wire's trending list, which needs a configuration variable."""
+    defaults = {
+        "enabled": False,
+        "require_config": True,
+        "config_variables": ["ALPHA_TOKEN"],
+        "import_disabled_reason": "needs config ALPHA_TOKEN",
+    }
+    route = Route.objects.create(
+        platform=Platform.objects.get(namespace="alpha"),
+        key="/trending",
+        path="/alpha/trending",
+        name="Trending",
+        example="/alpha/trending",
+        **(defaults | fields),
+    )
+    search_index_invalidate()
+    catalog_cache_clear()
+    return route
+
+
+def test_a_question_only_an_unset_route_fits_is_told_it_needs_setting_up(run_owner, stub_rsshub):
+    trending_route()
+    stub_rsshub.route("/alpha/flash", feed("Chip prices fall"))
+
+    brief = brief_run(run_owner, "What is trending on Alpha Wire?")
+
+    assert fetched(stub_rsshub) == []  # no other route read in its place
+    assert (brief.outcome, brief.outcome_reason) == (
+        BriefOutcome.NO_DATA,
+        OutcomeReason.UNREACHABLE,
+    )
+    assert "Alpha Wire (`/alpha/trending`), needs setting up by staff" in brief.body
+    router = steps_of(brief, "router")[-1]
+    assert router["reason"] == "the route that fits, /alpha/trending, needs setting up by staff"
+
+
+def test_the_setup_text_reads_in_chinese_for_a_chinese_question(run_owner, stub_rsshub):
+    trending_route()
+
+    with translation.override("zh-hans"):
+        brief = brief_run(run_owner, "阿尔法快讯 的 trending")
+
+    assert fetched(stub_rsshub) == []
+    assert "阿尔法快讯" in brief.question
+    assert "需要管理员在本服务的 RSSHub 上配置后才能读取" in brief.body, brief.body
+
+
+def test_a_readable_route_that_fits_is_read_instead(run_owner, stub_rsshub):
+    trending_route()
+    stub_rsshub.route("/alpha/flash", feed("Chip prices fall", "Port strike ends"))
+
+    brief = brief_run(run_owner, "Alpha Wire flash news")
+
+    assert fetched(stub_rsshub) == ["/alpha/flash"]
+    assert brief.outcome == BriefOutcome.ANSWERED
+
+
+def test_a_route_refused_for_missing_config_comes_after_one_that_works(
+    run_owner, stub_rsshub, world
+):
+    flash = world["/alpha/flash"]
+    flash.last_error_class, flash.consecutive_failures = Outcome.NEEDS_CONFIG, 1
+    flash.save()
+    search_index_invalidate()
+    stub_rsshub.route("/alpha/stories", feed("Harbour reopens"))
+
+    brief = brief_run(run_owner, "Alpha Wire news")
+
+    assert fetched(stub_rsshub)[0] != "/alpha/flash"
+    assert brief.outcome == BriefOutcome.ANSWERED
