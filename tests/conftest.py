@@ -52,6 +52,17 @@ ENGINE_DEPENDENT = {
     "tests/test_serve.py": "a fresh install runs on SQLite",
 }
 
+# The modules the quick pass (scripts/test --quick) leaves to the full pass, and why: each starts
+# whole processes of the service or fuzzes every API operation, minutes of CPU between them on two
+# cores; none holds the only test of a rule of the README's table.
+FULL_PASS_ONLY = {
+    "tests/api/test_schema.py": "schemathesis fuzzes every API operation over HTTP",
+    "tests/test_settings.py": "starts Django processes under each environment",
+    "tests/test_deploy.py": "runs manage.py check --deploy in processes",
+    "tests/test_serve.py": "starts the whole service: web server, worker, RSSHub stand-in",
+    "tests/test_install_assets.py": "collects the static files and compiles translations",
+}
+
 # --- skips: a missing part fails the run; only a platform fact (no /proc, no fork) may skip ------
 
 
@@ -160,12 +171,14 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The engine-dependent modules are marked ``engine``; under parallel workers the longest
+    """The engine-dependent modules are marked ``engine``, the full pass's own ``full``; under parallel workers the longest
     units come first."""
     for item in items:
         module = item.nodeid.split("::")[0]
         if module in ENGINE_DEPENDENT:
             item.add_marker(pytest.mark.engine(ENGINE_DEPENDENT[module]))
+        if module in FULL_PASS_ONLY:
+            item.add_marker(pytest.mark.full(FULL_PASS_ONLY[module]))
     if os.environ.get("PYTEST_XDIST_WORKER"):
         longest_first(items)
 
