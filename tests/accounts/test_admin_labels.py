@@ -38,7 +38,8 @@ def schedule_change_url() -> str:
 
 
 @pytest.mark.parametrize(
-    ("language", "date", "time"), [("en", "Date:", "Time:"), ("zh-hans", "日期：", "时间：")]
+    ("language", "date", "time"),
+    [("en", "Date:", "Time:"), ("zh-hans", "日期\uff1a", "时间\uff1a")],
 )
 @pytest.mark.parametrize("which", ["user", "schedule"])
 def test_every_split_datetime_input_has_a_label(staff, staff_client, which, language, date, time):
