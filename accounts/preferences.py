@@ -9,6 +9,8 @@ Each choice has one reader below this app, which never imports it (apps import d
 - the interface language: Django's language cookie, as the language switch leaves it.
 - the default brief language: the session (``briefs.language.READER_LANGUAGE_SESSION_KEY``),
   which the ask form reads when it leaves the language blank.
+  The API and MCP, which have no session, read the profile itself (``profile_brief_language``,
+  handed to ``briefs.language.owner_language_provide`` by ``accounts.apps``).
 
 A profile made at the first sign-in takes the zone and language the browser already had: they
 are the suggestion, and stored from then on.
@@ -42,6 +44,12 @@ def profile_of(user: AbstractBaseUser, request: HttpRequest | None = None) -> Pr
         defaults = {"time_zone": browser_zone(request), "interface_language": language}
     profile, _made = Profile.objects.get_or_create(user=user, defaults=defaults)
     return profile
+
+
+def profile_brief_language(user: AbstractBaseUser) -> str:
+    """The user's default brief language, ``""`` when none (or no profile yet)."""
+    stored = Profile.objects.filter(user_id=user.pk).values_list("brief_language", flat=True)
+    return stored.first() or ""
 
 
 def profile_update(profile: Profile, *, email: str, **choices: str) -> Profile:

@@ -2,7 +2,8 @@
 
 A brief speaks one language throughout: its lead line, framing, outcome texts, coverage words,
 dates and numbers. The reader may choose it (the ask form, the API's and MCP's ``language``; a
-form left blank takes the reader's default, kept in their session: ``reader_language``);
+form left blank takes the reader's default, kept in their session: ``reader_language``; the
+API and MCP left blank take it from the profile: ``owner_language``);
 otherwise it is the question's (Chinese when it has Chinese characters, English when it has
 Latin letters outside addresses), and a question with neither (an address, a figure) takes the
 reader's interface language. The choice is stored on ``Brief.language`` as the site's language
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from django.utils import translation
@@ -23,6 +25,8 @@ from briefs.agent_hooks import agent_hooks
 from briefs.errors import FieldInvalid
 
 if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+
     from briefs.markdown import Citation
 
 LANGUAGE_EN = "en"
@@ -56,6 +60,28 @@ def reader_language(session) -> str:
     """The reader's default brief language from their session, ``""`` when none (or garbled)."""
     try:
         return language_clean(session.get(READER_LANGUAGE_SESSION_KEY, ""))
+    except FieldInvalid:
+        return ""
+
+
+# The reader's default read from their profile, for askers with no session (the API, MCP
+# ``ask``): the app that keeps profiles hands its reader in when it is ready
+# (``accounts.apps.AccountsConfig.ready``); briefs imports none of it.
+_owner_language_readers: list[Callable[[AbstractBaseUser], str]] = []
+
+
+def owner_language_provide(reader: Callable[[AbstractBaseUser], str]) -> None:
+    """Called once by the app that keeps the readers' profiles, as Django starts."""
+    _owner_language_readers[:] = [reader]
+
+
+def owner_language(owner: AbstractBaseUser) -> str:
+    """The owner's default brief language, as ``reader_language`` is for a session: ``""`` when
+    they chose none (or no app keeps profiles, or the stored value is garbled)."""
+    if not _owner_language_readers:
+        return ""
+    try:
+        return language_clean(_owner_language_readers[0](owner))
     except FieldInvalid:
         return ""
 

@@ -7,6 +7,7 @@ quota, the per-minute throttle and the token budget hold exactly as there.
 """
 
 from briefs.admission import brief_ask, brief_follow_up
+from briefs.language import owner_language
 from briefs.models import Brief, RunStep
 from briefs.selectors import brief_of, briefs_search
 from briefs.step_lines import step_terminal_line
@@ -63,11 +64,13 @@ async def brief_awaited(call: ToolCall, brief_id: int, *, seconds: int) -> ToolA
 
 async def ask(call: ToolCall) -> ToolAnswer:
     args = arguments_clean(AskInput, call.arguments)
+    # Left out, the language is the reader's default, as on the dashboard.
+    language = args["language"] or await in_thread(owner_language)(call.caller.user)
     brief = await in_thread(brief_ask)(
         owner=call.caller.user,
         question=args["question"],
         offline=args["offline"],
-        language=args["language"],
+        language=language,
     )
     return await brief_awaited(call, brief.pk, seconds=args["wait_seconds"])
 

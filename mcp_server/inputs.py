@@ -148,7 +148,8 @@ ASK_SCHEMA = object_schema(
         "language": {
             "type": "string",
             "enum": list(BRIEF_LANGUAGES),
-            "description": "The brief's language (en or zh-hans); without it, the question's.",
+            "description": "The brief's language (en or zh-hans); without it, the default brief "
+            "language of your profile, else the question's.",
         },
         "wait_seconds": WAIT_SCHEMA,
     },

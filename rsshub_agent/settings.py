@@ -60,6 +60,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # Django's own widget templates, for FORM_RENDERER below.
+    "django.forms",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -117,6 +119,9 @@ TEMPLATES = [
         },
     },
 ]
+# Widgets render through TEMPLATES, so templates/ may override one of Django's widget templates
+# (templates/admin/widgets/split_datetime.html names its date and time inputs).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 
 def _database_config() -> dict:

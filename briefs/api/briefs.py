@@ -27,7 +27,7 @@ from api.base import (
 from briefs.admission import brief_ask, brief_rerun
 from briefs.api.brief_detail import BriefDetailOut, BriefUrlsOut, brief_detail_data, brief_urls
 from briefs.api.outcome import DELTA_HELP, WATCH_HELP, DeltaOut, outcome_field, reason_field
-from briefs.language import BRIEF_LANGUAGES
+from briefs.language import BRIEF_LANGUAGES, owner_language
 from briefs.models import Brief, BriefOutcome, BriefStatus
 from briefs.selectors import briefs_of, briefs_search
 from briefs.services import brief_cancel, brief_delete
@@ -132,8 +132,8 @@ class BriefCollectionApi(ApiView):
         language = serializers.ChoiceField(
             choices=BRIEF_LANGUAGES,
             required=False,
-            help_text="The brief's language; without it, the question's (English when the "
-            "question shows neither).",
+            help_text="The brief's language; without it, the default brief language of your "
+            "profile, else the question's (English when the question shows neither).",
         )
         refresh = StrictBooleanField(
             required=False,
@@ -157,9 +157,10 @@ class BriefCollectionApi(ApiView):
     def post(self, request):
         serializer = self.BriefCreateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        brief = brief_ask(
-            owner=request.user, interface=translation.get_language(), **serializer.validated_data
-        )
+        data = serializer.validated_data
+        # Left out, the language is the reader's default, as on the dashboard.
+        data["language"] = data.get("language") or owner_language(request.user)
+        brief = brief_ask(owner=request.user, interface=translation.get_language(), **data)
         return brief_created_response(request, brief)
 
     @api_schema(

@@ -1,7 +1,9 @@
 """The admin pages staff use most, at 1366 and 390 px, in English and Chinese: axe-core finds no
 serious or critical violation (breadcrumb links, the route list's quiet text, links in text,
-the platform list's editable fields) and the console no CSP violation, read before axe is
-injected (axe's own styles are reported as the page's inline-style violations)."""
+the platform list's editable fields; Django's own user and schedule change pages, with their
+split date-time fields and filter boxes; the accounts' invitations and profiles) and the
+console no CSP violation, read before axe is injected (axe's own styles are reported as the
+page's inline-style violations)."""
 
 from __future__ import annotations
 
@@ -15,18 +17,31 @@ from tests.browser.test_watch_live import page_problems
 pytestmark = pytest.mark.browser
 
 
+def first_row(browser, url: str) -> str:
+    """The change page of the first row of the admin list at ``url``."""
+    browser.get(url)
+    return browser.find_element(By.CSS_SELECTOR, "#result_list tbody th a").get_attribute("href")
+
+
 def staff_pages(stack, browser) -> list[str]:
-    browser.get(f"{stack.url}/admin/catalog/route/?q=github")
-    route = browser.find_element(By.CSS_SELECTOR, "#result_list tbody th a").get_attribute("href")
-    browser.get(f"{stack.url}/admin/catalog/platform/")
-    platform = browser.find_element(By.CSS_SELECTOR, "#result_list tbody th a")
+    route = first_row(browser, f"{stack.url}/admin/catalog/route/?q=github")
+    platform = first_row(browser, f"{stack.url}/admin/catalog/platform/")
     return [
+        # Django's own: split date-time fields (last login, next run) and the filter boxes
+        # of the user's groups and permissions.
+        first_row(browser, f"{stack.url}/admin/auth/user/?q=sam"),
+        # Migrations schedule housekeeping, the watch dispatcher and digests.
+        first_row(browser, f"{stack.url}/admin/django_q/schedule/"),
+        f"{stack.url}/admin/accounts/invitation/",
+        f"{stack.url}/admin/accounts/invitation/add/",
+        # Made at sam's sign-in.
+        first_row(browser, f"{stack.url}/admin/accounts/profile/"),
         f"{stack.url}/admin/",
         f"{stack.url}/admin/catalog/route/",
         f"{stack.url}/admin/catalog/route/?q=github",
         route,
         f"{stack.url}/admin/catalog/platform/",
-        platform.get_attribute("href"),
+        platform,
         f"{stack.url}/admin/watches/watch/",
         f"{stack.url}/webhooks/",
         f"{stack.url}/",
