@@ -126,12 +126,15 @@ def _description_shown(need: dict) -> str:
 
 
 def _sentence(text: str) -> str:
-    """``text`` as a sentence: a capital first letter and a closing stop."""
+    """``text`` as a sentence: a capital first letter and a closing stop, full-width after
+    Chinese (a bare number is left as it is: it says no sentence)."""
     text = text.strip()
-    if not text:
-        return ""
+    if not text or text.isdigit():
+        return text
     text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?\u3002\uff01\uff1f" else text + "."
+    if text[-1] in ".!?\u3002\uff01\uff1f":
+        return text
+    return text + ("\u3002" if "\u4e00" <= text[-1] <= "\u9fff" else ".")
 
 
 def need_hint(need: dict) -> SafeString:

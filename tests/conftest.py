@@ -171,8 +171,8 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The engine-dependent modules are marked ``engine``, the full pass's own ``full``; under parallel workers the longest
-    units come first."""
+    """The engine-dependent modules are marked ``engine``, the full pass's own ``full``; under
+    parallel workers the longest units come first."""
     for item in items:
         module = item.nodeid.split("::")[0]
         if module in ENGINE_DEPENDENT:

@@ -113,15 +113,32 @@ def subject_of(
     return Subject(tuple(dict.fromkeys(t for t in terms if len(t) >= 2 or t.isdigit())))
 
 
+# Characters that stand alone as words of their own (new, old, hot, big...), never a name's part.
+LONE_MODIFIERS = frozenset("新旧老大小热多各全本该每某这那")
+
+
 def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:
     """A Chinese run's words (a real segmenter's: 小米汽车交付量 is 小米, 汽车, 交付) without its
     platform, route and filler words; a filler inside a word cuts it (最新消息)."""
     rest = unicodedata.normalize("NFKC", token)
     for word in cjk_context:
         rest = re.sub(re.escape(word), " ", rest, flags=re.I)
-    terms = []
+    terms: list[str] = []
+    lone = ""  # a character the segmenter left alone: part of a name it does not know (泽菲尔)
     for word in zh_words(rest):
-        if word in FILLER_CJK_SET:
+        if word in FILLER_CJK_SET or not word.strip():
+            lone = ""
             continue
-        terms += FILLER_CJK_RE.sub(" ", word).split()
+        pieces = FILLER_CJK_RE.sub(" ", word).split()
+        if len(word) == 1 and CJK_RE.search(word) and pieces and word not in LONE_MODIFIERS:
+            if terms and terms[-1].endswith(lone) and lone:
+                terms[-1] += word
+            lone = word
+            if not terms or not terms[-1].endswith(word):
+                terms.append(word)
+            continue
+        if lone and pieces and terms and terms[-1].endswith(lone):
+            terms[-1] += pieces.pop(0)
+        lone = ""
+        terms += pieces
     return [t for t in terms if len(t) >= 2 or not CJK_RE.search(t)]

@@ -67,7 +67,7 @@ def test_the_first_questions_without_internet_say_so_and_blame_no_route(real_rss
         fetches = [s for s in brief["steps"] if s["kind"] == "fetch_result"]
         assert [s["outcome"] for s in fetches] == ["rsshub_unavailable"], "retried or rerouted"
         assert [s["decision"] for s in brief["steps"] if s["kind"] == "router"] == ["summarize"]
-        assert "RSSHub 目前无法访问互联网" in brief["body"].splitlines()[0], brief["body"]
+        assert "RSSHub 无法访问互联网" in brief["body"].splitlines()[0], brief["body"]
     failing = Route.objects.filter(consecutive_failures__gt=0).values_list("path", flat=True)
     assert list(failing) == [], "a route was counted failing"
     assert not Route.objects.filter(attempts__gt=0).exists()

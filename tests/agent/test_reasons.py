@@ -13,7 +13,8 @@ from tests.untranslated import CATALOGS, po_entries
 
 CHINESE = {e.msgid: e for e in po_entries(CATALOGS[0])}
 SAMPLE = {"score": "7.17", "count": 3, "attempt": 1, "limit": 2, "kinds": "not_found",
-          "budget": 8, "missing": "repo", "name": "user", "names": ":user"}  # fmt: skip
+          "budget": 8, "missing": "repo", "name": "user", "names": ":user",
+          "route": "/weibo/search/hot"}  # fmt: skip
 
 
 @pytest.mark.parametrize("reason", reasons.ALL, ids=lambda r: r.singular)

@@ -115,8 +115,11 @@ def dashboard_answer(w: World) -> str:
 
 
 def dashboard_watch_run(w: World) -> str:
-    back = reverse("watch-detail", args=[w.watch.pk])
-    return _redirected(w, reverse("watch-run", args=[w.watch.pk]), back=back)
+    """"Run now" stays on the watch either way: a refusal is the message it carries."""
+    response = w.client.post(reverse("watch-run", args=[w.watch.pk]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("watch-detail", args=[w.watch.pk]) + "#runs"
+    return _messages(response)
 
 
 def watch_schedule(w: World) -> str:

@@ -84,7 +84,7 @@ def test_hostile_text_in_a_row_is_escaped(owner_client, owner):
     body = page(owner_client.get(reverse("brief-list")))
     assert "<script>alert" not in body and "<img src=x" not in body
     assert 'href="javascript:' not in body
-    assert "&lt;img src=x onerror=alert(2)&gt; · [click](javascript:alert(3))" in body
+    assert "&lt;img src=x onerror=alert(2)&gt;" in body, "the snippet, as text"
 
 
 def test_another_users_briefs_are_not_listed(owner_client, other_user):

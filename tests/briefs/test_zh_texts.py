@@ -3,6 +3,7 @@ route's description of a value the reader must give is shown only in the page's 
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -38,15 +39,15 @@ def test_every_chinese_translation_takes_full_width_punctuation():
 def help_of(description: str, language: str) -> str:
     with translation.override(language):
         form = NeedsAnswerForm(needs=[{"parameter": "user", "description": description}])
-        return str(form.fields["value_0"].help_text)
+        return html.unescape(str(form.fields["value_0"].help_text))
 
 
 @pytest.mark.parametrize(
     ("description", "language", "shown"),
     [
-        ("GitHub user name", "en", "GitHub user name"),
+        ("GitHub user name", "en", "GitHub user name."),
         ("GitHub user name", "zh-hans", "路由地址中 :user 的值。"),
-        ("用户名，可在个人主页找到", "zh-hans", "用户名，可在个人主页找到"),  # noqa: RUF001
+        ("用户名，可在个人主页找到", "zh-hans", "用户名，可在个人主页找到。"),  # noqa: RUF001
         ("用户名，可在个人主页找到", "en", "The value of :user in the route's address."),  # noqa: RUF001
         ("", "zh-hans", ""),
         ("42", "zh-hans", "42"),  # no language to tell: as it is
