@@ -115,7 +115,7 @@ def dashboard_answer(w: World) -> str:
 
 
 def dashboard_watch_run(w: World) -> str:
-    """"Run now" stays on the watch either way: a refusal is the message it carries."""
+    """ "Run now" stays on the watch either way: a refusal is the message it carries."""
     response = w.client.post(reverse("watch-run", args=[w.watch.pk]))
     assert response.status_code == 302
     assert response["Location"] == reverse("watch-detail", args=[w.watch.pk]) + "#runs"
