@@ -15,6 +15,12 @@ from __future__ import annotations
 from xdist.scheduler import LoadScopeScheduling
 
 SHARED_UNITS = {
+    # Two browser stacks on two workers: the pages added last (accounts, the admin under axe, the
+    # answer page, live watches) on one, the rest on the other, so neither ends the run alone.
+    "tests/browser/test_accounts.py": "browser-b",
+    "tests/browser/test_admin_axe.py": "browser-b",
+    "tests/browser/test_answer_page.py": "browser-b",
+    "tests/browser/test_watch_live.py": "browser-b",
     "tests/browser/": "browser",
     "tests/mcp_server/": "mcp-stack",
     "tests/briefs/test_worker.py": "clusters",
@@ -23,12 +29,18 @@ SHARED_UNITS = {
     "tests/watches/test_cluster.py": "clusters",
 }
 # The units that take minutes, longest first (measured with --durations): started first.
-LONGEST_FIRST = ("clusters", "browser", "mcp-stack", "tests/api/test_schema.py")
+LONGEST_FIRST = ("clusters", "tests/api/test_schema.py", "browser", "browser-b", "mcp-stack")
+# Modules whose tests are units of their own: each fuzzes the API for minutes, with no stack to
+# share.
+TEST_UNITS = ("tests/api/test_schema.py",)
 
 
 def work_unit(nodeid: str) -> str:
-    """The unit a test belongs to: a shared one, else its module."""
+    """The unit a test belongs to: a shared one, else its module (or itself, in
+    ``TEST_UNITS``)."""
     module = nodeid.split("::", 1)[0]
+    if module in TEST_UNITS:
+        return nodeid
     return next(
         (unit for prefix, unit in SHARED_UNITS.items() if module.startswith(prefix)), module
     )
@@ -40,6 +52,7 @@ def longest_first(items: list) -> None:
 
     def rank(item) -> int:
         unit = work_unit(item.nodeid)
+        unit = unit.split("::", 1)[0]  # a test that is a unit of its own ranks as its module
         return LONGEST_FIRST.index(unit) if unit in LONGEST_FIRST else len(LONGEST_FIRST)
 
     items.sort(key=rank)

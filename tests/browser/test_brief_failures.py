@@ -17,13 +17,22 @@ ZONE = "Asia/Shanghai"
 
 @pytest.fixture
 def failed_brief(stack, browser) -> int:
-    """Alice's failed brief, asked from a browser whose clock is in Shanghai; the page has been
-    reloaded once the dashboard's script told the server that zone."""
+    """Alice's failed brief, asked from a browser whose clock is in Shanghai by a reader whose
+    profile keeps that zone (the server writes the profile's zone into the ``tz`` cookie at
+    sign-in); her profile is dropped again after, so other tests' sign-ins make their own."""
+    alice = "(SELECT id FROM auth_user WHERE username = 'alice')"
+    stack.query(
+        "INSERT INTO accounts_profile (user_id, time_zone, interface_language, brief_language,"
+        f" updated_at) VALUES ({alice}, %s, '', '', now()) ON CONFLICT (user_id)"
+        " DO UPDATE SET time_zone = EXCLUDED.time_zone RETURNING 1",
+        ZONE,
+    )
     browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ZONE})
     sign_in(browser, stack, "alice")
     brief_id = broken_asked(browser, stack)
     wait(browser, 15).until(lambda d: (d.get_cookie("tz") or {}).get("value") == ZONE)
-    return brief_id
+    yield brief_id
+    stack.query(f"DELETE FROM accounts_profile WHERE user_id = {alice} RETURNING 1")
 
 
 def test_a_failed_brief_on_a_phone_explains_itself_without_sideways_scroll(
