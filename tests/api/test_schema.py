@@ -57,6 +57,9 @@ schemathesis.openapi.format("question", questions())
 NEGATIVE_EXPECTED = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "429"]
 CONFIG = schemathesis.config.SchemathesisConfig.from_dict(
     {
+        # A bound, not a margin (schemathesis' own is 10 s): on a loaded machine a slow answer
+        # is still an answer, and a timeout replayed quickly would read as a flaky test.
+        "request-timeout": 120,
         "checks": {"negative_data_rejection": {"expected-statuses": NEGATIVE_EXPECTED}},
         "operations": [
             {

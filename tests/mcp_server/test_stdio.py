@@ -103,7 +103,7 @@ def _serve(stack, user: str, lines: list[dict]) -> subprocess.CompletedProcess:
 
 def _line(server: subprocess.Popen, request_id: int) -> str:
     """The next line of the server's stdout, within a deadline."""
-    ready, _, _ = select.select([server.stdout], [], [], 30)
+    ready, _, _ = select.select([server.stdout], [], [], 120)  # a bound, as above
     assert ready, f"no reply to request {request_id}"
     return server.stdout.readline()
 
@@ -181,7 +181,11 @@ def test_a_stdio_client_that_quits_mid_ask_leaves_the_brief_running(stdio_stack)
                     await client.call_tool("ask", {"question": question, "offline": True})
 
             tasks.start_soon(asking)
-            await eventually(lambda: stdio_stack.rsshub.is_held("quit"), what="the fetch")
+            # A bound, not a margin: the server process starts, the brief is queued, a worker
+            # takes it and fetches; on a busy machine that chain can take long.
+            await eventually(
+                lambda: stdio_stack.rsshub.is_held("quit"), what="the fetch", seconds=120
+            )
             tasks.cancel_scope.cancel()  # the client ends its server process
 
     anyio.run(go)
