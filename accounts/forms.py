@@ -10,7 +10,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from accounts.signin import password_confirmed
-from briefs.language import LANGUAGE_EN, LANGUAGE_ZH
+from briefs.language import BRIEF_LANGUAGE_CHOICES, LANGUAGE_CHOICES
 
 
 class InvitationAcceptForm(UserCreationForm):
@@ -33,10 +33,6 @@ def zone_choices() -> list[tuple[str, str]]:
     return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
 
 
-# Named in the page's language, like the question form's choice of a brief's language.
-LANGUAGE_NAMES = [(LANGUAGE_EN, _("English")), (LANGUAGE_ZH, _("Chinese"))]
-
-
 class ProfileForm(forms.Form):
     email = forms.EmailField(
         label=_("Email"), required=False, help_text=_("Watches send their news here.")
@@ -46,17 +42,13 @@ class ProfileForm(forms.Form):
     )
     interface_language = forms.ChoiceField(
         label=_("Interface language"),
-        choices=[(LANGUAGE_EN, _("English")), (LANGUAGE_ZH, _("Chinese"))],
+        choices=LANGUAGE_CHOICES,
     )
     brief_language = forms.ChoiceField(
         label=_("Language of briefs"),
         required=False,
         help_text=_("Used when the question form leaves the brief's language blank."),
-        choices=[
-            ("", _("the question's")),
-            (LANGUAGE_EN, _("English")),
-            (LANGUAGE_ZH, _("Chinese")),
-        ],
+        choices=BRIEF_LANGUAGE_CHOICES,
     )
 
     def __init__(self, *args, **kwargs):

@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 
 from agent import llm
 from agent.context import RunContext
+from agent.llm.prompts import LANGUAGE_NAMES
 from agent.mode import fallback_record, model_or_offline, usage_record
 from agent.summary.agreement_text import brief_tables, writer_table_text
 from agent.summary.answer import AnswerPlan, answer_plan, subject_note
@@ -59,7 +60,6 @@ from agent.translate import titles_translate
 from fetching.models import Item
 
 MIN_BODY_CHARS = 20
-LANGUAGE_NAMES = {"zh": "Simplified Chinese (简体中文)", "en": "English"}
 LOCALES = {"zh": "zh-hans", "en": "en"}  # the rewrite's language -> the site's translation
 
 

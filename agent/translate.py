@@ -27,13 +27,12 @@ from asgiref.sync import sync_to_async
 
 from agent import llm
 from agent.context import RunContext
-from agent.llm.prompts import INSTRUCTION_LIKE
+from agent.llm.prompts import INSTRUCTION_LIKE, LANGUAGE_NAMES
 from agent.mode import model_or_offline
 from agent.summary.facts import CJK_CHAR_RE, LATIN_WORD_RE, text_language
 from fetching.models import ItemTranslation
 
 NODE = "translate"
-TARGET_NAMES = {"zh": "Simplified Chinese (简体中文)", "en": "English"}
 MAX_TITLE_CHARS = 300
 SYSTEM_TRANSLATE = (
     "You translate the titles of news items for readers of another language. Translate each "
@@ -121,7 +120,7 @@ def translations_store(titles: dict[int, str], language: str) -> None:
 
 def _prompt(wanted: dict[int, str], language: str) -> str:
     items = [llm.PromptItem(n=n, path="", title=title) for n, title in wanted.items()]
-    target = TARGET_NAMES[language]
+    target = LANGUAGE_NAMES[language]
     return (
         f"Translate into: {target}.\n\n{llm.fenced_items(items)}\n\n"
         f"Give each item's title in {target}, with its n: {len(items)} titles in all."
@@ -132,7 +131,7 @@ async def titles_translate(ctx: RunContext, citations: list[dict]) -> list[dict]
     """``citations`` with ``title_translated`` on each whose title is in another language than
     the brief's, when the run uses a model (see the module's note)."""
     language = ctx.rewrite.language if ctx.rewrite else ""
-    foreign = foreign_titles(citations, language) if language in TARGET_NAMES else {}
+    foreign = foreign_titles(citations, language) if language in LANGUAGE_NAMES else {}
     if not foreign or not ctx.use_llm:
         return citations
     found = await sync_to_async(translations_cached)(list(foreign), language)

@@ -7,12 +7,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from briefs.language import (
-    LANGUAGE_EN,
-    LANGUAGE_ZH,
-    interface_language,
-    question_language,
-)
+from briefs.language import BRIEF_LANGUAGE_CHOICES, interface_language, question_language
 from briefs.markdown import text_cut
 from briefs.models import BriefOutcome, BriefStatus
 from briefs.reasons import parameter_name
@@ -55,11 +50,7 @@ class AskForm(forms.Form):
     language = forms.ChoiceField(
         label=_("Brief's language"),
         required=False,
-        choices=[
-            ("", _("the question's")),
-            (LANGUAGE_EN, _("English")),
-            (LANGUAGE_ZH, _("Chinese")),
-        ],
+        choices=BRIEF_LANGUAGE_CHOICES,
     )
 
     def __init__(self, *args, follow_up_choices: list[FollowUpChoice], llm: bool, **kwargs):

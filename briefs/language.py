@@ -34,6 +34,10 @@ LANGUAGE_ZH = "zh-hans"
 BRIEF_LANGUAGES = (LANGUAGE_EN, LANGUAGE_ZH)
 # The agent names a language by its family ("zh", "en"); the site by its translation.
 AGENT_LANGUAGES = {LANGUAGE_EN: "en", LANGUAGE_ZH: "zh"}
+# The choice of a language on every form (the question's, the profile's), named in the page's.
+LANGUAGE_CHOICES = [(LANGUAGE_EN, gettext_lazy("English")), (LANGUAGE_ZH, gettext_lazy("Chinese"))]
+# A brief's language: blank follows the question.
+BRIEF_LANGUAGE_CHOICES = [("", gettext_lazy("the question's")), *LANGUAGE_CHOICES]
 
 CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 LATIN_RE = re.compile(r"[A-Za-z]")

@@ -101,6 +101,9 @@ _ROLE_LINE = re.compile(
     re.I | re.M,
 )
 # Phrases that try to override the prompt, in English and Chinese.
+# How a prompt names the language a model is asked to write in (the agent's language families).
+LANGUAGE_NAMES = {"zh": "Simplified Chinese (简体中文)", "en": "English"}
+
 INSTRUCTION_LIKE = re.compile(
     r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of|my)\s+)*"
     r"(?:previous|prior|above|earlier|preceding|system|original)?\s*"

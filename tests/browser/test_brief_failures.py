@@ -4,6 +4,8 @@ the brief's own text included, is in the browser's zone and names it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from selenium.webdriver.common.by import By
 
@@ -16,7 +18,7 @@ ZONE = "Asia/Shanghai"
 
 
 @pytest.fixture
-def failed_brief(stack, browser) -> int:
+def failed_brief(stack, browser) -> Iterator[int]:
     """Alice's failed brief, asked from a browser whose clock is in Shanghai by a reader whose
     profile keeps that zone (the server writes the profile's zone into the ``tz`` cookie at
     sign-in); her profile is dropped again after, so other tests' sign-ins make their own."""
