@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from briefs.language import BRIEF_LANGUAGE_CHOICES, interface_language, question_language
 from briefs.markdown import text_cut
 from briefs.models import BriefOutcome, BriefStatus
-from briefs.reasons import parameter_name
+from briefs.reasons import need_format, parameter_name
 from briefs.selectors import FollowUpChoice
 from briefs.services import NEED_VALUE_MAX_LENGTH
 from catalog.search_terms import MAX_QUESTION_CHARS
@@ -97,12 +97,6 @@ class BriefSearchForm(forms.Form):
         return data
 
 
-def _format_shown(stored: object) -> str:
-    """A need's format, stored in the run's language: one of the agent's own phrasings ("a
-    domain name, like example.org") reads in the page's; a shape ("BV##########") as it is."""
-    return gettext(stored) if isinstance(stored, str) and stored else ""
-
-
 def _description_shown(need: dict) -> str:
     """The route's description of the value, when it is written in the page's language; else a
     line of our own naming the parameter. RSSHub describes parameters in one language (mostly
@@ -132,7 +126,7 @@ def need_hint(need: dict) -> SafeString:
     """What the value is and the form it takes, as sentences: "Repository name. Give it as
     <code>owner/name</code>." (the format also stands in the input as its placeholder)."""
     parts = [escape(_sentence(_description_shown(need)))]
-    shape = _format_shown(need.get("format"))
+    shape = need_format(need.get("format"))
     if shape:
         give = escape(gettext("Give it as %(format)s."))
         parts.append(mark_safe(give % {"format": format_html("<code>{}</code>", shape)}))  # noqa: S308 -- both parts escaped
@@ -157,7 +151,7 @@ class NeedsAnswerForm(forms.Form):
                 % {"source": source, "parameter": parameter_name(parameter)},
                 max_length=NEED_VALUE_MAX_LENGTH,
                 help_text=need_hint(need),
-                widget=forms.TextInput(attrs={"placeholder": _format_shown(need.get("format"))}),
+                widget=forms.TextInput(attrs={"placeholder": need_format(need.get("format"))}),
             )
 
     def values(self) -> list[str]:

@@ -127,6 +127,13 @@ def parameter_name(name: str) -> str:
     return gettext(PARAMETER_NAMES[name]) if name in PARAMETER_NAMES else name
 
 
+def need_format(stored: object) -> str:
+    """How a missing value is written, stored in the run's language: one of the agent's own
+    phrasings ("digits", "a domain name, like example.org") reads in the active language; a shape
+    ("BV##########") as it is."""
+    return gettext(stored) if isinstance(stored, str) and stored else ""
+
+
 def reason_values(reason: Reason, stored: object) -> dict[str, str] | None:
     """The values of ``stored`` when it is ``reason`` (in English, as stored), else None."""
     if not isinstance(stored, str):

@@ -29,7 +29,7 @@ from agent.summary.draft import (
 )
 from briefs.coverage import Attempted, coverage_rows
 from briefs.models import BriefOutcome, OutcomeReason
-from briefs.reasons import parameter_name
+from briefs.reasons import need_format, parameter_name
 from fetching.outcome_text import OUTAGE_EGRESS, OUTAGE_RSSHUB, outage_opening
 
 
@@ -158,7 +158,7 @@ def need_markdown(need: dict) -> list[str]:
     """ "**Which GitHub repo?** Give it as owner/name." then what it is and where it is read."""
     parameter = escape_markdown(parameter_name(str(need.get("parameter") or "")))
     source = escape_markdown(str(need.get("source") or ""))
-    fmt = escape_markdown(str(need.get("format") or ""))
+    fmt = escape_markdown(need_format(need.get("format")))
     description = escape_markdown(str(need.get("description") or ""))
     route = escape_markdown(str(need.get("route") or ""))
     ask = _("**Which %(source)s %(parameter)s?**") % {"source": source, "parameter": parameter}

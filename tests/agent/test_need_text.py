@@ -1,0 +1,39 @@
+"""What a needs_input brief asks for reads in the brief's language: the agent stores a value's
+format in the run's language (a worker's is English), and the brief, written in Chinese for a
+Chinese question, must not say "digits" inside a Chinese sentence."""
+
+import pytest
+from django.utils import translation
+
+from agent.summary.honest import need_markdown
+from briefs.reasons import need_format
+
+NEED = {
+    "parameter": "id",
+    "description": "",
+    "format": "digits",
+    "source": "RSSHub Test",
+    "route": "/test/:id",
+}
+
+
+def test_a_stored_format_reads_in_chinese_in_a_chinese_brief():
+    with translation.override("zh-hans"):
+        [ask, where] = need_markdown(NEED)
+    assert ask == "**哪个 RSSHub Test ID？** 请按 数字 的格式给出。"
+    assert "digits" not in ask
+    assert where == "- 读取自：RSSHub Test，/test/:id"
+
+
+def test_a_shape_is_kept_as_it_is_and_markdown_in_it_is_escaped():
+    with translation.override("zh-hans"):
+        [ask, _where] = need_markdown({**NEED, "format": "BV##########*"})
+    assert "BV\\#\\#\\#\\#\\#\\#\\#\\#\\#\\#\\*" in ask
+
+
+@pytest.mark.parametrize("stored", [None, "", 3, ["digits"]])
+def test_a_missing_or_malformed_format_asks_without_one(stored):
+    assert need_format(stored) == ""
+    with translation.override("en"):
+        [ask, _where] = need_markdown({**NEED, "format": stored})
+    assert ask == "**Which RSSHub Test ID?**"
