@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from briefs.reasons import reason_translate
 from briefs.templatetags.dashboard import outcome_label, window_name
 from fetching.outcome_text import outcome_name
+from fetching.plaintext import text_cut
 
 SUCCESS = ("ok", "not_modified")
 CANDIDATES_SHOWN = 6
@@ -308,7 +309,7 @@ def _fetch_result_plain(p: dict) -> str:
     result = (
         f"{p['items_new'] + p['items_seen']} items"
         if p["outcome"] in SUCCESS
-        else f"{p['outcome']} {p['message'][:80]}"
+        else f"{p['outcome']} {text_cut(p['message'], 80)}"
     )
     via = f" via {p['instance']}" if p.get("instance") else ""
     if p.get("failed_over"):

@@ -20,9 +20,9 @@ NEED = {
 def test_a_stored_format_reads_in_chinese_in_a_chinese_brief():
     with translation.override("zh-hans"):
         [ask, where] = need_markdown(NEED)
-    assert ask == "**哪个 RSSHub Test ID？** 请按 数字 的格式给出。"
+    assert ask == "**哪个 RSSHub Test ID？** 请按 数字 的格式给出。"  # noqa: RUF001
     assert "digits" not in ask
-    assert where == "- 读取自：RSSHub Test，/test/:id"
+    assert where == "- 读取自：RSSHub Test，/test/:id"  # noqa: RUF001
 
 
 def test_a_shape_is_kept_as_it_is_and_markdown_in_it_is_escaped():

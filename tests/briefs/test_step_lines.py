@@ -33,3 +33,18 @@ def test_the_page_and_the_terminal_say_the_same_router_decision_their_own_way():
         page = str(step_page_line("router", payload))
     assert page == "Router → <strong>summarize</strong>: 2 paths returned items"
     assert step_terminal_line("router", payload) == "  router -> summarize: 2 paths returned items"
+
+
+def test_a_failed_fetch_in_the_terminal_is_cut_after_a_whole_word():
+    message = "RSSHub cannot reach the internet (since 2026-12-04 14:37 UTC); no route is to blame"
+    payload = {
+        "path": "/hackernews", "outcome": "rsshub_unavailable", "message": message,
+        "items_new": 0, "items_seen": 0, "latency_ms": 29, "instance": "RSSHub 1",
+    }  # fmt: skip
+
+    line = step_terminal_line("fetch_result", payload)
+
+    assert line == (
+        "  /hackernews: rsshub_unavailable RSSHub cannot reach the internet (since 2026-12-04"
+        " 14:37 UTC); no route is to… (29 ms via RSSHub 1)"
+    )
