@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_noop as noop
 
+from fetching.egress import EXCUSED_NO_BLAME, EXCUSED_PENDING, EXCUSED_SINCE
+
 JOIN = "; "
 
 
@@ -62,6 +64,10 @@ MODEL_SUBJECTS = Reason(noop("the model named subjects the question does not giv
 MODEL_NEEDS = Reason(noop("the question does not give a required subject"))
 NOT_LISTED = Reason(noop(":{name} must be one of the listed values or a value the question gives"))
 SUBJECT_NOT_GIVEN = Reason(noop(":{name} names a subject the question does not give"))
+# What the egress guard wrote into a fetch's message (its words' home is ``fetching.egress``).
+EGRESS_SINCE = Reason(EXCUSED_SINCE)
+EGRESS_NO_BLAME = Reason(EXCUSED_NO_BLAME)
+EGRESS_PENDING = Reason(EXCUSED_PENDING)
 # A route path refused because a required subject has no value (``agent.routes.params``).
 SUBJECT_NO_VALUE = Reason(noop("missing_subject: the question gives no value for {names}"))
 

@@ -52,6 +52,7 @@ from django.db import DatabaseError
 from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from fetching.client import FetchFailed, RSSHubClient
 from fetching.instances import instances_read
@@ -73,6 +74,12 @@ CANARIES_PER_CHECK = 4  # paths asked at once in one check
 STARTUP_CANARY_TIMEOUT = 5.0
 OFFLINE_NAMESPACES = frozenset({"test"})  # RSSHub's built-in routes that never leave the machine
 TIME_FORMAT = "%Y-%m-%d %H:%M UTC"
+# What the guard writes into a fetch's message, in English as stored; the parts joined by "; " and
+# the pending note are recognised by ``briefs.reasons`` and read in the brief's language there,
+# RSSHub's own words (``{message}``) as it wrote them.
+EXCUSED_SINCE = gettext_noop("RSSHub cannot reach the internet (since {time})")
+EXCUSED_NO_BLAME = gettext_noop("no route is to blame: {message}")
+EXCUSED_PENDING = gettext_noop("{message} (not counted: RSSHub's internet access is being checked)")
 
 
 class EgressState(StrEnum):
@@ -295,16 +302,15 @@ def verdict_settled(verdict: Verdict, state: EgressState, since: datetime | None
     """A network-level failure as the check left it."""
     if state == EgressState.DOWN:
         when = (since or timezone.now()).strftime(TIME_FORMAT)
-        message = (
-            f"RSSHub cannot reach the internet (since {when}); no route is to blame: "
-            f"{verdict.message}"
+        message = "; ".join(
+            (EXCUSED_SINCE.format(time=when), EXCUSED_NO_BLAME.format(message=verdict.message))
         )
         return Verdict(
             Outcome.RSSHUB_UNAVAILABLE, message_clean(message), verdict.http_status,
             counts_for_route=False, reason=EGRESS_REASON,
         )  # fmt: skip
     if state == EgressState.PENDING:
-        message = f"{verdict.message} (not counted: RSSHub's internet access is being checked)"
+        message = EXCUSED_PENDING.format(message=verdict.message)
         return replace(verdict, message=message_clean(message), counts_for_route=False)
     return verdict
 

@@ -3,18 +3,23 @@ shown translated with the values it was stored with; a reason the module does no
 model's own words) is shown as stored."""
 
 import re
+from datetime import UTC, datetime
 
 import pytest
 from django.utils import translation
 
 from briefs import reasons
 from briefs.reasons import reason_join, reason_translate
+from fetching.egress import EgressState, verdict_settled
+from fetching.models import Outcome
+from fetching.outcomes import Verdict
 from tests.untranslated import CATALOGS, po_entries
 
 CHINESE = {e.msgid: e for e in po_entries(CATALOGS[0])}
 SAMPLE = {"score": "7.17", "count": 3, "attempt": 1, "limit": 2, "kinds": "not_found",
           "budget": 8, "missing": "repo", "name": "user", "names": ":user",
-          "route": "/weibo/search/hot"}  # fmt: skip
+          "route": "/weibo/search/hot", "time": "2026-12-04 14:37 UTC",
+          "message": "HTTP 503"}  # fmt: skip
 
 
 @pytest.mark.parametrize("reason", reasons.ALL, ids=lambda r: r.singular)
@@ -61,3 +66,18 @@ def test_a_reason_it_does_not_know_is_shown_as_stored(stored):
 @pytest.mark.parametrize("stored", [None, 3, ["highest search score (1.00)"], {"a": 1}])
 def test_a_stored_value_that_is_not_text_shows_nothing(stored):
     assert reason_translate(stored) == ""
+
+
+def test_what_the_egress_guard_wrote_reads_in_chinese_with_rsshubs_words_kept():
+    raw = 'FetchError: [GET] "https://news.ycombinator.com": fetch failed (getaddrinfo ENOTFOUND)'
+    since = datetime(2026, 12, 4, 14, 37, tzinfo=UTC)
+    failed = Verdict(Outcome.UPSTREAM_ERROR, raw, 503, network=True)
+    down = verdict_settled(failed, EgressState.DOWN, since)
+    pending = verdict_settled(failed, EgressState.PENDING, since)
+    with translation.override("zh-hans"):
+        assert reason_translate(down.message) == (
+            f"RSSHub 无法访问互联网（自 2026-12-04 14:37 UTC 起）；不归咎于任何来源：{raw}"  # noqa: RUF001
+        )
+        assert reason_translate(pending.message) == (
+            f"{raw}（未计入：正在检查 RSSHub 能否访问互联网）"  # noqa: RUF001
+        )
