@@ -251,6 +251,24 @@ def test_runs_that_need_a_path_at_once_share_one_fetch(rsshub_at_server, claims_
     assert (row.claim_token, row.claim_until) == ("", None), "the claim was not given back"
 
 
+@pytest.mark.django_db
+def test_a_run_that_read_the_row_before_the_answer_came_does_not_claim_it_again(claims_in):
+    """The batch reads the rows, then claims: an answer recorded between the two (another run's
+    fetch ended) must not leave the path free to fetch again. The run waits, then is served."""
+    path = f"/test/stale-{uuid.uuid4().hex[:8]}"
+    since = timezone.now()
+    stale = fetching.flight._rows_ensure({path})[path]
+    assert stale.answered_at is None
+    PathFetch.objects.filter(path=path).update(answered_at=timezone.now(), outcome=Outcome.OK)
+
+    ticket = fetching.flight._claim_try(path, since=since, cutoff=since, row=stale)
+
+    assert ticket is None, "a claim was taken over an answer the run had not read"
+    assert PathFetch.objects.values_list("claim_token", flat=True).get(path=path) == ""
+    if claims_in == "redis":
+        assert redis.Redis.from_url(REDIS_TEST_URL).get(RedisClaims.key(path)) is None
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_dead_fetchers_claim_expires_and_a_waiter_takes_over(
     rsshub_at_server, claims_in, settings
