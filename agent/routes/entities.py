@@ -19,7 +19,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from agent.question import CJK, EN_STOP, keywords_of
-from agent.vocabulary import FILLER_EN, FILLER_ZH, INDEFINITE_EN, INDEFINITE_ZH, KIND_EN
+from agent.vocabulary import (
+    CLAUSE_PRONOUNS,
+    FILLER_EN,
+    FILLER_ZH,
+    INDEFINITE_EN,
+    INDEFINITE_ZH,
+    KIND_EN,
+    intent_word,
+)
 
 # Words around a topic that are not part of it ("latest posts about X"): never a topic.
 EN_FILLER = FILLER_EN
@@ -54,9 +62,9 @@ QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
 EN_KIND_NOUNS = frozenset(
     str.split(
         """organization organisation org channel account user repo repository package image
-    project playlist subreddit group community page profile library crate module
+    project playlist subreddit group community page profile library crate module topic
     organizations channels accounts users repos repositories packages images projects
-    playlists groups communities"""
+    playlists groups communities topics"""
     )
 )
 # What follows these is a topic to search for, not an account or a name.
@@ -121,10 +129,14 @@ DOMAIN_RE = re.compile(
     rf"{_NOT_LATIN_BEFORE}((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}}){_NOT_LATIN_AFTER}",
     re.I | re.ASCII,
 )
+# A span of time ("24 小时", "7 days"): when to read, never what about.
 DURATION_RE = re.compile(
     r"\d+\s*(?:个)?(?:小时|天|日|周|星期|月|年|hours?|hrs?|days?|weeks?|months?|years?)",
     re.I,
 )
+# A Chinese word that is a span of time (一周, 半年, 两个月): matched whole, on a segmenter's
+# words, so 统一 or 唯一 never lend their 一 to a span.
+ZH_SPAN_WORD_RE = re.compile(r"[一两二三四五六七八九十半几]个?(?:小时|天|日|周|星期|月|年)")
 NUMBER_RE = re.compile(rf"(?<![{LATIN}_.\-])(\d+)(?![{LATIN}_\-]|\.\d)")
 TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]|[{CJK}]+", re.ASCII)
 WORD_TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]")
@@ -250,7 +262,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             if not words and token.startswith(("的", *INDEFINITE_ZH, *([] if phrase else ZH_CUT))):
                 break
             word = _zh_word(token)
-            if word and not describes(word.lower(), excluded):
+            # "UP 主点赞的视频": a kind of feed after the marker names no one
+            if word and not describes(word.lower(), excluded) and not intent_word(word):
                 words.append(word)
             break
         token = POSSESSIVE_RE.sub("", token)
@@ -264,10 +277,21 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
         )
         if not usable or low in EN_WORD_MARKERS:
             break
+        if not phrase and _clause_head(text, match.end()):
+            break  # "by the lab I follow": the asker's clause says which, no name does
         words.append(token.rstrip(".'"))
         if not phrase or len(words) == 4 or text[match.end() : match.end() + 1] in ",.;?!":
             break
     return " ".join(words)
+
+
+def _clause_head(text: str, end: int) -> bool:
+    """The word ending at ``end`` heads a clause about the asker or someone unnamed: a
+    personal pronoun follows it ("the lab *I* follow", "the repo *we* maintain")."""
+    following = WORD_TOKEN_RE.search(text, end)
+    if following is None or text[end : following.start()].strip():
+        return False
+    return following.group(0).casefold() in CLAUSE_PRONOUNS
 
 
 def marked_after(text: str, markers: Iterable[str], excluded: set[str]) -> list[str]:
@@ -309,7 +333,8 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
     - after a question's auxiliary, before its verb: "What did elonmusk post", "Has sama been
       tweeting" (the auxiliary first, or after a question word);
     - between a kind of thing and a past verb: "Repositories sindresorhus starred";
-    - between "the" and a kind of account: "the golang organization".
+    - between "the" and a kind of account, or first before it: "the golang organization",
+      "postgres image new tags".
 
     Words for things (posts, trending), question words, people in general and the route's own
     words are never names."""
@@ -330,7 +355,7 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         participle = before in PASSIVE_AUXILIARIES and lows[i].endswith("ed") and token.islower()
         asked = before in AUXILIARIES and (i == 1 or (i >= 2 and opened)) and not participle
         relative = before in GENERIC and after.endswith("ed") and i + 1 < len(tokens)
-        kind = before == "the" and after in EN_KIND_NOUNS
+        kind = before in ("the", "") and after in EN_KIND_NOUNS
         if (asked or relative or kind) and _subject_word(token, excluded):
             found.append(token)
     return found
