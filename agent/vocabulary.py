@@ -138,7 +138,10 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "paper": (("paper", "papers"), ("论文",)),
     "video": (("video", "videos", "upload"), ("视频",)),
     # a topic marked to look for ("about X", 关于X) asks for a search of it
-    "search": (("search", "keyword", "about"), ("搜索", "关键词", "关键字", "关于")),
+    "search": (
+        ("search", "keyword", "about", "mentioning", "regarding", "concerning"),
+        ("搜索", "关键词", "关键字", "关于", "提到", "提及", "涉及"),
+    ),
 }
 LATIN_WORD_RE = re.compile(r"[a-z0-9]+")
 

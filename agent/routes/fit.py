@@ -13,7 +13,6 @@ import re
 from agent.question import EN_STOP
 from agent.routes.entities import (
     AUTHOR_MARKERS,
-    CJK_RE,
     EN_KIND_NOUNS,
     GENERIC,
     ZH_AFTER_MARKERS,
@@ -21,6 +20,7 @@ from agent.routes.entities import (
     platform_blank,
     zh_content,
 )
+from agent.routes.forms import CJK_RE
 from agent.routes.params import PARAM_TOKEN_RE as PARAM_RE
 from agent.routes.params import words_of
 from agent.vocabulary import ZH_KIND_NOUNS, intents_of

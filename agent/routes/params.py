@@ -24,18 +24,9 @@ from urllib.parse import unquote
 
 from django.utils.translation import gettext as _
 
-from agent.routes.entities import (
-    CJK_RE,
-    DOMAIN_RE,
-    ID_RE,
-    STOCK_RE,
-    VIDEO_RE,
-    Asked,
-    Entity,
-    marked_after,
-    question_read,
-)
+from agent.routes.entities import Asked, Entity, marked_after, question_read
 from agent.routes.enums import inline_values, option_named, options_of, table_blocks
+from agent.routes.forms import CJK_RE, DOMAIN_RE, ID_RE, STOCK_RE, VIDEO_RE
 from briefs import reasons
 from fetching.paths import RoutePathRejected, path_build, template_parameters, template_values
 

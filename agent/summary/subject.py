@@ -24,13 +24,12 @@ from urllib.parse import unquote
 
 from agent.question import CJK_RE, EN_STOP, WORD_RE
 from agent.routes.entities import (
-    DURATION_RE,
     EN_PHRASE_MARKERS,
-    ZH_SPAN_WORD_RE,
     ZH_TOPIC_MARKERS,
     marked_after,
     platform_blank,
 )
+from agent.routes.forms import DURATION_RE, ZH_SPAN_WORD_RE
 from agent.routes.params import route_slots
 from agent.segment import zh_words
 from agent.vocabulary import FILLER_EN, FILLER_ZH, FILLER_ZH_WORDS
@@ -83,7 +82,8 @@ def fold(text: str) -> str:
 def context_words_load(
     *, namespaces: set[str], route_ids: set[int], paths: Iterable[tuple[str, int | None]] = ()
 ) -> set[str]:
-    """The words that name the platforms and routes a run read, folded: not subjects. Of the
+    """The words that name the platforms and routes a run read (a Chinese name also in its
+    words), folded: not subjects. Of the
     ``paths`` read, the listed values their settings took and those values' labels name the
     feed too ("Ask HN" chose ``/hackernews/ask``, 前端 ``/juejin/trending/frontend/weekly``)."""
     names: list[str] = []
@@ -95,6 +95,9 @@ def context_words_load(
         if route_id in routes:
             names += _settings_named(path, routes[route_id])
     words = {fold(n) for n in names} | {fold(w) for n in names for w in WORD_RE.findall(n)}
+    # A Chinese name is read in words too: 正在上映的电影 names 正在, 上映 and 电影 wherever
+    # the question puts them.
+    words |= {fold(w) for n in names if CJK_RE.search(n) for w in zh_words(n) if len(w) > 1}
     return {w for w in words if w}
 
 

@@ -16,7 +16,7 @@ from agent.routes.entities import question_read
 from agent.routes.enums import inline_values, table_blocks
 from agent.routes.fit import kind_said
 from agent.routes.params import params_fill, route_words
-from agent.summary.subject import _settings_named
+from agent.summary.subject import _settings_named, context_words_load
 from agent.vocabulary import intent_word, intents_of, subject_unnamed
 from catalog.models import Route
 from catalog.search import PlatformHit
@@ -72,6 +72,22 @@ def test_that_person_is_someone_unnamed(question):
     assert subject_unnamed(question)
 
 
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("Telegram 频道 telegram 的最新消息", "telegram"),
+        ("Repositories of the GitHub user github", "github"),
+    ],
+)
+def test_a_platforms_name_right_after_a_kind_of_subject_names_that_subject(question, name):
+    assert values(question, ("telegram", "Telegram", "github", "GitHub")) == [name]
+
+
+def test_a_platforms_name_elsewhere_still_names_only_the_source():
+    assert values("Posts from Twitter by user jack", ("twitter", "Twitter")) == ["jack"]
+    assert values("Telegram channel durov", ("telegram", "Telegram")) == ["durov"]
+
+
 # --- a word before a kind noun is its name -------------------------------------------------------
 
 
@@ -108,6 +124,21 @@ def test_spans_of_time_and_whole_filler_are_no_topic(question, context, terms):
     assert reading(question).topic(context).terms == terms
 
 
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        ("Weibo posts mentioning Kirin chips", ("Kirin", "chips")),
+        ("HN stories regarding WebAssembly", ("WebAssembly",)),
+        ("微博上提到鸿蒙的帖子", ("鸿蒙",)),
+    ],
+)
+def test_mentioning_regarding_and_提到_mark_the_topic_and_ask_for_a_search(question, terms):
+    read = reading(question)
+
+    assert read.topic({"weibo", "微博", "hn"}).terms == terms
+    assert "search" in read.intents
+
+
 def test_a_setting_value_the_path_took_and_its_label_name_the_feed():
     route = Route(
         path="/juejin/trending/:category/:type",
@@ -123,6 +154,23 @@ def test_a_setting_value_the_path_took_and_its_label_name_the_feed():
 
     assert {"前端", "frontend", "本周最热", "weekly"} <= set(named)
     assert _settings_named("/juejin/trending/backend/weekly", route) == ["本周最热", "weekly"]
+
+
+@pytest.mark.django_db
+def test_a_chinese_route_name_names_the_feed_in_its_words_and_its_settings_too():
+    playing = Route.objects.get(path="/douban/movie/playing")
+    trending = Route.objects.get(path="/juejin/trending/:category/:type")
+
+    words = context_words_load(
+        namespaces={"douban", "juejin"},
+        route_ids={playing.pk},
+        paths=[("/juejin/trending/frontend/weekly", trending.pk)],
+    )
+
+    assert {"正在", "上映", "电影"} <= words  # 正在上映的电影, in words
+    assert {"前端", "frontend"} <= words  # the setting the path took
+    assert "后端" not in words, "a value the path did not take names nothing"
+    assert reading("豆瓣正在上映的电影").topic(words).terms == ()
 
 
 # --- values listed by settings -------------------------------------------------------------------
