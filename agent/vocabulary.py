@@ -120,7 +120,10 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "issue": (("issue", "bug"), ("议题", "问题")),
     "pull": (("pull", "pr", "prs"), ("拉取请求", "合并请求")),
     "tweet": (("tweet", "tweeted", "tweeting"), ("推文",)),
-    "trend": (("trend", "trends", "trending"), ("趋势", "热搜", "热门", "最热", "最火", "热榜")),
+    "trend": (
+        ("trend", "trends", "trending", "hot", "hottest"),
+        ("趋势", "热搜", "热门", "最热", "最火", "热榜"),
+    ),
     "bookmark": (("bookmark", "fav", "favourite", "favorite", "collect"), ("收藏",)),
     "like": (("like", "liked", "likes"), ("点赞", "喜欢")),
     "coin": (("coin",), ("投币",)),
@@ -146,7 +149,8 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 LATIN_WORD_RE = re.compile(r"[a-z0-9]+")
 
 
-def _stem(word: str) -> str:
+def plural_stem(word: str) -> str:
+    """A Latin plural's singular, roughly: "events" is event, "class" stays."""
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
@@ -155,7 +159,7 @@ def intents_of(text: str) -> frozenset[str]:
     English words match whole, a plural as its singular; Chinese words anywhere."""
     folded = text.casefold()
     words = set(LATIN_WORD_RE.findall(folded.replace("_", " ")))
-    words |= {_stem(w) for w in words}
+    words |= {plural_stem(w) for w in words}
     found = set()
     for concept, (latin, chinese) in INTENTS.items():
         if words & set(latin) or any(w in folded for w in chinese):
@@ -170,7 +174,7 @@ def intent_word(word: str) -> bool:
     """``word`` is, whole, a word for a kind of feed (点赞, releases): it says which feed, never
     what to search for in one."""
     low = word.casefold().strip(".'-_")
-    return low in INTENT_WORDS or _stem(low) in INTENT_WORDS
+    return low in INTENT_WORDS or plural_stem(low) in INTENT_WORDS
 
 
 def filler_en(word: str) -> bool:

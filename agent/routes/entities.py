@@ -53,6 +53,7 @@ from agent.vocabulary import (
     INDEFINITE_ZH,
     KIND_EN,
     intent_word,
+    plural_stem,
 )
 
 # Words around a topic that are not part of it ("latest posts about X"): never a topic.
@@ -87,7 +88,9 @@ AUXILIARIES = frozenset(
 )
 PASSIVE_AUXILIARIES = frozenset(str.split("is was are were been be has have had"))
 QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
-# A kind of thing right after "the X" names X ("the golang organization").
+# A kind of thing right after "the X" names X ("the golang organization"), and so it does after
+# a preposition or first ("events in mastodon org", "postgres image new tags").
+KIND_LEADS = frozenset(("", *str.split("the in of for from by on at")))
 EN_KIND_NOUNS = frozenset(
     str.split(
         """organization organisation org channel account user repo repository package image
@@ -218,8 +221,9 @@ def _usable(word: str, excluded: set[str]) -> bool:
 
 
 def describes(word: str, excluded: set[str]) -> bool:
-    """``word`` is one of the route's own words (for Chinese, a part of one: 发帖 of 用户发帖)."""
-    if word in excluded:
+    """``word`` is one of the route's own words, a plural as its singular ("events" of
+    Organization Event; for Chinese, a part of one: 发帖 of 用户发帖)."""
+    if word in excluded or (word.isascii() and plural_stem(word) in excluded):
         return True
     return bool(CJK_RE.search(word)) and any(word in e for e in excluded if not e.isascii())
 
@@ -332,8 +336,8 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
     - after a question's auxiliary, before its verb: "What did elonmusk post", "Has sama been
       tweeting" (the auxiliary first, or after a question word);
     - between a kind of thing and a past verb: "Repositories sindresorhus starred";
-    - between "the" and a kind of account, or first before it: "the golang organization",
-      "postgres image new tags".
+    - between "the" (or a preposition) and a kind of account, or first before it: "the golang
+      organization", "events in the mastodon org", "postgres image new tags".
 
     Words for things (posts, trending), question words, people in general and the route's own
     words are never names."""
@@ -354,7 +358,7 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         participle = before in PASSIVE_AUXILIARIES and lows[i].endswith("ed") and token.islower()
         asked = before in AUXILIARIES and (i == 1 or (i >= 2 and opened)) and not participle
         relative = before in GENERIC and after.endswith("ed") and i + 1 < len(tokens)
-        kind = before in ("the", "") and after in EN_KIND_NOUNS
+        kind = before in KIND_LEADS and after in EN_KIND_NOUNS
         if (asked or relative or kind) and _subject_word(token, excluded):
             found.append(token)
     return found

@@ -97,10 +97,21 @@ def test_a_platforms_name_elsewhere_still_names_only_the_source():
         ("Docker Hub postgres image new tags", ("dockerhub", "Docker Hub"), "postgres"),
         ("Repositories under the llm topic on GitHub", ("github", "GitHub"), "llm"),
         ("the golang organization on GitHub", ("github", "GitHub"), "golang"),
+        ("What's new in mastodon org events on GitHub", ("github", "GitHub"), "mastodon"),
     ],
 )
 def test_a_word_first_or_after_the_before_a_kind_noun_is_its_name(question, platform, name):
     assert name in values(question, platform)
+
+
+def test_a_plural_of_the_routes_own_word_is_no_name():
+    asked = question_read(
+        "What's new in mastodon org events",
+        platform_words=("github",),
+        excluded={"organization", "event"},
+    )
+
+    assert [e.value for e in asked.entities] == ["mastodon"]
 
 
 def test_filler_before_a_kind_noun_is_still_no_name():
@@ -212,7 +223,9 @@ def test_markdown_escapes_in_a_table_are_undone():
     ]
 
 
-@pytest.mark.parametrize("question", ["掘金本周最热的文章", "知乎最火的回答", "IT之家热榜"])
+@pytest.mark.parametrize(
+    "question", ["掘金本周最热的文章", "知乎最火的回答", "IT之家热榜", "What's hot on V2EX"]
+)
 def test_the_hottest_asks_for_a_trend(question):
     assert "trend" in intents_of(question)
 
