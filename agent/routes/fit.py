@@ -86,7 +86,10 @@ def kind_said(route_name: str, template: str, question: str, parameters: object 
     said_zh = {en[:4] for zh, en in ZH_KIND_NOUNS.items() if zh in question}
     kinds |= {w[:4] for w in words if w[:4] in said_zh}
     described = " ".join([route_name, *_descriptions(parameters)])
-    kinds |= {m for m in ZH_KIND_MARKERS if m in question and m in described}
+    # 用户 and user are one kind, whichever language the route says it in
+    kinds |= {
+        ZH_KIND_NOUNS.get(m, m)[:4] for m in ZH_KIND_MARKERS if m in question and m in described
+    }
     return len(kinds)  # repo and repository are one kind
 
 

@@ -240,6 +240,15 @@ def test_a_forum_marker_chooses_the_route_of_a_forum():
     assert kind_said("用户帖子", "/baidu/tieba/user/:uid", question, {"uid": "用户 ID"}) == 0
 
 
+def test_a_kind_said_in_both_languages_counts_once():
+    question = "少数派用户 42 的文章"
+
+    by_id = kind_said("收藏集", "/sspai/collections/:userId", question, {"userId": "用户标志"})
+    posts = kind_said("用户文章", "/sspai/posts/:id", question, {"id": "用户 id"})
+
+    assert by_id == posts == 1
+
+
 def test_an_organization_in_chinese_chooses_the_route_of_an_organization():
     question = "kubernetes 组织在 GitHub 上的事件"
 
