@@ -8,6 +8,8 @@ refused by path confinement) are never candidates, and neither are platforms tri
 this run (the router widens by excluding them).
 """
 
+import re
+
 from asgiref.sync import sync_to_async
 
 from agent import llm
@@ -37,13 +39,28 @@ def named(candidate: PlatformHit) -> bool:
     return any(reason.startswith("name ") for reason in candidate.reasons)
 
 
-def platforms_offline(candidates: list[PlatformHit]) -> tuple[list[str], str]:
+def named_as_place(candidate: PlatformHit, query: str) -> bool:
+    """The question names the platform as where to read ("GitHub 上", "在 B 站", "on GitHub"),
+    not as what to read about there ("microsoft 组织")."""
+    for name in {candidate.namespace, candidate.name}:
+        spaced = r"\s?".join(re.escape(c) for c in name.replace(" ", ""))
+        name_re = rf"(?<![A-Za-z0-9]){spaced}(?![A-Za-z0-9])"
+        place = rf"{name_re}\s*上(?!海)|在\s*{name_re}|\b(?:on|at)\s+(?:the\s+)?{name_re}"
+        if re.search(place, query, re.I):
+            return True
+    return False
+
+
+def platforms_offline(candidates: list[PlatformHit], query: str = "") -> tuple[list[str], str]:
     """The top candidate and those close to it; when the top is a platform the question names,
-    only platforms it names: a source asked for by name is never read from another one."""
+    only platforms it names: a source asked for by name is never read from another one. Of two
+    platforms it names, the one it names as the place to read comes first ("microsoft 组织在
+    GitHub 上的事件": GitHub, where Microsoft is the subject)."""
     top = candidates[0].score
     close = [c for c in candidates if c.score >= top * CLOSE_TO_TOP]
     if named(candidates[0]):
         close = [c for c in close if named(c)]
+        close.sort(key=lambda c: not named_as_place(c, query))  # stable: the search's order
     chosen = [c.namespace for c in close][:MAX_PLATFORMS]
     score = f"{top:.2f}"
     if len(chosen) > 1:
@@ -119,7 +136,7 @@ async def node_platform(ctx: RunContext) -> bool:
         )
     else:
         (chosen, reason), method = await model_or_offline(
-            ctx, "platform", call, lambda: platforms_offline(candidates)
+            ctx, "platform", call, lambda: platforms_offline(candidates, ctx.rewrite.query)
         )
     ctx.platforms = chosen
     ctx.tried_namespaces.update(chosen)

@@ -13,12 +13,14 @@ reading adds what the later nodes ask of the question, each read by one rule:
   (``agent.summary.subject``): the marked topic, else the topic words without the platform's and
   routes' words and the filler, Chinese in a real segmenter's words.
 
-Route choice (intents, an unnamed subject), the model path's count of the question's own
-subjects and the topic check (and ``eval_routing``'s measure of it) read it from
+- ``route_subjects(platform_words, excluded)``: what the self-contained query names for one
+  route (its own words ``excluded``: "User Activities" is no user), the values parameter
+  filling (``agent.routes.params.params_fill``) takes.
+
+Route choice (intents, an unnamed subject), parameter filling, the model path's count of the
+question's own subjects and the topic check (and ``eval_routing``'s measure of it) read it from
 ``RunContext.reading``, computed on first use and kept while the rewrite's query stands. The
-dataclass is frozen; its one mutable part is the per-platform cache of ``subjects``. Parameter
-filling still reads the query per route (``agent.routes.params.params_fill``), because a
-route's own words are excluded from its subjects while the question is read.
+dataclass is frozen; its one mutable part is the cache of what was read per platform and route.
 """
 
 from dataclasses import dataclass, field
@@ -47,6 +49,18 @@ class Reading:
         if key not in self._asked:
             self._asked[key] = question_read(
                 self.question, platform_words=platform_words, excluded=excluded
+            )
+        return self._asked[key]
+
+    def route_subjects(
+        self, platform_words: tuple[str, ...], excluded: frozenset[str] = frozenset()
+    ) -> Asked:
+        """The query read for one route's parameters (its platform's names blanked, its own
+        words ``excluded``), once per route and run."""
+        key = ("query", tuple(platform_words), excluded)
+        if key not in self._asked:
+            self._asked[key] = question_read(
+                self.query, platform_words=platform_words, excluded=excluded
             )
         return self._asked[key]
 

@@ -11,10 +11,14 @@ for, in Chinese and English: one vocabulary for every reader of a question.
 - ``KIND_EN`` are words for kinds of things ("model", "book"): never a subject, but a topic
   ("papers about models").
 - ``INDEFINITE_EN`` and ``INDEFINITE_ZH`` stand where a name would: a search for a name after
-  "repo" or "用户" stops at them ("the repo I care about", "某位用户").
+  "repo" or "用户" stops at them ("the repo I care about", "某位用户"); ``CLAUSE_PRONOUNS`` after
+  a noun open a clause about the asker ("the lab *I* follow"), so that noun is no name either.
+- ``ZH_KIND_NOUNS``: Chinese words for kinds of subject (组织, 仓库) with their English ones, so
+  a Chinese question chooses the route of the kind it names.
 - ``INTENTS``: one concept of feed (releases, commits, discussions...) and its words in both
   languages. A route says which it serves by its name and its path's literal words; a question
-  by its own words. General vocabulary of feed sites, never one site's list.
+  by its own words. General vocabulary of feed sites, never one site's list. A word for a kind
+  of feed is never a name (``intent_word``: "UP 主*点赞*的视频").
 
 The words are compared whole (Latin, case-folded) or, for Chinese, as runs a filler cuts.
 """
@@ -70,10 +74,25 @@ KIND_EN = frozenset(
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN
+# Pronouns that open a clause about the asker right after a noun: that noun is no name.
+CLAUSE_PRONOUNS = frozenset(str.split("i we you they i'm we're i've we've i'd my our"))
+# Chinese words for kinds of subject, each with the English one a route's name or parameter
+# says (``agent.routes.entities.EN_KIND_NOUNS``): "microsoft 组织" asks for an organization's.
+ZH_KIND_NOUNS = {
+    "组织": "organization",
+    "用户": "user",
+    "仓库": "repository",
+    "频道": "channel",
+    "镜像": "image",
+    "项目": "project",
+    "社区": "community",
+    "播放列表": "playlist",
+    "话题": "topic",
+}
 # Words that say a subject is there but left unnamed ("some GitHub user", "某位 UP 主"): such a
 # question asks for one, it is not read as asking for no one.
 UNNAMED_EN = frozenset(str.split("some certain someone somebody"))
-UNNAMED_ZH = tuple(str.split("某个 某位 某些 某一 某人 哪个 哪位"))
+UNNAMED_ZH = tuple(str.split("某个 某位 某些 某一 某人 哪个 哪位 那位 这位"))
 INDEFINITE_ZH = (
     *str.split("某个 某位 某些 某一 这个 那个 这位 那位 这些 那些 一个 一位 哪个 哪位 哪些 任意"),
     *str.split("我们 我的 你们 你的 他们 她们 自己 团队 公司 同事 朋友 家人 常用 经常 在用"),
@@ -101,7 +120,10 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "issue": (("issue", "bug"), ("议题", "问题")),
     "pull": (("pull", "pr", "prs"), ("拉取请求", "合并请求")),
     "tweet": (("tweet", "tweeted", "tweeting"), ("推文",)),
-    "trend": (("trend", "trends", "trending"), ("趋势", "热搜", "热门")),
+    "trend": (
+        ("trend", "trends", "trending", "hot", "hottest"),
+        ("趋势", "热搜", "热门", "最热", "最火", "热榜"),
+    ),
     "bookmark": (("bookmark", "fav", "favourite", "favorite", "collect"), ("收藏",)),
     "like": (("like", "liked", "likes"), ("点赞", "喜欢")),
     "coin": (("coin",), ("投币",)),
@@ -119,12 +141,16 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "paper": (("paper", "papers"), ("论文",)),
     "video": (("video", "videos", "upload"), ("视频",)),
     # a topic marked to look for ("about X", 关于X) asks for a search of it
-    "search": (("search", "keyword", "about"), ("搜索", "关键词", "关键字", "关于")),
+    "search": (
+        ("search", "keyword", "about", "mentioning", "regarding", "concerning"),
+        ("搜索", "关键词", "关键字", "关于", "提到", "提及", "涉及"),
+    ),
 }
 LATIN_WORD_RE = re.compile(r"[a-z0-9]+")
 
 
-def _stem(word: str) -> str:
+def plural_stem(word: str) -> str:
+    """A Latin plural's singular, roughly: "events" is event, "class" stays."""
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
@@ -133,12 +159,22 @@ def intents_of(text: str) -> frozenset[str]:
     English words match whole, a plural as its singular; Chinese words anywhere."""
     folded = text.casefold()
     words = set(LATIN_WORD_RE.findall(folded.replace("_", " ")))
-    words |= {_stem(w) for w in words}
+    words |= {plural_stem(w) for w in words}
     found = set()
     for concept, (latin, chinese) in INTENTS.items():
         if words & set(latin) or any(w in folded for w in chinese):
             found.add(concept)
     return frozenset(found)
+
+
+INTENT_WORDS = frozenset(w for latin, chinese in INTENTS.values() for w in (*latin, *chinese))
+
+
+def intent_word(word: str) -> bool:
+    """``word`` is, whole, a word for a kind of feed (点赞, releases): it says which feed, never
+    what to search for in one."""
+    low = word.casefold().strip(".'-_")
+    return low in INTENT_WORDS or plural_stem(low) in INTENT_WORDS
 
 
 def filler_en(word: str) -> bool:

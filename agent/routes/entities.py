@@ -3,23 +3,58 @@
 A subject value must come from the question (a route's example is a format hint, never a
 value). This module finds the candidates, each with its form:
 
-- forms that say what they are: quoted strings, ``owner/name`` pairs, ``@handles``, video ids
-  (``BV...``), stock codes (``SH600519``, ``00700.HK``), domains, numbers;
+- forms that say what they are (their patterns: ``agent.routes.forms``): quoted strings,
+  ``owner/name`` pairs, ``@handles``, video ids (``BV...``), stock codes (``SH600519``,
+  ``00700.HK``), domains, numbers;
 - words a marker introduces: the word after 关于, 搜索, 作者, UP 主, of, from, by, for, user,
   package... (a phrase after "about" and "search"), and the word before or after 标签, 话题...;
 - the word after a parameter's own name ("sport football", "user torvalds"), asked per route;
 - Latin words inside Chinese text ("IT之家 iPhone 标签").
 
-The platform's own names are blanked first (they name the source, not the subject), and a word
-of the route's own name is never its subject ("User Activities" is no user).
+The platform's own names are blanked first (they name the source, not the subject), unless
+one stands right after a kind of subject ("Telegram 频道 telegram": the channel is named
+telegram); a word of the route's own name is never its subject ("User Activities" is no user).
+Nor is a noun that heads a clause about the asker ("the lab I follow") or a word for a kind of
+feed after a name marker ("UP 主点赞的视频").
 """
 
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from agent.question import CJK, EN_STOP, keywords_of
-from agent.vocabulary import FILLER_EN, FILLER_ZH, INDEFINITE_EN, INDEFINITE_ZH, KIND_EN
+from agent.question import EN_STOP, keywords_of
+from agent.routes.forms import (
+    CJK_RE,
+    DOMAIN_RE,
+    DURATION_RE,
+    FEDI_HANDLE_RE,
+    HANDLE_RE,
+    ID_RE,
+    LATIN,
+    NOT_LATIN_AFTER,
+    NUMBER_RE,
+    OWNER_RE,
+    PAIR_RE,
+    POSSESSIVE_RE,
+    QUOTED_RE,
+    RUN_RE,
+    SCOPED_RE,
+    STOCK_RE,
+    TOKEN_RE,
+    URL_RE,
+    VIDEO_RE,
+    WORD_TOKEN_RE,
+)
+from agent.vocabulary import (
+    CLAUSE_PRONOUNS,
+    FILLER_EN,
+    FILLER_ZH,
+    INDEFINITE_EN,
+    INDEFINITE_ZH,
+    KIND_EN,
+    intent_word,
+    plural_stem,
+)
 
 # Words around a topic that are not part of it ("latest posts about X"): never a topic.
 EN_FILLER = FILLER_EN
@@ -29,7 +64,10 @@ ZH_FILLER = FILLER_ZH
 # Where a Chinese word ends: filler of two characters or more, and the particles. Single
 # characters such as 上 or 在 start words too (上海), so they do not cut.
 ZH_CUT = [w for w in ZH_FILLER if len(w) > 1] + ["的", "了", "吗", "呢", "吧"]
-EN_PHRASE_MARKERS = ("about", "search for", "search", "searching for", "tagged", "called", "named")
+EN_PHRASE_MARKERS = (
+    *("about", "search for", "search", "searching for", "tagged", "called", "named"),
+    *("mentioning", "regarding", "concerning"),
+)
 EN_WORD_MARKERS = frozenset(
     str.split(
         """of from by for tag user package app repo repository channel account author org
@@ -50,17 +88,19 @@ AUXILIARIES = frozenset(
 )
 PASSIVE_AUXILIARIES = frozenset(str.split("is was are were been be has have had"))
 QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
-# A kind of thing right after "the X" names X ("the golang organization").
+# A kind of thing right after "the X" names X ("the golang organization"), and so it does after
+# a preposition or first ("events in mastodon org", "postgres image new tags").
+KIND_LEADS = frozenset(("", *str.split("the in of for from by on at")))
 EN_KIND_NOUNS = frozenset(
     str.split(
         """organization organisation org channel account user repo repository package image
-    project playlist subreddit group community page profile library crate module
+    project playlist subreddit group community page profile library crate module topic
     organizations channels accounts users repos repositories packages images projects
-    playlists groups communities"""
+    playlists groups communities topics"""
     )
 )
 # What follows these is a topic to search for, not an account or a name.
-ZH_TOPIC_MARKERS = ("关于", "搜索", "关键词", "关键字")
+ZH_TOPIC_MARKERS = ("关于", "搜索", "关键词", "关键字", "提到", "提及", "涉及")
 ZH_AFTER_MARKERS = (
     "作者",
     "UP 主",
@@ -81,57 +121,6 @@ AUTHOR_MARKERS = (
     *("作者", "UP 主", "UP主", "up 主", "up主", "用户", "博主", "账号"),
 )
 ZH_BEFORE_MARKERS = ("标签", "话题", "频道", "专栏", "仓库", "圈子", "吧", "用户", "博主")
-
-LATIN = r"A-Za-z0-9"
-_NOT_LATIN_BEFORE = rf"(?<![{LATIN}_.\-/@])"
-_NOT_LATIN_AFTER = rf"(?![{LATIN}_\-/@]|\.[{LATIN}])"
-QUOTED_RE = re.compile(r'"([^"\n]{1,80})"|“([^”\n]{1,80})”|「([^」\n]{1,80})」|『([^』\n]{1,80})』')
-URL_RE = re.compile(r"https?://\S+", re.I)
-PAIR_RE = re.compile(
-    rf"{_NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)/([{LATIN}][\w.\-]*[{LATIN}]|[{LATIN}]){_NOT_LATIN_AFTER}",
-    re.ASCII,
-)
-# A whole fediverse handle (Gargron@mastodon.social, @dansup@pixelfed.social): one value, never
-# cut at its "@".
-FEDI_HANDLE_RE = re.compile(
-    rf"(?<![{LATIN}_.\-@])@?([{LATIN}_][\w.\-]*@(?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}})"
-    rf"{_NOT_LATIN_AFTER}",
-    re.I | re.ASCII,
-)
-# A scoped package (@vue/compiler-sfc): the scope belongs to the name.
-SCOPED_RE = re.compile(
-    rf"(?<![{LATIN}_@])(@[a-z0-9\-~][\w.\-~]*/[a-z0-9\-~][\w.\-~]*[a-z0-9])(?![{LATIN}_\-/@])",
-    re.I | re.ASCII,
-)
-HANDLE_RE = re.compile(rf"(?<![{LATIN}_@])@([{LATIN}_][\w.\-]*[{LATIN}_]|[{LATIN}_])", re.ASCII)
-VIDEO_RE = re.compile(rf"{_NOT_LATIN_BEFORE}(BV[{LATIN}]{{10}}|av\d{{3,}}){_NOT_LATIN_AFTER}")
-STOCK_RE = re.compile(
-    rf"{_NOT_LATIN_BEFORE}((?:SH|SZ|BJ|HK|sh|sz|bj|hk)\d{{5,6}}|\d{{6}}\.(?:SH|SZ|BJ)|\d{{4,5}}\.HK)"
-    rf"{_NOT_LATIN_AFTER}"
-)
-# An id that mixes letters and digits: 3 digits or more, or 12 characters or more
-# (UCaXkIU1QidjPwiAYu6GcHjg, PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf; iPhone15 is no id).
-ID_RE = re.compile(
-    rf"{_NOT_LATIN_BEFORE}((?=[{LATIN}_\-]*\d)(?=[\d_\-]*[A-Za-z])"
-    rf"(?:(?=(?:[A-Za-z_\-]*\d){{3}})[{LATIN}_\-]{{8,}}|[{LATIN}_\-]{{12,}}))"
-    rf"{_NOT_LATIN_AFTER}",
-    re.ASCII,
-)
-DOMAIN_RE = re.compile(
-    rf"{_NOT_LATIN_BEFORE}((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}}){_NOT_LATIN_AFTER}",
-    re.I | re.ASCII,
-)
-DURATION_RE = re.compile(
-    r"\d+\s*(?:个)?(?:小时|天|日|周|星期|月|年|hours?|hrs?|days?|weeks?|months?|years?)",
-    re.I,
-)
-NUMBER_RE = re.compile(rf"(?<![{LATIN}_.\-])(\d+)(?![{LATIN}_\-]|\.\d)")
-TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]|[{CJK}]+", re.ASCII)
-WORD_TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]")
-CJK_RE = re.compile(f"[{CJK}]")
-POSSESSIVE_RE = re.compile(r"'s$", re.I)
-OWNER_RE = re.compile(rf"{_NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)'s(?![{LATIN}])", re.ASCII)
-RUN_RE = re.compile(rf"[{CJK}{LATIN}_\-.+#]+")
 
 
 @dataclass(frozen=True)
@@ -164,15 +153,40 @@ def _blank(text: str, pattern: re.Pattern[str], found: list[tuple[str, str]], ki
 def platform_blank(question: str, words: Iterable[str]) -> str:
     """``question`` with the platform's names, aliases and namespace replaced by spaces."""
     for word in sorted({w for w in words if w and len(w) > 1}, key=len, reverse=True):
-        if word.isascii():
-            # "Hugging Face" is huggingface, "Docker-Hub" Docker Hub: spaces and hyphens may part
-            # a name's letters.
-            spaced = r"[\s\-]?".join(re.escape(c) for c in word.replace(" ", ""))
-            pattern = rf"(?<![{LATIN}./\-]){spaced}{_NOT_LATIN_AFTER}"
-        else:  # "B 站" is B站: a space may part a name's Latin and Chinese characters
-            pattern = r"\s?".join(re.escape(c) for c in word.replace(" ", ""))
-        question = re.sub(pattern, lambda m: " " * len(m.group(0)), question, flags=re.I)
+        question = _name_pattern(word).sub(lambda m: " " * len(m.group(0)), question)
     return question
+
+
+def _name_pattern(word: str) -> re.Pattern[str]:
+    if word.isascii():
+        # "Hugging Face" is huggingface, "Docker-Hub" Docker Hub: spaces and hyphens may part
+        # a name's letters.
+        spaced = r"[\s\-]?".join(re.escape(c) for c in word.replace(" ", ""))
+        return re.compile(rf"(?<![{LATIN}./\-]){spaced}{NOT_LATIN_AFTER}", re.I)
+    # "B 站" is B站: a space may part a name's Latin and Chinese characters
+    return re.compile(r"\s?".join(re.escape(c) for c in word.replace(" ", "")), re.I)
+
+
+def platform_named(question: str, words: Iterable[str]) -> list[str]:
+    """The platform's names the question puts right after a kind of subject: they name that
+    subject, not the source ("Telegram 频道 telegram", "the GitHub user github")."""
+    found = []
+    for word in sorted({w for w in words if w and len(w) > 1}, key=len, reverse=True):
+        found += [
+            m.group(0)
+            for m in _name_pattern(word).finditer(question)
+            if _kind_before(question, m.start())
+        ]
+    return found
+
+
+def _kind_before(text: str, start: int) -> bool:
+    """A kind of subject (频道, 用户, channel, user...) stands right before ``start``."""
+    before = text[max(0, start - 24) : start].rstrip()
+    if before.endswith(tuple(ZH_AFTER_MARKERS)):
+        return True
+    last = WORD_TOKEN_RE.findall(before[-14:])
+    return bool(last) and before.endswith(last[-1]) and last[-1].casefold() in EN_KIND_NOUNS
 
 
 def _formed(text: str) -> tuple[str, list[tuple[str, str]]]:
@@ -207,8 +221,9 @@ def _usable(word: str, excluded: set[str]) -> bool:
 
 
 def describes(word: str, excluded: set[str]) -> bool:
-    """``word`` is one of the route's own words (for Chinese, a part of one: 发帖 of 用户发帖)."""
-    if word in excluded:
+    """``word`` is one of the route's own words, a plural as its singular ("events" of
+    Organization Event; for Chinese, a part of one: 发帖 of 用户发帖)."""
+    if word in excluded or (word.isascii() and plural_stem(word) in excluded):
         return True
     return bool(CJK_RE.search(word)) and any(word in e for e in excluded if not e.isascii())
 
@@ -250,7 +265,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             if not words and token.startswith(("的", *INDEFINITE_ZH, *([] if phrase else ZH_CUT))):
                 break
             word = _zh_word(token)
-            if word and not describes(word.lower(), excluded):
+            # "UP 主点赞的视频": a kind of feed after the marker names no one
+            if word and not describes(word.lower(), excluded) and not intent_word(word):
                 words.append(word)
             break
         token = POSSESSIVE_RE.sub("", token)
@@ -264,10 +280,21 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
         )
         if not usable or low in EN_WORD_MARKERS:
             break
+        if not phrase and _clause_head(text, match.end()):
+            break  # "by the lab I follow": the asker's clause says which, no name does
         words.append(token.rstrip(".'"))
         if not phrase or len(words) == 4 or text[match.end() : match.end() + 1] in ",.;?!":
             break
     return " ".join(words)
+
+
+def _clause_head(text: str, end: int) -> bool:
+    """The word ending at ``end`` heads a clause about the asker or someone unnamed: a
+    personal pronoun follows it ("the lab *I* follow", "the repo *we* maintain")."""
+    following = WORD_TOKEN_RE.search(text, end)
+    if following is None or text[end : following.start()].strip():
+        return False
+    return following.group(0).casefold() in CLAUSE_PRONOUNS
 
 
 def marked_after(text: str, markers: Iterable[str], excluded: set[str]) -> list[str]:
@@ -309,7 +336,8 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
     - after a question's auxiliary, before its verb: "What did elonmusk post", "Has sama been
       tweeting" (the auxiliary first, or after a question word);
     - between a kind of thing and a past verb: "Repositories sindresorhus starred";
-    - between "the" and a kind of account: "the golang organization".
+    - between "the" (or a preposition) and a kind of account, or first before it: "the golang
+      organization", "events in the mastodon org", "postgres image new tags".
 
     Words for things (posts, trending), question words, people in general and the route's own
     words are never names."""
@@ -330,7 +358,7 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         participle = before in PASSIVE_AUXILIARIES and lows[i].endswith("ed") and token.islower()
         asked = before in AUXILIARIES and (i == 1 or (i >= 2 and opened)) and not participle
         relative = before in GENERIC and after.endswith("ed") and i + 1 < len(tokens)
-        kind = before == "the" and after in EN_KIND_NOUNS
+        kind = before in KIND_LEADS and after in EN_KIND_NOUNS
         if (asked or relative or kind) and _subject_word(token, excluded):
             found.append(token)
     return found
@@ -376,6 +404,8 @@ def question_read(
     ]
     topics = marked_after(rest, (*EN_PHRASE_MARKERS, *ZH_TOPIC_MARKERS), skip)
     found += [Entity(v, "topic", marked=True, role="topic") for v in topics]
+    named = platform_named(question.replace("\u2019", "'"), platform)
+    found += [Entity(v, "marked", marked=True, role="account") for v in named]
     subjects = in_subject_place(rest, skip)
     found += [Entity(w, "marked", marked=True, role="account") for w in subjects]
     found += [Entity(w, "latin") for w in _latin_in_chinese(rest, skip)]

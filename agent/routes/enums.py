@@ -18,7 +18,10 @@ TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")
 TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")
 SLUG_RE = re.compile(r"[A-Za-z0-9_.\-]+")
 MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+MD_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
 INLINE_VALUE_RE = re.compile(r"`([A-Za-z0-9_.\-]{1,40})`")
+# "(week, month, year, infinity)": slugs only, no spaces inside one ("e.g. foo" is no list)
+PAREN_LIST_RE = re.compile(r"\(\s*([a-z0-9_\-]{1,40}(?:\s*[,/|]\s*[a-z0-9_\-]{1,40})+)\s*\)")
 SPAN_RE = re.compile(
     r"(\d+|[一两二三四五六七八九十])\s*(?:个)?\s*"
     r"(小时|hours?|hrs?|h|天|日|days?|d|周|星期|weeks?|w|月|months?|年|years?|y)(?![a-z])",
@@ -88,8 +91,11 @@ def options_of(spec: Any) -> list[tuple[str, str]]:
 
 
 def inline_values(text: str) -> list[tuple[str, str]]:
-    """Backticked values listed in a parameter's description, when it lists two or more."""
+    """Values listed in a parameter's description, when it lists two or more: backticked
+    ("can be `all`, `owner`"), else a bare list in parentheses ("Period (week, month, year)")."""
     values = list(dict.fromkeys(INLINE_VALUE_RE.findall(text or "")))
+    if len(values) < 2 and (listed := PAREN_LIST_RE.search(text or "")):
+        values = list(dict.fromkeys(re.split(r"\s*[,/|]\s*", listed.group(1))))
     return [(v, v) for v in values] if len(values) >= 2 else []
 
 
@@ -150,9 +156,15 @@ def _table_rows(description: str) -> list[list[list[str]]]:
             if blocks[-1]:
                 blocks.append([])
         elif not TABLE_RULE_RE.match(line):
-            cells = (MD_LINK_RE.sub(r"\1", cell).strip(" `") for cell in match.group(1).split("|"))
+            cells = (_cell_text(cell) for cell in match.group(1).split("|"))
             blocks[-1].append(list(cells))
     return [block for block in blocks if block]
+
+
+def _cell_text(cell: str) -> str:
+    """A cell as text: ``[text](url)`` as its text, markdown escapes undone
+    (``movie\\_weekly\\_best`` is ``movie_weekly_best``)."""
+    return MD_ESCAPE_RE.sub(r"\1", MD_LINK_RE.sub(r"\1", cell)).strip(" `")
 
 
 def _all_slugs(cells: list[str]) -> bool:

@@ -13,19 +13,23 @@ import re
 from agent.question import EN_STOP
 from agent.routes.entities import (
     AUTHOR_MARKERS,
-    CJK_RE,
     EN_KIND_NOUNS,
     GENERIC,
+    ZH_AFTER_MARKERS,
+    ZH_BEFORE_MARKERS,
     platform_blank,
     zh_content,
 )
+from agent.routes.forms import CJK_RE
 from agent.routes.params import PARAM_TOKEN_RE as PARAM_RE
 from agent.routes.params import words_of
-from agent.vocabulary import intents_of
+from agent.vocabulary import ZH_KIND_NOUNS, intents_of
 from catalog.models import Platform, Route
 from fetching.models import Outcome
 from fetching.paths import template_parameters
 
+# The markers a Chinese question puts by a subject, each a kind of one (吧: a forum).
+ZH_KIND_MARKERS = frozenset(m for m in (*ZH_BEFORE_MARKERS, *ZH_AFTER_MARKERS) if " " not in m)
 # Route-name words that say how a feed is addressed, not which part of a site it reads.
 ADDRESS_WORDS = frozenset(
     str.split("timeline feed feeds id ids handle details profile user users account accounts")
@@ -67,16 +71,32 @@ def _qualifier(word: str) -> str:
     return "" if word in EN_STOP or word in ADDRESS_WORDS else word
 
 
-def kind_said(route_name: str, template: str, question: str) -> int:
+def kind_said(route_name: str, template: str, question: str, parameters: object = None) -> int:
     """How many kinds of subject that the route's name or parameters name (channel, user,
     playlist, repository, organization...) the question names too: "videos from channel X"
-    asks for the route of a channel, not of a playlist."""
+    asks for the route of a channel, not of a playlist; 组织 is an organization. A Chinese
+    kind is also a marker the
+    question puts by its subject (原神*吧*, *用户* X) that the route's name or a parameter's
+    description says (吧名: the forum's name)."""
     asked = question.casefold()
     latin = set(re.findall(r"[a-z0-9]+", asked))
     names = [w for n, _r, _o in template_parameters(template) for w in words_of(n)]
     words = set(re.findall(r"[a-z]+", route_name.casefold())) | set(names)
     kinds = {w[:4] for w in words if w in EN_KIND_NOUNS and _word_said(w, latin, asked)}
+    said_zh = {en[:4] for zh, en in ZH_KIND_NOUNS.items() if zh in question}
+    kinds |= {w[:4] for w in words if w[:4] in said_zh}
+    described = " ".join([route_name, *_descriptions(parameters)])
+    # 用户 and user are one kind, whichever language the route says it in
+    kinds |= {
+        ZH_KIND_NOUNS.get(m, m)[:4] for m in ZH_KIND_MARKERS if m in question and m in described
+    }
     return len(kinds)  # repo and repository are one kind
+
+
+def _descriptions(parameters: object) -> list[str]:
+    specs = parameters.values() if isinstance(parameters, dict) else ()
+    texts = [s.get("description") if isinstance(s, dict) else s for s in specs]
+    return [t for t in texts if isinstance(t, str)]
 
 
 def _word_said(word: str, latin: set[str], asked: str) -> bool:
@@ -141,7 +161,10 @@ def offline_choice(
         f for f in filled if not f[3] or said[f[1].pk][0] or intent[f[1].pk] or f[2].names_subject
     ]
     named = [f for f in filled if f[2].names_subject]
-    kinds = {route.pk: kind_said(route.name, route.path, query) for _n, route, _p, _b in named}
+    kinds = {
+        route.pk: kind_said(route.name, route.path, query, route.parameters)
+        for _n, route, _p, _b in named
+    }
     # Best suited values, then the kind of subject asked for, then the most words of the
     # question said (by the name or by a value it lists: types=release for "releases"), then
     # the fewest unasked ones; stable: search order.

@@ -24,18 +24,9 @@ from urllib.parse import unquote
 
 from django.utils.translation import gettext as _
 
-from agent.routes.entities import (
-    CJK_RE,
-    DOMAIN_RE,
-    ID_RE,
-    STOCK_RE,
-    VIDEO_RE,
-    Asked,
-    Entity,
-    marked_after,
-    question_read,
-)
+from agent.routes.entities import Asked, Entity, marked_after, question_read
 from agent.routes.enums import inline_values, option_named, options_of, table_blocks
+from agent.routes.forms import CJK_RE, DOMAIN_RE, ID_RE, STOCK_RE, VIDEO_RE
 from briefs import reasons
 from fetching.paths import RoutePathRejected, path_build, template_parameters, template_values
 
@@ -343,11 +334,13 @@ def _pair_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> 
         sources[first.name] = sources[second.name] = "pair"
 
 
-def _route_words(template: str, route_name: str) -> set[str]:
+def route_words(template: str, route_name: str) -> frozenset[str]:
     """Words that describe the route itself: never its subject."""
     literals = PARAM_TOKEN_RE.sub(" ", template)
     text = f"{route_name} {literals}".lower()
-    return set(re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", text)) | set(route_name.lower().split())
+    return frozenset(re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", text)) | set(
+        route_name.lower().split()
+    )
 
 
 def params_fill(
@@ -360,16 +353,20 @@ def params_fill(
     keywords: list[str] | None = None,
     platform_words: tuple[str, ...] | list[str] = (),
     route_name: str = "",
+    asked: Asked | None = None,
 ) -> FilledPath:
     """Propose parameters for ``template`` from ``question`` and build the path.
 
+    ``asked`` is the run's reading of the question for this route
+    (``agent.reading.Reading.route_subjects``); without it, the question is read here.
     ``SubjectMissing`` when a required subject parameter has no value in the question,
     ``RoutePathRejected`` when the values do not make a valid path."""
     slots = route_slots(template, parameters, description, example)
-    excluded = _route_words(template, route_name)
-    asked = question_read(
-        question, platform_words=platform_words, excluded=excluded, keywords=keywords
-    )
+    excluded = set(route_words(template, route_name))
+    if asked is None:
+        asked = question_read(
+            question, platform_words=platform_words, excluded=excluded, keywords=keywords
+        )
     values: dict[str, str] = {}
     sources: dict[str, str] = {}
     for slot in (s for s in slots if s.choices):

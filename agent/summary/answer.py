@@ -82,7 +82,9 @@ def background_load(candidates: list[SourceItem]) -> Background:
 
 
 def _subject(ctx: RunContext) -> Subject:
-    words = context_words_load(namespaces=ctx.tried_namespaces, route_ids=ctx.tried_routes)
+    words = context_words_load(
+        namespaces=ctx.tried_namespaces, route_ids=ctx.tried_routes, paths=ctx.paths
+    )
     return ctx.reading.topic(words)
 
 

@@ -18,6 +18,7 @@ towards mentioning.
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -28,9 +29,12 @@ from agent.routes.entities import (
     marked_after,
     platform_blank,
 )
+from agent.routes.forms import DURATION_RE, ZH_SPAN_WORD_RE
+from agent.routes.params import route_slots
 from agent.segment import zh_words
 from agent.vocabulary import FILLER_EN, FILLER_ZH, FILLER_ZH_WORDS
 from catalog.models import Platform, Route
+from fetching.paths import template_values
 
 # Words that say what kind of items are wanted, or how the question is put, not what it is
 # about: the one filler vocabulary (``agent.vocabulary``). Latin words are compared whole;
@@ -75,14 +79,39 @@ def fold(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
-def context_words_load(*, namespaces: set[str], route_ids: set[int]) -> set[str]:
-    """The words that name the platforms and routes a run read, folded: not subjects."""
+def context_words_load(
+    *, namespaces: set[str], route_ids: set[int], paths: Iterable[tuple[str, int | None]] = ()
+) -> set[str]:
+    """The words that name the platforms and routes a run read (a Chinese name also in its
+    words), folded: not subjects. Of the
+    ``paths`` read, the listed values their settings took and those values' labels name the
+    feed too ("Ask HN" chose ``/hackernews/ask``, 前端 ``/juejin/trending/frontend/weekly``)."""
     names: list[str] = []
     for platform in Platform.objects.filter(namespace__in=namespaces):
         names += [platform.namespace, platform.name, *platform.aliases]
-    names += Route.objects.filter(pk__in=route_ids).values_list("name", flat=True)
+    routes = Route.objects.in_bulk(set(route_ids) | {r for _p, r in paths if r})
+    names += [routes[r].name for r in route_ids if r in routes]
+    for path, route_id in paths:
+        if route_id in routes:
+            names += _settings_named(path, routes[route_id])
     words = {fold(n) for n in names} | {fold(w) for n in names for w in WORD_RE.findall(n)}
+    # A Chinese name is read in words too: 正在上映的电影 names 正在, 上映 and 电影 wherever
+    # the question puts them.
+    words |= {fold(w) for n in names if CJK_RE.search(n) for w in zh_words(n) if len(w) > 1}
     return {w for w in words if w}
+
+
+def _settings_named(path: str, route: Route) -> list[str]:
+    """The listed values ``path`` gives its route's parameters, with their labels."""
+    values = template_values(route.path, unquote(path))
+    slots = route_slots(route.path, route.parameters, route.description, route.example)
+    return [
+        text
+        for slot in slots
+        for label, value in slot.choices
+        if values.get(slot.name) == value
+        for text in (label, value)
+    ]
 
 
 def topic_of(question: str, context_words: set[str]) -> list[str]:
@@ -102,7 +131,8 @@ def subject_of(
         keywords = topics
     cjk_context = sorted((w for w in context_words if CJK_RE.search(w)), key=len, reverse=True)
     # A platform's name parted into keywords ("Hugging", "Face") is still its name.
-    keywords = [platform_blank(" ".join(keywords), context_words)]
+    # A span of time ("24 小时", "一周") says when, not what about.
+    keywords = [platform_blank(DURATION_RE.sub(" ", " ".join(keywords)), context_words)]
     terms: list[str] = []
     for keyword in keywords:
         for token in WORD_RE.findall(keyword):
@@ -121,12 +151,14 @@ def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:
     """A Chinese run's words (a real segmenter's: 小米汽车交付量 is 小米, 汽车, 交付) without its
     platform, route and filler words; a filler inside a word cuts it (最新消息)."""
     rest = unicodedata.normalize("NFKC", token)
+    if rest in FILLER_CJK_SET:  # segmented alone, 最热 is 最 and 热: a filler word whole first
+        return []
     for word in cjk_context:
         rest = re.sub(re.escape(word), " ", rest, flags=re.I)
     terms: list[str] = []
     lone = ""  # a character the segmenter left alone: part of a name it does not know (泽菲尔)
     for word in zh_words(rest):
-        if word in FILLER_CJK_SET or not word.strip():
+        if word in FILLER_CJK_SET or not word.strip() or ZH_SPAN_WORD_RE.fullmatch(word):
             lone = ""
             continue
         pieces = FILLER_CJK_RE.sub(" ", word).split()

@@ -247,7 +247,9 @@ def _subject_values(chosen: list[tuple[str, int | None]]) -> list[str]:
 def _topic_terms(ctx: RunContext) -> list[str]:
     """The terms the topic check would look for in the items of the chosen paths."""
     route_ids = {route_id for _path, route_id in ctx.paths if route_id}
-    words = context_words_load(namespaces=set(ctx.platforms), route_ids=route_ids)
+    words = context_words_load(
+        namespaces=set(ctx.platforms), route_ids=route_ids, paths=list(ctx.paths)
+    )
     return list(ctx.reading.topic(words).terms)
 
 

@@ -1,0 +1,64 @@
+"""The forms a subject takes in a question's text, each one pattern: quoted strings, URLs,
+``owner/name`` pairs, fediverse handles, scoped packages, ``@handles``, video ids, stock codes,
+mixed ids, domains, numbers, spans of time, words. ``agent.routes.entities`` reads a question
+with them; a form is matched whole, never joined to a Latin letter or digit on either side.
+"""
+
+import re
+
+from agent.question import CJK
+
+LATIN = r"A-Za-z0-9"
+NOT_LATIN_BEFORE = rf"(?<![{LATIN}_.\-/@])"
+NOT_LATIN_AFTER = rf"(?![{LATIN}_\-/@]|\.[{LATIN}])"
+QUOTED_RE = re.compile(r'"([^"\n]{1,80})"|“([^”\n]{1,80})”|「([^」\n]{1,80})」|『([^』\n]{1,80})』')
+URL_RE = re.compile(r"https?://\S+", re.I)
+PAIR_RE = re.compile(
+    rf"{NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)/([{LATIN}][\w.\-]*[{LATIN}]|[{LATIN}]){NOT_LATIN_AFTER}",
+    re.ASCII,
+)
+# A whole fediverse handle (Gargron@mastodon.social, @dansup@pixelfed.social): one value, never
+# cut at its "@".
+FEDI_HANDLE_RE = re.compile(
+    rf"(?<![{LATIN}_.\-@])@?([{LATIN}_][\w.\-]*@(?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}})"
+    rf"{NOT_LATIN_AFTER}",
+    re.I | re.ASCII,
+)
+# A scoped package (@vue/compiler-sfc): the scope belongs to the name.
+SCOPED_RE = re.compile(
+    rf"(?<![{LATIN}_@])(@[a-z0-9\-~][\w.\-~]*/[a-z0-9\-~][\w.\-~]*[a-z0-9])(?![{LATIN}_\-/@])",
+    re.I | re.ASCII,
+)
+HANDLE_RE = re.compile(rf"(?<![{LATIN}_@])@([{LATIN}_][\w.\-]*[{LATIN}_]|[{LATIN}_])", re.ASCII)
+VIDEO_RE = re.compile(rf"{NOT_LATIN_BEFORE}(BV[{LATIN}]{{10}}|av\d{{3,}}){NOT_LATIN_AFTER}")
+STOCK_RE = re.compile(
+    rf"{NOT_LATIN_BEFORE}((?:SH|SZ|BJ|HK|sh|sz|bj|hk)\d{{5,6}}|\d{{6}}\.(?:SH|SZ|BJ)|\d{{4,5}}\.HK)"
+    rf"{NOT_LATIN_AFTER}"
+)
+# An id that mixes letters and digits: 3 digits or more, or 12 characters or more
+# (UCaXkIU1QidjPwiAYu6GcHjg, PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf; iPhone15 is no id).
+ID_RE = re.compile(
+    rf"{NOT_LATIN_BEFORE}((?=[{LATIN}_\-]*\d)(?=[\d_\-]*[A-Za-z])"
+    rf"(?:(?=(?:[A-Za-z_\-]*\d){{3}})[{LATIN}_\-]{{8,}}|[{LATIN}_\-]{{12,}}))"
+    rf"{NOT_LATIN_AFTER}",
+    re.ASCII,
+)
+DOMAIN_RE = re.compile(
+    rf"{NOT_LATIN_BEFORE}((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}}){NOT_LATIN_AFTER}",
+    re.I | re.ASCII,
+)
+# A span of time ("24 小时", "7 days"): when to read, never what about.
+DURATION_RE = re.compile(
+    r"\d+\s*(?:个)?(?:小时|天|日|周|星期|月|年|hours?|hrs?|days?|weeks?|months?|years?)",
+    re.I,
+)
+# A Chinese word that is a span of time (一周, 半年, 两个月): matched whole, on a segmenter's
+# words, so 统一 or 唯一 never lend their 一 to a span.
+ZH_SPAN_WORD_RE = re.compile(r"[一两二三四五六七八九十半几]个?(?:小时|天|日|周|星期|月|年)")
+NUMBER_RE = re.compile(rf"(?<![{LATIN}_.\-])(\d+)(?![{LATIN}_\-]|\.\d)")
+TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]|[{CJK}]+", re.ASCII)
+WORD_TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]")
+CJK_RE = re.compile(f"[{CJK}]")
+POSSESSIVE_RE = re.compile(r"'s$", re.I)
+OWNER_RE = re.compile(rf"{NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)'s(?![{LATIN}])", re.ASCII)
+RUN_RE = re.compile(rf"[{CJK}{LATIN}_\-.+#]+")
