@@ -84,7 +84,7 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
         filled = [f for f in filled if f[2].names_subject]
     chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS)
     if not chosen:
-        _needs_add(ctx, missing[:MAX_PATHS])
+        _needs_add(ctx, missing)
     reason = reasons.ROUTE_SUBJECT if named else reasons.ROUTE_BEST
     return (
         chosen,
@@ -94,9 +94,14 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
 
 
 def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> None:
-    """What the refused routes lacked, once per platform and parameter."""
+    """What the best refused route of each platform lacked (at most ``MAX_PATHS`` platforms),
+    once per platform and parameter: the issues of "the repo I care about" ask for its owner and
+    name, not also for the keyword a search route of the same platform would have taken."""
     known = {(n["source"], n["parameter"]) for n in ctx.needs}
+    best: dict[int, tuple[Route, SubjectMissing]] = {}
     for route, exc in missing:
+        best.setdefault(route.platform_id, (route, exc))
+    for route, exc in list(best.values())[:MAX_PATHS]:
         for need in exc.needs(route=route.path, source=route.platform.name):
             if (need["source"], need["parameter"]) not in known:
                 known.add((need["source"], need["parameter"]))

@@ -44,6 +44,21 @@ def test_a_question_naming_no_subject_asks_for_one(question):
 
 
 @pytest.mark.parametrize(
+    "question, asked",
+    [
+        ("Latest GitHub issues of the repo I care about", [("GitHub", "user"), ("GitHub", "repo")]),
+        ("某个 GitHub 用户最近的动态", [("GitHub", "user")]),
+    ],
+)
+def test_it_asks_only_what_the_best_route_of_the_platform_lacks(question, asked):
+    """Not also the keyword a search route of the same platform would have taken: a reader
+    asked for a repository is not made to type a search term too."""
+    _chosen, ctx = route(question)
+
+    assert [(n["source"], n["parameter"]) for n in ctx.needs] == asked
+
+
+@pytest.mark.parametrize(
     "question, word",
     [
         ("the repo I care about", "care"),
