@@ -15,8 +15,9 @@ from asgiref.sync import sync_to_async
 from agent import llm
 from agent.context import RunContext
 from agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
+from agent.routes.setup import platforms_waiting
 from briefs import reasons
-from catalog.search import PlatformHit, search_catalog
+from catalog.search import PlatformHit, platforms_named, search_catalog
 from fetching.paths import UTILITY_NAMESPACES
 
 MAX_PLATFORMS = 3
@@ -68,6 +69,17 @@ def platforms_offline(candidates: list[PlatformHit], query: str = "") -> tuple[l
     return chosen, reasons.PLATFORM_TOP.english(score=score)
 
 
+def named_waiting(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
+    """The platform the question names whose routes all wait for staff (Pixiv, left disabled by
+    the import), when no candidate is a platform it names: the platform asked for, not one the
+    search found in its place (``agent.routes.setup``)."""
+    if candidates and named(candidates[0]):
+        return []
+    offered = {c.namespace for c in candidates} | ctx.tried_namespaces | UTILITY_NAMESPACES
+    said = [ns for ns, _strength in platforms_named(ctx.rewrite.query) if ns not in offered]
+    return platforms_waiting(said)[:1] if said else []
+
+
 def _choice_schema(options: list[str], max_items: int) -> dict:
     return {
         "type": "object",
@@ -98,6 +110,12 @@ def _platforms_validate(value: dict, offered: list[str]) -> tuple[list[str], str
 async def node_platform(ctx: RunContext) -> bool:
     """Choose up to three platforms; False when the catalog offers none that is left."""
     candidates = await sync_to_async(platform_candidates)(ctx)
+    if waiting := await sync_to_async(named_waiting)(ctx, candidates):
+        ctx.platforms = waiting
+        ctx.tried_namespaces.update(waiting)
+        reason = reasons.PLATFORM_NAMED_WAITING.english()
+        await ctx.step("choice", node="platform", chosen=waiting, reason=reason, method="offline")
+        return True
     items = [
         {"namespace": c.namespace, "name": c.name, "score": round(c.score, 3)} for c in candidates
     ]
