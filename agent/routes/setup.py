@@ -14,6 +14,9 @@ still.
   its name: "微博热搜" and 热搜榜, "GitHub trending" and Trending) and none of the routes that
   can be read, the run reads nothing else and the brief says the source needs setting up by
   staff (``setup_needed``): another route's items would answer a question that was not asked.
+- When the question names a subject, the waiting route that reads it plainly (its name asks
+  nothing the question does not: Weibo's 博主 for "微博用户 X") fits better than readable
+  routes that read a narrower feed of it (the user's bookmarks).
 - A platform the question names whose routes all wait so (``platforms_waiting``: Pixiv, whose
   routes the import leaves disabled) is still the platform asked for, not one the search finds
   in its place; with no route of it readable, its waiting route that fits best is the one named.
@@ -66,10 +69,25 @@ def setup_needed(query: str, namespaces: list[str], readable: list[Route]) -> li
     fits = [f for f in fits if f[0] or f[1]]
     if not fits and not readable:  # nothing of the platform can be read: its best waiting route
         fits = [(0, _filled(query, r), r) for r in routes]
+    if not fits and (plain := _plain_feed(query, routes, readable)):
+        fits = [(0, 0, plain)]
     if not fits:
         return []
     _intent, _said, route = max(fits, key=lambda f: (f[0], f[1]))
     return [{"source": route.platform.name, "route": route.path}]
+
+
+def _plain_feed(query: str, waiting: list[Route], readable: list[Route]) -> Route | None:
+    """The waiting route that reads the subject the question names and asks nothing it does
+    not (微博博主 X: the user's own posts), when every readable route taking that subject reads
+    a narrower feed of it (their bookmarks): asking staff beats reading what was not asked."""
+    plain = [r for r in waiting if route_said(query, r)[1] == 0 and _filled(query, r)[1]]
+    if not plain:
+        return None
+    taking = [r for r in readable if not route_unconfigured(r) and _filled(query, r)[1]]
+    if any(route_said(query, r)[1] == 0 for r in taking):
+        return None
+    return plain[0]
 
 
 def _filled(query: str, route: Route) -> tuple[int, int, int, int]:

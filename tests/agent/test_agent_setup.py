@@ -132,3 +132,40 @@ def test_a_platform_staff_disabled_is_not_chosen_for_its_name(run_owner, stub_rs
     assert "galleryprime" not in [
         c for s in steps_of(brief, "platform") for c in s.get("chosen", [])
     ]
+
+
+def echo_platform() -> None:
+    """Echo Social: a user's bookmarks can be read; the user's own timeline needs a browser."""
+    platform = Platform.objects.create(namespace="echo", name="Echo Social", aliases=[])
+    for key, name, waiting in (
+        ("/bookmarks/:uid", "User Bookmarks", False),
+        ("/user/:uid", "User timeline", True),
+    ):
+        Route.objects.create(
+            platform=platform, key=key, path=f"/echo{key}", name=name,
+            example=f"/echo{key.replace(':uid', '1195230310')}", parameters={"uid": "User id"},
+            enabled=not waiting, require_browser=waiting,
+            import_disabled_reason="needs a browser (Puppeteer)" if waiting else "",
+        )  # fmt: skip
+    search_index_invalidate()
+    catalog_cache_clear()
+
+
+def test_a_subjects_plain_feed_waiting_beats_a_narrower_one_read(run_owner, stub_rsshub):
+    echo_platform()
+    stub_rsshub.route("/echo/bookmarks/2803301701", feed("Saved for later"))
+
+    brief = brief_run(run_owner, "What did Echo Social user 2803301701 post lately?")
+
+    assert fetched(stub_rsshub) == []  # their bookmarks are not their posts
+    router = steps_of(brief, "router")[-1]
+    assert router["reason"] == "the route that fits, /echo/user/:uid, needs setting up by staff"
+
+
+def test_the_narrower_feed_asked_for_is_read(run_owner, stub_rsshub):
+    echo_platform()
+    stub_rsshub.route("/echo/bookmarks/2803301701", feed("Saved for later"))
+
+    brief_run(run_owner, "Echo Social user 2803301701 bookmarks")
+
+    assert fetched(stub_rsshub) == ["/echo/bookmarks/2803301701"]
