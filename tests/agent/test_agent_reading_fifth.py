@@ -1,15 +1,19 @@
 """The fifth pass of issue 29's reading rules, one behaviour each: a word said in passing names an
 optional setting's value only when the question asks for that very word; "front page" names the
-site's home, not a value "front"; a label in parentheses after a backticked value is read; a
-platform the question names whose routes all wait for staff ends *needs setup* naming the route
-that fits. Hostile input is read without error."""
+site's home, not a value "front"; a label in parentheses after a backticked value is read; a name
+too short for the search ("X") names its platform when said as the place to read. (Platforms
+whose routes all wait for staff: tests/agent/test_agent_setup.py.) Hostile input is read without
+error."""
 
 import time
+from types import SimpleNamespace
 
 import pytest
 
+from agent.platform import named_short
 from agent.routes.enums import asked_for, inline_values, option_named
 from agent.routes.params import params_fill
+from catalog.search import PlatformHit
 
 pytestmark = pytest.mark.django_db  # parameter filling reads the database
 
@@ -101,4 +105,30 @@ def test_hostile_input_is_read_without_error(question):
     assert option_named(question, SECTIONS, loose=False) in {None, *(v for _l, v in SECTIONS)}
     assert isinstance(asked_for("new", question), bool)
     assert hn(question).startswith("/hackernews")
+    assert isinstance(short_named(question), list)
     assert time.perf_counter() - started < 2, "a rule backtracks on hostile input"
+
+
+def short_named(question: str, candidates=()) -> list[str]:
+    ctx = SimpleNamespace(rewrite=SimpleNamespace(query=question), tried_namespaces=set())
+    return named_short(ctx, list(candidates))
+
+
+@pytest.mark.parametrize(
+    "question", ["What's trending on X right now?", "X 上现在的热门趋势", "在 X 看到的趋势"]
+)
+def test_a_one_letter_name_said_as_the_place_names_its_platform(question):
+    assert short_named(question)[:1] == ["twitter"], "the larger of the two X (Twitter) first"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Version X of the spec", "what's trending on x", "on X.org", "X-ray news", "上海 X 光", ""],
+)
+def test_a_one_letter_word_elsewhere_names_no_platform(question):
+    assert short_named(question) == []
+
+
+def test_a_platform_the_search_found_by_name_stands():
+    named_hit = PlatformHit("github", "GitHub", 9.0, ("name GitHub",))
+    assert short_named("GitHub trending on X", [named_hit]) == []
