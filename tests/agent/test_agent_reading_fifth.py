@@ -12,6 +12,7 @@ import pytest
 
 from agent.platform import named_short
 from agent.routes.enums import asked_for, inline_values, option_named
+from agent.routes.fit import kind_said
 from agent.routes.params import params_fill
 from catalog.search import PlatformHit
 
@@ -106,6 +107,7 @@ def test_hostile_input_is_read_without_error(question):
     assert isinstance(asked_for("new", question), bool)
     assert hn(question).startswith("/hackernews")
     assert isinstance(short_named(question), list)
+    assert kind_said("Image New Build", "/dockerhub/build/:owner/:image", question) >= 0
     assert time.perf_counter() - started < 2, "a rule backtracks on hostile input"
 
 
@@ -132,3 +134,12 @@ def test_a_one_letter_word_elsewhere_names_no_platform(question):
 def test_a_platform_the_search_found_by_name_stands():
     named_hit = PlatformHit("github", "GitHub", 9.0, ("name GitHub",))
     assert short_named("GitHub trending on X", [named_hit]) == []
+
+
+def test_of_two_chinese_kind_nouns_in_a_row_the_last_is_asked_for():
+    question = "Docker Hub 上 bitnami 发布的镜像仓库"
+    repositories = kind_said("Owner Repositories", "/dockerhub/repositories/:owner", question)
+    builds = kind_said("Image New Build", "/dockerhub/build/:owner/:image/:tag?", question)
+    assert (repositories, builds) == (1, 0)
+    assert kind_said("Image New Build", "/dockerhub/build/:owner/:image", "bitnami 的镜像") == 1
+    assert kind_said("Image", "/x/:image", "镜像仓库 和 镜像") == 1, "said alone later: asked for"
