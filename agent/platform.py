@@ -11,15 +11,23 @@ this run (the router widens by excluding them).
 import re
 
 from asgiref.sync import sync_to_async
+from django.db.models import Count, Q
 
 from agent import llm
 from agent.context import RunContext
 from agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
+from agent.routes.setup import platforms_waiting
 from briefs import reasons
-from catalog.search import PlatformHit, search_catalog
+from catalog.models import Platform
+from catalog.search import PlatformHit, platforms_named, search_catalog
 from fetching.paths import UTILITY_NAMESPACES
 
 MAX_PLATFORMS = 3
+# A name too short to be a search term ("X") said as the place to read: "on X", "X 上", "在 X".
+SHORT_PLACE_RE = re.compile(
+    r"\b(?:on|at)\s+([A-Z][A-Za-z0-9]?)(?![\w.'-])|(?<![\w.-])([A-Z][A-Za-z0-9]?)\s*上(?!海)"
+    r"|在\s*([A-Z][A-Za-z0-9]?)(?![\w.-])"
+)
 PLATFORM_CANDIDATES = 8
 CLOSE_TO_TOP = 0.5  # offline: other platforms chosen when their score is this close to the top
 
@@ -68,6 +76,38 @@ def platforms_offline(candidates: list[PlatformHit], query: str = "") -> tuple[l
     return chosen, reasons.PLATFORM_TOP.english(score=score)
 
 
+def named_waiting(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
+    """The platform the question names whose routes all wait for staff (Pixiv, left disabled by
+    the import), when no candidate is a platform it names: the platform asked for, not one the
+    search found in its place (``agent.routes.setup``)."""
+    if candidates and named(candidates[0]):
+        return []
+    offered = {c.namespace for c in candidates} | ctx.tried_namespaces | UTILITY_NAMESPACES
+    said = [ns for ns, _strength in platforms_named(ctx.rewrite.query) if ns not in offered]
+    return platforms_waiting(said)[:1] if said else []
+
+
+def named_short(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
+    """The platforms whose name is too short for the search ("X (Twitter)" is X) when the
+    question says it as the place to read ("trending on X", "X 上") and names no candidate;
+    the largest first."""
+    if candidates and named(candidates[0]):
+        return []
+    said = {m for match in SHORT_PLACE_RE.finditer(ctx.rewrite.query) for m in match.groups() if m}
+    if not said:
+        return []
+    names = Q()
+    for name in said:
+        names |= Q(name=name) | Q(name__startswith=f"{name} (")
+    found = (
+        Platform.objects.filter(names, enabled=True, routes__enabled=True)
+        .exclude(namespace__in=ctx.tried_namespaces | UTILITY_NAMESPACES)
+        .annotate(readable=Count("routes"))
+        .order_by("-readable", "namespace")
+    )
+    return [p.namespace for p in found[:MAX_PLATFORMS]]
+
+
 def _choice_schema(options: list[str], max_items: int) -> dict:
     return {
         "type": "object",
@@ -98,6 +138,16 @@ def _platforms_validate(value: dict, offered: list[str]) -> tuple[list[str], str
 async def node_platform(ctx: RunContext) -> bool:
     """Choose up to three platforms; False when the catalog offers none that is left."""
     candidates = await sync_to_async(platform_candidates)(ctx)
+    for find, why in (
+        (named_waiting, reasons.PLATFORM_NAMED_WAITING),
+        (named_short, reasons.PLATFORM_NAMED_PLACE),
+    ):
+        if said := await sync_to_async(find)(ctx, candidates):
+            ctx.platforms = said
+            ctx.tried_namespaces.update(said)
+            reason = why.english()
+            await ctx.step("choice", node="platform", chosen=said, reason=reason, method="offline")
+            return True
     items = [
         {"namespace": c.namespace, "name": c.name, "score": round(c.score, 3)} for c in candidates
     ]

@@ -5,8 +5,8 @@
 On a throwaway database (as ``bench/catalog.py``: a temporary SQLite file, or a scratch
 database on the PostgreSQL server ``DATABASE_URL`` names) holding the seed catalog, every
 question of the eval sets (``eval/routing-dev.jsonl``, ``subject-intent-dev.jsonl``,
-``reading-dev.jsonl``, ``reading-fresh.jsonl``) goes through what the agent does with a question
-before any fetch:
+``reading-dev.jsonl``, ``reading-fresh.jsonl``, ``reading-fresh2.jsonl``) goes through what the
+agent does with a question before any fetch:
 
 - search: ``catalog.search.search_catalog`` (platforms and routes);
 - reading: the offline rewrite (``agent.question.rewrite_offline``) and the run's one reading
@@ -27,7 +27,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[0] = str(ROOT)  # as in bench/catalog.py: the project root, not this folder
-SETS = ("routing-dev.jsonl", "subject-intent-dev.jsonl", "reading-dev.jsonl", "reading-fresh.jsonl")
+SETS = (
+    "routing-dev.jsonl",
+    "subject-intent-dev.jsonl",
+    "reading-dev.jsonl",
+    "reading-fresh.jsonl",
+    "reading-fresh2.jsonl",
+)
 
 
 def questions_read() -> list[str]:

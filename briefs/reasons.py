@@ -39,6 +39,10 @@ class Reason:
 
 PLATFORM_TOP = Reason(noop("highest search score ({score})"))
 PLATFORM_TOP_AND_CLOSE = Reason(noop("highest search score ({score}) and {count} close to it"))
+PLATFORM_NAMED_PLACE = Reason(noop("the platform the question names as the place to read"))
+PLATFORM_NAMED_WAITING = Reason(
+    noop("the platform the question names, whose routes all wait for setting up by staff")
+)
 ROUTE_SUBJECT = Reason(noop("route that takes the subject the question names"))
 ROUTE_BEST = Reason(noop("best-matching route"))
 ROUTE_PER_PLATFORM = Reason(noop("one per chosen platform"))

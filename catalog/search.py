@@ -46,7 +46,7 @@ from django.utils import timezone
 from catalog import selectors
 from catalog.health import route_health_score
 from catalog.search_index import SearchIndex, search_index_current
-from catalog.search_question import SearchQuery, query_parse
+from catalog.search_question import SearchQuery, names_said, query_parse
 from catalog.search_relevance import Relevance, matched_terms, relevance_of
 from catalog.search_terms import MAX_QUESTION_CHARS
 
@@ -407,3 +407,14 @@ def routes_for_platforms(
     allowed = {r for p in platforms for r in index.platforms[p].routes if route_ok[r]} - skip
     rel = relevance_of(index, query, allowed=allowed)
     return _fresh_hits(index, query, rel, (dict.fromkeys(allowed), limit), ({}, 0))[0]
+
+
+def platforms_named(question: str) -> list[tuple[str, float]]:
+    """(namespace, strength of the name found) of every platform ``question`` names by one of
+    its names, whether or not any of its routes can be searched, strongest first. The agent
+    tells a platform asked for by name whose routes all wait for staff from another one."""
+    _checked(question, allow_empty=True)
+    index = search_index_current()
+    found = names_said(index, question)
+    ranked = sorted(found.items(), key=lambda item: -item[1])
+    return [(index.platforms[position].namespace, strength) for position, strength in ranked]

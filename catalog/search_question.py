@@ -132,6 +132,15 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
     return hits
 
 
+def names_said(index: SearchIndex, question: str) -> dict[int, float]:
+    """Every platform the question names, searchable or not (one whose routes all wait for
+    staff is still the one asked for), with the strength of its name found."""
+    everyone = Curation(index.curation.version, b"", (), b"\x01" * len(index.platforms), ())
+    plain, _entities = entities_split(question)
+    hits = _name_hits(index, text_canonical(plain), everyone)
+    return {position: hit.strength for position, hit in hits.items()}
+
+
 def _after_subject_marker(canonical: str, span: tuple[int, int]) -> bool:
     """The name follows "of", "from" or "by": it says whose items, not where to read them."""
     before = canonical[: span[0]].split()

@@ -4,7 +4,13 @@ A route lists the values a parameter takes three ways upstream: the parameter's 
 markdown tables in the route description (labels over values, or a two-column list), and an
 inline list of backticked values in the parameter's own description ("can be `all`, `owner`").
 A question names a value by its label or the value itself, in either language (最热 names
-``hot``), or by a span of time ("7 天" names ``7days``, "24 hours" names ``24h``).
+``hot``), or by a span of time ("7 天" names ``7days``, "24 hours" names ``24h``). A label may
+follow its backticked value in parentheses ("`new` (最新), `hot` (热门)", full-width or not).
+
+Words said in passing ("latest", "new", 全部) name an optional setting's value only when the
+question says the value itself as what it asks for ("*newest* stories" names ``newest``; "what's
+*new*" does not), and below any other value it names. "Front page" and "home page" name the
+site's home as a whole: a value that says only "front" is not asked for.
 """
 
 import re
@@ -19,7 +25,10 @@ TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")
 SLUG_RE = re.compile(r"[A-Za-z0-9_.\-]+")
 MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 MD_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
-INLINE_VALUE_RE = re.compile(r"`([A-Za-z0-9_.\-]{1,40})`")
+# A backticked value, and the label in parentheses (full-width or not) that may follow it
+INLINE_VALUE_RE = re.compile(
+    r"`([A-Za-z0-9_.\-]{1,40})`(?:\s*[(\uff08]([^()\uff08\uff09`]{1,20})[)\uff09])?"
+)
 # "(week, month, year, infinity)": slugs only, no spaces inside one ("e.g. foo" is no list)
 PAREN_LIST_RE = re.compile(r"\(\s*([a-z0-9_\-]{1,40}(?:\s*[,/|]\s*[a-z0-9_\-]{1,40})+)\s*\)")
 SPAN_RE = re.compile(
@@ -32,6 +41,10 @@ SPAN_UNITS |= {"月": "m", "m": "m", "年": "y", "y": "y"}
 # Values a question says in passing ("the latest news"): they name an optional parameter's
 # value only when nothing else in the question does.
 PASSING = frozenset({"all", "latest", "new", "newest", "news", "default", "全部", "最新", "新闻"})
+# A passing word after these is said in passing, never asked for ("what's new", "anything new").
+PASSING_AFTER_RE = re.compile(r"\b(?:what'?s|what\s+is|anything|something|all\s+the)\s+$", re.I)
+# The site's home said as one thing: "front page" is no "front".
+HOME_PAGE_RE = re.compile(r"\b(front|home)[\s-]+page\b", re.I)
 
 # One concept, its Chinese and English words (route values are mostly English slugs, labels
 # often Chinese): general vocabulary of feed sites, not any one site's list.
@@ -92,11 +105,17 @@ def options_of(spec: Any) -> list[tuple[str, str]]:
 
 def inline_values(text: str) -> list[tuple[str, str]]:
     """Values listed in a parameter's description, when it lists two or more: backticked
-    ("can be `all`, `owner`"), else a bare list in parentheses ("Period (week, month, year)")."""
-    values = list(dict.fromkeys(INLINE_VALUE_RE.findall(text or "")))
+    ("can be `all`, `owner`", each with the label in parentheses after it: "`hot` (热门)"),
+    else a bare list in parentheses ("Period (week, month, year)")."""
+    found = INLINE_VALUE_RE.findall(text or "")
+    values = list(dict.fromkeys(value for value, _label in found))
     if len(values) < 2 and (listed := PAREN_LIST_RE.search(text or "")):
         values = list(dict.fromkeys(re.split(r"\s*[,/|]\s*", listed.group(1))))
-    return [(v, v) for v in values] if len(values) >= 2 else []
+        found = []
+    if len(values) < 2:
+        return []
+    labelled = [(label.strip(), value) for value, label in found if label.strip()]
+    return list(dict.fromkeys([(v, v) for v in values] + labelled))
 
 
 def description_table(description: str) -> list[tuple[str, str]]:
@@ -204,28 +223,42 @@ def _translated(question: str) -> set[str]:
     return grams
 
 
+def asked_for(word: str, question: str) -> bool:
+    """``word`` (a Latin word said in passing, such as "newest") is a whole word of the question
+    that is not said in passing ("what's new", "anything new")."""
+    for match in re.finditer(rf"(?<![\w'-]){re.escape(word)}(?![\w'-])", question, re.I):
+        if not PASSING_AFTER_RE.search(question[: match.start()]):
+            return True
+    return False
+
+
 def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) -> str | None:
     """The value of the option the question names best, or None.
 
     A span of time matches first. Otherwise a label (or value) counts when at least 60% of its
     words / character pairs appear in the question, so "最热的主题" names "最热主题" but not
     "最新主题". ``loose`` (a required parameter) also counts the other language's words of a
-    concept; otherwise a value said in passing (latest, 全部) names nothing."""
+    concept; otherwise a value said in passing (latest, 全部) names something only when the
+    question asks for that very word (``asked_for``), and then below any other value."""
     asked_spans = spans(question)
     for label, value in choices:
         if asked_spans & (spans(label) | spans(value)):
             return value
+    question = HOME_PAGE_RE.sub(r"\1page", question)
     asked = _translated(question) if loose else _grams(question)
-    best: tuple[float, bool, int, str] | None = None
+    best: tuple[float, bool, bool, int, str] | None = None
     for label, value in choices:
         for text in (label, value):
             grams = _grams(text)
-            if not grams or len(text.strip()) < 2 or (not loose and text.lower() in PASSING):
+            passing = text.lower() in PASSING
+            if not grams or len(text.strip()) < 2:
+                continue
+            if passing and not loose and not (text.isascii() and asked_for(text, question)):
                 continue
             overlap = len(grams & asked) / len(grams)
             # A kind of thing ("threads") is a weaker choice than a value that is no common noun
             # ("Ask HN threads" asks for ask).
-            candidate = (overlap, text.lower() not in GENERIC, len(text), value)
-            if overlap >= 0.6 and (best is None or candidate[:3] > best[:3]):
+            candidate = (overlap, not passing, text.lower() not in GENERIC, len(text), value)
+            if overlap >= 0.6 and (best is None or candidate[:4] > best[:4]):
                 best = candidate
-    return best[3] if best else None
+    return best[4] if best else None

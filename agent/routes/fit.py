@@ -74,7 +74,8 @@ def _qualifier(word: str) -> str:
 def kind_said(route_name: str, template: str, question: str, parameters: object = None) -> int:
     """How many kinds of subject that the route's name or parameters name (channel, user,
     playlist, repository, organization...) the question names too: "videos from channel X"
-    asks for the route of a channel, not of a playlist; 组织 is an organization. A Chinese
+    asks for the route of a channel, not of a playlist; 组织 is an organization, and of two
+    Chinese kind nouns in a row the last is the one asked for (镜像仓库: repositories). A Chinese
     kind is also a marker the
     question puts by its subject (原神*吧*, *用户* X) that the route's name or a parameter's
     description says (吧名: the forum's name)."""
@@ -83,7 +84,7 @@ def kind_said(route_name: str, template: str, question: str, parameters: object 
     names = [w for n, _r, _o in template_parameters(template) for w in words_of(n)]
     words = set(re.findall(r"[a-z]+", route_name.casefold())) | set(names)
     kinds = {w[:4] for w in words if w in EN_KIND_NOUNS and _word_said(w, latin, asked)}
-    said_zh = {en[:4] for zh, en in ZH_KIND_NOUNS.items() if zh in question}
+    said_zh = {en[:4] for zh, en in ZH_KIND_NOUNS.items() if _head_said(zh, question)}
     kinds |= {w[:4] for w in words if w[:4] in said_zh}
     described = " ".join([route_name, *_descriptions(parameters)])
     # 用户 and user are one kind, whichever language the route says it in
@@ -91,6 +92,18 @@ def kind_said(route_name: str, template: str, question: str, parameters: object 
         ZH_KIND_NOUNS.get(m, m)[:4] for m in ZH_KIND_MARKERS if m in question and m in described
     }
     return len(kinds)  # repo and repository are one kind
+
+
+def _head_said(kind: str, question: str) -> bool:
+    """A Chinese kind noun the question says as the head of what it asks for: not one that
+    qualifies another kind noun right after it (镜像仓库 asks for repositories, of images)."""
+    at = question.find(kind)
+    while at != -1:
+        rest = question[at + len(kind) :]
+        if not any(rest.startswith(other) for other in ZH_KIND_NOUNS):
+            return True
+        at = question.find(kind, at + 1)
+    return False
 
 
 def _descriptions(parameters: object) -> list[str]:

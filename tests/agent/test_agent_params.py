@@ -448,7 +448,10 @@ HN_DESCRIPTION = (
     [
         ("Hacker News best stories", "/hackernews/best"),
         ("Ask HN threads on Hacker News", "/hackernews/ask"),  # a kind of thing loses a tie
-        ("Hacker News front page", "/hackernews/front"),
+        ("Hacker News jobs", "/hackernews/jobs"),
+        # HN's `front` section is its past front pages (the "past" link); the front page
+        # itself is the default `index`
+        ("Hacker News front page", "/hackernews"),
     ],
 )
 def test_a_value_the_parameter_lists_is_named_though_a_table_lists_example_paths(question, path):

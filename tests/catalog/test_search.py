@@ -9,6 +9,7 @@ from catalog.models import CircuitState, Platform, Route, UpstreamState
 from catalog.search import (
     MAX_QUESTION_CHARS,
     SearchQuestionInvalid,
+    platforms_named,
     routes_for_platforms,
     search_catalog,
 )
@@ -201,6 +202,18 @@ def test_it_never_returns_a_disabled_platform_or_its_routes():
     assert "zhihu" not in {p.namespace for p in result.platforms}
     assert "zhihu" not in {r.namespace for r in result.routes}
     assert routes_for_platforms(["zhihu"], "知乎热榜") == []
+
+
+@pytest.mark.django_db
+def test_a_platform_named_whose_routes_are_all_disabled_is_still_named():
+    """Pixiv's routes are all imported disabled (nsfw): the search never finds it, but the
+    question still names it (the agent then says it needs setting up)."""
+    assert "pixiv" not in {p.namespace for p in search_catalog("Pixiv 画师 11").platforms}
+    assert [n for n, _strength in platforms_named("Pixiv 画师 11 的新作品")] == ["pixiv"]
+    assert platforms_named("rust-lang/rust releases") == [], "a subject value names no platform"
+    assert platforms_named("   ") == []
+    with pytest.raises(SearchQuestionInvalid):
+        platforms_named("\x00" * 3)  # checked as a search's question is
 
 
 @pytest.mark.django_db
