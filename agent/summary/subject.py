@@ -32,7 +32,15 @@ from agent.routes.entities import (
 from agent.routes.forms import DURATION_RE, ZH_SPAN_WORD_RE
 from agent.routes.params import route_slots
 from agent.segment import zh_words
-from agent.vocabulary import FILLER_EN, FILLER_ZH, FILLER_ZH_WORDS
+from agent.vocabulary import (
+    FILLER_EN,
+    FILLER_ZH,
+    FILLER_ZH_WORDS,
+    INTENTS,
+    LATIN_WORD_RE,
+    intents_of,
+    plural_stem,
+)
 from catalog.models import Platform, Route
 from fetching.paths import template_values
 
@@ -94,11 +102,32 @@ def context_words_load(
     for path, route_id in paths:
         if route_id in routes:
             names += _settings_named(path, routes[route_id])
+    names += _feed_words(routes.values())
     words = {fold(n) for n in names} | {fold(w) for n in names for w in WORD_RE.findall(n)}
     # A Chinese name is read in words too: 正在上映的电影 names 正在, 上映 and 电影 wherever
     # the question puts them.
     words |= {fold(w) for n in names if CJK_RE.search(n) for w in zh_words(n) if len(w) > 1}
     return {w for w in words if w}
+
+
+def _feed_words(routes: Iterable[Route]) -> list[str]:
+    """What the routes' addresses say of their feed: the literal words of each path after its
+    namespace ("Newest *questions*" read ``/codefather/questions``, a *chart* ``/imdb/chart``),
+    singular and plural, and every word, in both languages, of a kind of feed those words or the
+    route's name name (``/twitter/trends``: 趋势, 热搜...)."""
+    words: list[str] = []
+    for route in routes:
+        literal = [
+            word
+            for segment in route.path.split("/")[2:]
+            if segment and not segment.startswith(":")
+            for word in LATIN_WORD_RE.findall(segment.casefold().replace("_", " "))
+        ]
+        words += [form for word in literal for form in (word, plural_stem(word), word + "s")]
+        for concept in intents_of(" ".join((route.name, *literal))):
+            latin, chinese = INTENTS[concept]
+            words += [*latin, *chinese]
+    return words
 
 
 def _settings_named(path: str, route: Route) -> list[str]:

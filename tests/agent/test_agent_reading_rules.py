@@ -184,6 +184,40 @@ def test_a_chinese_route_name_names_the_feed_in_its_words_and_its_settings_too()
     assert reading("豆瓣正在上映的电影").topic(words).terms == ()
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "question, namespace, path, route",
+    [
+        ("Newest questions on 编程导航", "codefather", "/codefather/questions",
+         "/codefather/questions/:sort?"),
+        ("Metacritic newest game releases", "metacritic", "/metacritic/game/new",
+         "/metacritic/game/:sort?/:filter?"),
+        ("X 上现在的热门趋势", "twitter", "/twitter/trends", "/twitter/trends/:woeid?"),
+    ],
+)  # fmt: skip
+def test_the_words_a_routes_address_says_are_no_topic(question, namespace, path, route):
+    """The literal words of a read path say which feed it is (questions, a game list), and so
+    do the words of a kind of feed they name, in either language (trends: 趋势)."""
+    read = Route.objects.get(path=route)
+
+    words = context_words_load(namespaces={namespace}, route_ids={read.pk}, paths=[(path, read.pk)])
+
+    assert reading(question).topic(words).terms == ()
+
+
+@pytest.mark.django_db
+def test_a_topic_beside_a_routes_own_words_is_still_the_topic():
+    read = Route.objects.get(path="/codefather/questions/:sort?")
+    words = context_words_load(
+        namespaces={"codefather"}, route_ids={read.pk}, paths=[("/codefather/questions", read.pk)]
+    )
+
+    assert "questions" in words and "question" in words
+    assert reading("Questions about kubernetes on 编程导航").topic(words).terms == ("kubernetes",)
+    hn = context_words_load(namespaces={"hackernews"}, route_ids=set())
+    assert reading("Hacker News 首页现在有什么").topic(hn).terms == ()  # a home page: no topic
+
+
 # --- values listed by settings -------------------------------------------------------------------
 
 
