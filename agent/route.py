@@ -94,7 +94,8 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
 
 
 def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> None:
-    """What the best refused route of each platform lacked (at most ``MAX_PATHS`` platforms),
+    """What the best refused route of each platform lacked (``missing`` is in the candidates'
+    order, best first; at most ``MAX_PATHS`` platforms),
     once per platform and parameter: the issues of "the repo I care about" ask for its owner and
     name, not also for the keyword a search route of the same platform would have taken."""
     known = {(n["source"], n["parameter"]) for n in ctx.needs}

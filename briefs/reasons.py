@@ -138,8 +138,8 @@ def parameter_name(name: str) -> str:
 
 
 def need_format(stored: object) -> str:
-    """How a missing value is written, stored in the run's language: one of the agent's own
-    phrasings ("digits", "a domain name, like example.org") reads in the active language; a shape
+    """How a missing value is written, stored in English: one of the agent's own phrasings
+    ("digits", "a domain name, like example.org") reads in the active language; a shape
     ("BV##########") as it is."""
     return gettext(stored) if isinstance(stored, str) and stored else ""
 

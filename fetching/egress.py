@@ -57,7 +57,7 @@ from django.utils.translation import gettext_noop
 from fetching.client import FetchFailed, RSSHubClient
 from fetching.instances import instances_read
 from fetching.models import SUCCESS_OUTCOMES, FetchAttempt, Outcome, RSSHubEgress
-from fetching.outcomes import Verdict, message_clean, verdict_for_status
+from fetching.outcomes import MESSAGE_LIMIT, Verdict, message_clean, verdict_for_status
 from fetching.paths import RoutePathRejected
 
 logger = logging.getLogger(__name__)
@@ -298,20 +298,25 @@ def _state_of(ok: bool | None) -> EgressState:
     return {True: EgressState.UP, False: EgressState.DOWN}.get(ok, EgressState.UNKNOWN)
 
 
+def _excused(template: str, message: str) -> str:
+    """``template`` around RSSHub's ``message``, cut to the message limit in RSSHub's words, so
+    the guard's own words stay whole (and read in the brief's language: ``briefs.reasons``)."""
+    room = MESSAGE_LIMIT - len(template.format(message=""))
+    return template.format(message=message_clean(message, max(room, 1)))
+
+
 def verdict_settled(verdict: Verdict, state: EgressState, since: datetime | None) -> Verdict:
     """A network-level failure as the check left it."""
     if state == EgressState.DOWN:
         when = (since or timezone.now()).strftime(TIME_FORMAT)
-        message = "; ".join(
-            (EXCUSED_SINCE.format(time=when), EXCUSED_NO_BLAME.format(message=verdict.message))
-        )
+        template = "; ".join((EXCUSED_SINCE.format(time=when), EXCUSED_NO_BLAME))
         return Verdict(
-            Outcome.RSSHUB_UNAVAILABLE, message_clean(message), verdict.http_status,
+            Outcome.RSSHUB_UNAVAILABLE, _excused(template, verdict.message), verdict.http_status,
             counts_for_route=False, reason=EGRESS_REASON,
         )  # fmt: skip
     if state == EgressState.PENDING:
-        message = EXCUSED_PENDING.format(message=verdict.message)
-        return replace(verdict, message=message_clean(message), counts_for_route=False)
+        message = _excused(EXCUSED_PENDING, verdict.message)
+        return replace(verdict, message=message, counts_for_route=False)
     return verdict
 
 

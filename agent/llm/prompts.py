@@ -100,10 +100,10 @@ _ROLE_LINE = re.compile(
     r"用户|指令)\s*(?:\|?>)?\s*[:\uff1a])",
     re.I | re.M,
 )
-# Phrases that try to override the prompt, in English and Chinese.
 # How a prompt names the language a model is asked to write in (the agent's language families).
 LANGUAGE_NAMES = {"zh": "Simplified Chinese (简体中文)", "en": "English"}
 
+# Phrases that try to override the prompt, in English and Chinese.
 INSTRUCTION_LIKE = re.compile(
     r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of|my)\s+)*"
     r"(?:previous|prior|above|earlier|preceding|system|original)?\s*"

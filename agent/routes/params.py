@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as noop
 
 from agent.routes.entities import Asked, Entity, marked_after, question_read
 from agent.routes.enums import inline_values, option_named, options_of, table_blocks
@@ -225,19 +225,20 @@ def _id_like(value: str | None) -> bool:
 
 def value_format(slot: Slot) -> str:
     """How a value of ``slot`` is written, for a person asked for it: the example's shape,
-    never its value."""
+    never its value. Stored in English whatever language is active (``briefs.reasons.need_format``
+    reads it in the reader's)."""
     shape = shape_of(slot.example)
     if shape == "pair":
-        return _("owner/name")
+        return noop("owner/name")
     if shape == "number":
-        return _("digits")
+        return noop("digits")
     if shape in ("stock", "video"):
         return re.sub(r"\d", "#", re.sub(r"(?<=BV)\w+", "#" * 10, slot.example))
     if shape == "domain":
-        return _("a domain name, like example.org")
+        return noop("a domain name, like example.org")
     if slot.example and CJK_RE.search(slot.example):
-        return _("a word or phrase")
-    return _("a name as it appears in the site's address")
+        return noop("a word or phrase")
+    return noop("a name as it appears in the site's address")
 
 
 def _searched(slot: Slot) -> bool:

@@ -1,10 +1,11 @@
 """What a needs_input brief asks for reads in the brief's language: the agent stores a value's
-format in the run's language (a worker's is English), and the brief, written in Chinese for a
-Chinese question, must not say "digits" inside a Chinese sentence."""
+format in English whatever language its run has active, and the brief, written in Chinese for a
+Chinese question, must not say "digits" inside a Chinese sentence (nor an English page 数字)."""
 
 import pytest
 from django.utils import translation
 
+from agent.routes.params import Slot, value_format
 from agent.summary.honest import need_markdown
 from briefs.reasons import need_format
 
@@ -37,3 +38,17 @@ def test_a_missing_or_malformed_format_asks_without_one(stored):
     with translation.override("en"):
         [ask, _where] = need_markdown({**NEED, "format": stored})
     assert ask == "**Which RSSHub Test ID?**"
+
+
+def test_a_format_is_stored_in_english_whatever_language_the_run_has_active():
+    slot = Slot(
+        name="id", regex="", optional=False, description="", choices=[],
+        example="1642634100", default=None, subject=True,
+    )  # fmt: skip
+    with translation.override("zh-hans"):
+        stored = value_format(slot)
+    assert stored == "digits"
+    with translation.override("en"):
+        assert need_format(stored) == "digits"
+    with translation.override("zh-hans"):
+        assert need_format(stored) == "数字"

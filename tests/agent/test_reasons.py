@@ -12,7 +12,7 @@ from briefs import reasons
 from briefs.reasons import reason_join, reason_translate
 from fetching.egress import EgressState, verdict_settled
 from fetching.models import Outcome
-from fetching.outcomes import Verdict
+from fetching.outcomes import MESSAGE_LIMIT, Verdict
 from tests.untranslated import CATALOGS, po_entries
 
 CHINESE = {e.msgid: e for e in po_entries(CATALOGS[0])}
@@ -76,8 +76,21 @@ def test_what_the_egress_guard_wrote_reads_in_chinese_with_rsshubs_words_kept():
     pending = verdict_settled(failed, EgressState.PENDING, since)
     with translation.override("zh-hans"):
         assert reason_translate(down.message) == (
-            f"RSSHub 无法访问互联网（自 2026-12-04 14:37 UTC 起）；不归咎于任何来源：{raw}"  # noqa: RUF001
+            f"RSSHub 无法访问互联网（自 2026-12-04 14:37 UTC 起）；不归咎于任何路由：{raw}"  # noqa: RUF001
         )
         assert reason_translate(pending.message) == (
             f"{raw}（未计入：正在检查 RSSHub 能否访问互联网）"  # noqa: RUF001
         )
+
+
+def test_a_long_rsshub_message_is_cut_in_its_own_words_and_the_guards_stay_whole():
+    raw = "FetchError: " + "stack frame at node:internal/deps " * 40
+    since = datetime(2026, 12, 4, 14, 37, tzinfo=UTC)
+    failed = Verdict(Outcome.UPSTREAM_ERROR, raw, 503, network=True)
+    for state in (EgressState.DOWN, EgressState.PENDING):
+        message = verdict_settled(failed, state, since).message
+        assert len(message) <= MESSAGE_LIMIT
+        with translation.override("zh-hans"):
+            shown = reason_translate(message)
+        assert "RSSHub cannot reach" not in shown and "not counted" not in shown, shown
+        assert "FetchError: stack frame" in shown  # RSSHub's words, as written, cut
