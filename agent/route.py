@@ -15,9 +15,15 @@ from asgiref.sync import sync_to_async
 
 from agent.context import RunContext
 from agent.routes.choice import MAX_PATHS
-from agent.routes.fit import offline_choice, platform_words, route_about, template_intents
+from agent.routes.fit import (
+    offline_choice,
+    platform_words,
+    route_about,
+    route_fill,
+    template_intents,
+)
 from agent.routes.model import routes_by_model
-from agent.routes.params import FilledPath, SubjectMissing, params_fill, route_words
+from agent.routes.params import FilledPath, SubjectMissing, route_words
 from agent.routes.setup import setup_needed
 from briefs import reasons
 from catalog.models import Route
@@ -45,16 +51,7 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
 def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
     words = platform_words(route.platform)
     asked = ctx.reading.route_subjects(words, route_words(route.path, route.name))
-    return params_fill(
-        template=route.path,
-        parameters=route.parameters,
-        description=route.description,
-        example=route.example,
-        question=ctx.rewrite.query,
-        platform_words=words,
-        route_name=route.name,
-        asked=asked,
-    )
+    return route_fill(route, ctx.rewrite.query, asked=asked)
 
 
 def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tuple], str, list]:

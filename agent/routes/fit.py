@@ -17,12 +17,13 @@ from agent.routes.entities import (
     GENERIC,
     ZH_AFTER_MARKERS,
     ZH_BEFORE_MARKERS,
+    Asked,
     platform_blank,
     zh_content,
 )
 from agent.routes.forms import CJK_RE
 from agent.routes.params import PARAM_TOKEN_RE as PARAM_RE
-from agent.routes.params import words_of
+from agent.routes.params import FilledPath, params_fill, words_of
 from agent.vocabulary import ZH_KIND_NOUNS, intents_of
 from catalog.models import Platform, Route
 from fetching.models import Outcome
@@ -123,15 +124,35 @@ def platform_words(platform: Platform) -> tuple[str, ...]:
     return (platform.namespace, platform.name, *platform.aliases)
 
 
+def route_fill(route: Route, question: str, *, asked: Asked | None = None) -> FilledPath:
+    """``route``'s path with its parameters filled from ``question`` (``params_fill``; ``asked``:
+    the question's subjects as the run's reading gives them); raises ``RoutePathRejected``."""
+    return params_fill(
+        template=route.path,
+        parameters=route.parameters,
+        description=route.description,
+        example=route.example,
+        question=question,
+        platform_words=platform_words(route.platform),
+        route_name=route.name,
+        asked=asked,
+    )
+
+
 def route_said(query: str, route: Route) -> tuple[int, int]:
     return name_said(route.name, query, platform_words(route.platform), route.path)
+
+
+def template_literals(template: str) -> str:
+    """The literal words of a route's path past its namespace (``/gitee/releases/:owner``:
+    releases), its parameters left out."""
+    return " ".join(PARAM_RE.sub(" ", template).strip("/").split("/", 1)[1:])
 
 
 def template_intents(name: str, template: str) -> frozenset[str]:
     """The kinds of feed a route serves (``agent.vocabulary.INTENTS``), read from its name and
     its path's literal words past the namespace (``/gitee/releases/...``: releases)."""
-    literals = PARAM_RE.sub(" ", template).strip("/").split("/", 1)[1:]
-    return intents_of(f"{name} {' '.join(literals)}")
+    return intents_of(f"{name} {template_literals(template)}")
 
 
 def route_intents(route: Route) -> frozenset[str]:

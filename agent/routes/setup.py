@@ -27,12 +27,11 @@ from django.db.models import Q
 from agent.routes.fit import (
     intent_said,
     kind_said,
-    platform_words,
     route_about,
+    route_fill,
     route_said,
     route_unconfigured,
 )
-from agent.routes.params import params_fill
 from catalog.models import Platform, Route
 from fetching.models import Outcome
 from fetching.paths import RoutePathRejected
@@ -94,15 +93,7 @@ def _filled(query: str, route: Route) -> tuple[int, int, int, int]:
     """How well the question fills a route no word of its name says: the subject it names
     taken, the kind of subject it names, the fewest words of the name it does not say."""
     try:
-        filled = params_fill(
-            template=route.path,
-            parameters=route.parameters,
-            description=route.description,
-            example=route.example,
-            question=query,
-            platform_words=platform_words(route.platform),
-            route_name=route.name,
-        )
+        filled = route_fill(route, query)
     except RoutePathRejected:
         return (0, 0, 0, 0)
     unsaid = route_said(query, route)[1]

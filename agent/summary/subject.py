@@ -29,6 +29,7 @@ from agent.routes.entities import (
     marked_after,
     platform_blank,
 )
+from agent.routes.fit import template_intents, template_literals
 from agent.routes.forms import DURATION_RE, ZH_SPAN_WORD_RE
 from agent.routes.params import route_slots
 from agent.segment import zh_words
@@ -38,7 +39,6 @@ from agent.vocabulary import (
     FILLER_ZH_WORDS,
     INTENTS,
     LATIN_WORD_RE,
-    intents_of,
     plural_stem,
 )
 from catalog.models import Platform, Route
@@ -117,14 +117,9 @@ def _feed_words(routes: Iterable[Route]) -> list[str]:
     route's name name (``/twitter/trends``: 趋势, 热搜...)."""
     words: list[str] = []
     for route in routes:
-        literal = [
-            word
-            for segment in route.path.split("/")[2:]
-            if segment and not segment.startswith(":")
-            for word in LATIN_WORD_RE.findall(segment.casefold().replace("_", " "))
-        ]
+        literal = LATIN_WORD_RE.findall(template_literals(route.path).casefold().replace("_", " "))
         words += [form for word in literal for form in (word, plural_stem(word), word + "s")]
-        for concept in intents_of(" ".join((route.name, *literal))):
+        for concept in template_intents(route.name, route.path):
             latin, chinese = INTENTS[concept]
             words += [*latin, *chinese]
     return words
