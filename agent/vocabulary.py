@@ -76,8 +76,17 @@ KIND_EN = frozenset(
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN
 # Pronouns that open a clause about the asker right after a noun: that noun is no name.
 CLAUSE_PRONOUNS = frozenset(str.split("i we you they i'm we're i've we've i'd my our"))
+# Words for kinds of subject a route's name or parameter says: a name stands beside them.
+EN_KIND_NOUNS = frozenset(
+    str.split(
+        """organization organisation org channel account user repo repository package image
+    project playlist subreddit group community page profile library crate module topic
+    organizations channels accounts users repos repositories packages images projects
+    playlists groups communities topics"""
+    )
+)
 # Chinese words for kinds of subject, each with the English one a route's name or parameter
-# says (``agent.routes.entities.EN_KIND_NOUNS``): "microsoft 组织" asks for an organization's.
+# says (``EN_KIND_NOUNS``): "microsoft 组织" asks for an organization's.
 ZH_KIND_NOUNS = {
     "组织": "organization",
     "用户": "user",
@@ -148,6 +157,25 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 LATIN_WORD_RE = re.compile(r"[a-z0-9]+")
 
+# A kind of subject the asker says which by a clause or a possessive, not by a name.
+_KINDS = "|".join(sorted(EN_KIND_NOUNS | KIND_EN, key=len, reverse=True))
+# "the channel (that) I follow", "the game my friend plays"
+KIND_ASKERS_EN = re.compile(
+    rf"\b(?:{_KINDS})\s+(?:that\s+|which\s+|who\s+)?(?:i|we|you|my|our|your)\b"
+)
+# "our project's repository", "my favourite YouTube channel": a possessive, then within three
+# words a kind of subject
+ASKERS_KIND_EN = re.compile(rf"\b(?:my|our|your)\s+(?:[\w.'\u2019-]+\s+){{0,3}}?(?:{_KINDS})\b")
+_ZH_KINDS = "|".join(
+    [*ZH_KIND_NOUNS, *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 up主"), "up 主"]
+)
+# "我关注的频道", "朋友运营的 Telegram 频道", "我们团队用的镜像": the asker's circle, a short
+# clause, 的, then (after a Latin name of a platform, at most) a kind of subject
+ASKERS_KIND_ZH = re.compile(
+    rf"(?<![给帮让跟叫替为诉])(?:我们?|你们?|朋友|同事|团队|公司|自己|家人)"
+    rf"[^\s\uff0c\u3002\uff1f\uff01\u3001的]{{0,6}}的\s*(?:[a-z0-9.\- ]+\s*)?(?:{_ZH_KINDS})"
+)
+
 
 def plural_stem(word: str) -> str:
     """A Latin plural's singular, roughly: "events" is event, "class" stays."""
@@ -188,8 +216,14 @@ def indefinite_en(word: str) -> bool:
 
 
 def subject_unnamed(text: str) -> bool:
-    """``text`` says it has a subject in mind without naming it (some user, 某位 UP 主)."""
+    """``text`` says it has a subject in mind without naming it: some user, 某位 UP 主, a kind
+    of subject the asker's clause or possessive says which ("the channel *I follow*", "*our*
+    project's repository", "*我关注的*频道")."""
     folded = text.casefold()
-    return bool(UNNAMED_EN & set(LATIN_WORD_RE.findall(folded))) or any(
-        w in folded for w in UNNAMED_ZH
+    return (
+        bool(UNNAMED_EN & set(LATIN_WORD_RE.findall(folded)))
+        or any(w in folded for w in UNNAMED_ZH)
+        or ASKERS_KIND_EN.search(folded) is not None
+        or KIND_ASKERS_EN.search(folded) is not None
+        or ASKERS_KIND_ZH.search(folded) is not None
     )

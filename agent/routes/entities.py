@@ -47,6 +47,7 @@ from agent.routes.forms import (
 )
 from agent.vocabulary import (
     CLAUSE_PRONOUNS,
+    EN_KIND_NOUNS,
     FILLER_EN,
     FILLER_ZH,
     INDEFINITE_EN,
@@ -91,14 +92,6 @@ QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
 # A kind of thing right after "the X" names X ("the golang organization"), and so it does after
 # a preposition or first ("events in mastodon org", "postgres image new tags").
 KIND_LEADS = frozenset(("", *str.split("the in of for from by on at")))
-EN_KIND_NOUNS = frozenset(
-    str.split(
-        """organization organisation org channel account user repo repository package image
-    project playlist subreddit group community page profile library crate module topic
-    organizations channels accounts users repos repositories packages images projects
-    playlists groups communities topics"""
-    )
-)
 # What follows these is a topic to search for, not an account or a name.
 ZH_TOPIC_MARKERS = ("关于", "搜索", "关键词", "关键字", "提到", "提及", "涉及")
 ZH_AFTER_MARKERS = (

@@ -13,7 +13,6 @@ import re
 from agent.question import EN_STOP
 from agent.routes.entities import (
     AUTHOR_MARKERS,
-    EN_KIND_NOUNS,
     GENERIC,
     ZH_AFTER_MARKERS,
     ZH_BEFORE_MARKERS,
@@ -24,7 +23,7 @@ from agent.routes.entities import (
 from agent.routes.forms import CJK_RE
 from agent.routes.params import PARAM_TOKEN_RE as PARAM_RE
 from agent.routes.params import FilledPath, params_fill, words_of
-from agent.vocabulary import ZH_KIND_NOUNS, intents_of
+from agent.vocabulary import EN_KIND_NOUNS, ZH_KIND_NOUNS, intents_of
 from catalog.models import Platform, Route
 from fetching.models import Outcome
 from fetching.paths import template_parameters

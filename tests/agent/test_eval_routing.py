@@ -111,6 +111,25 @@ def test_the_totals_count_path_hits_example_leaks_and_needs_input():
     assert totals["no_example_entity_questions"] == 2
 
 
+def test_path_hits_are_counted_apart_for_questions_naming_a_subject_and_head_questions():
+    outcomes = [
+        outcome(["a"], paths=["/a/x"], expect_paths=["/a/x"]),  # names one: hit
+        outcome(["a"], paths=["/a/y"], expect_paths=["/a/x"]),  # names one: miss
+        outcome(["a"], paths=["/a/hot"], expect_paths=["/a/hot"], bare=True),  # head: hit
+        outcome(["a"], needs=[NEED], bare=True),  # names none, gives no path: asked
+        outcome(["a"], paths=["/a/hot"], bare=True),  # names none, gives no path: read anyway
+        outcome(["a"], routes=["/a/:id"], setup=["/a/:id"], bare=True),  # its route waits
+    ]
+
+    totals = totals_of(outcomes)
+
+    assert [o.case.kind for o in outcomes] == ["subject", "subject", "head", "asks", "asks", "asks"]
+    assert (totals["subject_path_hits"], totals["subject_path_questions"]) == (1, 2)
+    assert (totals["head_path_hits"], totals["head_path_questions"]) == (1, 1)
+    assert (totals["asks_right"], totals["asks_questions"]) == (2, 3)
+    assert [o.asked_right for o in outcomes] == [None, None, None, True, False, True]
+
+
 def test_hits_count_the_first_choice_the_first_three_and_the_first_route_template():
     outcomes = [
         outcome(["a", "b"], ["/a/x"], routes=["/a/x"]),  # hit@1, route hit
@@ -171,6 +190,14 @@ def test_each_question_gets_its_choices_and_the_totals(tmp_path, capsys):
         "needs_input": 0,
         "needs_setup": 0,
         "needs_setup_right": 0,
+        "subject_path_questions": 0,
+        "subject_path_hits": 0,
+        "subject_path_hit": None,
+        "head_path_questions": 0,
+        "head_path_hits": 0,
+        "head_path_hit": None,
+        "asks_questions": 0,
+        "asks_right": 0,
         "topic_questions": 0,
         "topic_hits": 0,
         "topic_hit": None,

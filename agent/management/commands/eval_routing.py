@@ -24,6 +24,10 @@ fetched and no brief is saved.
 - needs input: the route node found no route it could fill and asked for what was missing;
 - needs setup: the only route that fits needs setting up by staff (``agent.routes.setup``), so
   nothing is read; the line's ``routes`` listing that route counts it as a *right* setup;
+- path hit by kind of question: *names a subject* (the line's ``paths`` and no
+  ``no_example_entity``), *head* (names none, and a route that needs none serves it: the line
+  gives ``paths`` too); and *asks*, over the lines naming no subject that give no ``paths``: the
+  run ended asking for input (or *needs setup* on one of the line's routes);
 - topic hit, over the lines that give ``"topic"`` (the terms the topic check must look for in the
   items, ``[]`` when the question names no topic and must never end off topic): the subject the
   topic check (``agent.summary.subject``) reads from the question and the platforms and routes
@@ -62,6 +66,14 @@ class EvalCase:
     paths: tuple[str, ...] | None = None  # None: the line names no paths
     no_example_entity: bool = False  # the question names no subject
     topic: tuple[str, ...] | None = None  # the topic check's terms; None: the line gives none
+
+    @property
+    def kind(self) -> str:
+        """subject (names one), head (names none; a route that needs none serves it) or asks
+        (names none; the run should ask)."""
+        if not self.no_example_entity:
+            return "subject"
+        return "head" if self.paths is not None else "asks"
 
 
 @dataclass
@@ -114,6 +126,18 @@ class EvalOutcome:
         return bool(self.needs) and not self.paths
 
     @property
+    def setup_right(self) -> bool:
+        return bool(self.setup) and self.setup[0] in (self.case.routes or ())
+
+    @property
+    def asked_right(self) -> bool | None:
+        """Over the lines that name no subject and give no path: the run asked (or the line's
+        own route needs setting up)."""
+        if self.case.kind != "asks":
+            return None
+        return self.needs_input or self.setup_right
+
+    @property
     def example_leak(self) -> bool | None:
         if not self.case.no_example_entity:
             return None
@@ -145,6 +169,8 @@ class EvalOutcome:
             "expected_paths": list(self.case.paths) if self.case.paths is not None else None,
             "path_hit": self.path_hit,
             "no_example_entity": self.case.no_example_entity,
+            "kind": self.case.kind,
+            "asked_right": self.asked_right,
             "needs_input": self.needs_input,
             "needs": self.needs,
             "example_leaks": self.leaks,
@@ -308,6 +334,7 @@ def totals_of(outcomes: list[EvalOutcome]) -> dict:
     path = sum(bool(o.path_hit) for o in with_paths)
     with_topic = [o for o in outcomes if o.topic_hit is not None]
     topic = sum(bool(o.topic_hit) for o in with_topic)
+    asks = [o for o in outcomes if o.asked_right is not None]
     return {
         "questions": len(outcomes),
         "route_questions": len(with_routes),
@@ -325,13 +352,25 @@ def totals_of(outcomes: list[EvalOutcome]) -> dict:
         "invented_subjects": sum(bool(o.invented_subject) for o in outcomes),
         "needs_input": sum(o.needs_input for o in outcomes),
         "needs_setup": sum(bool(o.setup) for o in outcomes),
-        "needs_setup_right": sum(
-            bool(o.setup) and o.setup[0] in (o.case.routes or ()) for o in outcomes
-        ),
+        "needs_setup_right": sum(o.setup_right for o in outcomes),
+        **{
+            f"{kind}_path_{name}": value
+            for kind in ("subject", "head")
+            for name, value in _path_share(
+                [o for o in with_paths if o.case.kind == kind], share
+            ).items()
+        },
+        "asks_questions": len(asks),
+        "asks_right": sum(bool(o.asked_right) for o in asks),
         "topic_questions": len(with_topic),
         "topic_hits": topic,
         "topic_hit": share(topic, len(with_topic)),
     }
+
+
+def _path_share(outcomes: list[EvalOutcome], share) -> dict:
+    hits = sum(bool(o.path_hit) for o in outcomes)
+    return {"questions": len(outcomes), "hits": hits, "hit": share(hits, len(outcomes))}
 
 
 def _mark(hit: bool | None) -> str:
@@ -416,6 +455,19 @@ class Command(BaseCommand):
         )
         self.stdout.write(line("route hit", t["route_hits"], t["route_questions"], t["route_hit"]))
         self.stdout.write(line("path hit", t["path_hits"], t["path_questions"], t["path_hit"]))
+        for kind, label in (("subject", "  names subject"), ("head", "  head")):
+            self.stdout.write(
+                line(
+                    label,
+                    t[f"{kind}_path_hits"],
+                    t[f"{kind}_path_questions"],
+                    t[f"{kind}_path_hit"],
+                )
+            )
+        self.stdout.write(
+            f"{'asked':<15} {t['asks_right']}/{t['asks_questions']}  "
+            "(of the questions naming no subject nor a path: asked, or its route needs setup)"
+        )
         self.stdout.write(
             f"{'example leaks':<15} {t['example_leaks']}  "
             f"(of {t['no_example_entity_questions']} questions naming no subject)"

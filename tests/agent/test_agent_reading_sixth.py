@@ -1,0 +1,68 @@
+"""The sixth pass of issue 29's reading rules, one behaviour each: a kind of subject that the
+asker's own clause or possessive says which ("the channel I follow", "our project's repository",
+"我关注的频道") is someone unnamed, so the run asks instead of reading a feed of no one; a
+question that only passes by the asker ("what should I read") is not. Against the real catalog
+snapshot, offline."""
+
+import pytest
+
+from agent.vocabulary import subject_unnamed
+from tests.agent.test_agent_route_offline import route
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Posts from a Telegram channel I follow",
+        "New videos from a YouTube channel I like",
+        "Steam news for the game I play",
+        "Open discussions in our project's GitHub repository",
+        "The Telegram channel my friend runs",
+        "Latest uploads of my favourite YouTube channel",
+        "我关注的频道的最新消息",
+        "朋友运营的 Telegram 频道",
+        "我常玩的游戏有什么新闻",
+    ],
+)
+def test_a_kind_of_subject_the_asker_says_which_is_unnamed(question):
+    assert subject_unnamed(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What should I read on Hacker News today",
+        "GitHub trending repos this week",
+        "torvalds/linux commits I missed",
+        "What is the top game on Steam you recommend",
+        "Which project should I watch",
+        "帮我看看微博热搜的用户",
+        "给我看看 36氪的快讯",
+    ],
+)
+def test_a_question_that_only_passes_by_the_asker_names_someone(question):
+    assert not subject_unnamed(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Posts from a Telegram channel I follow",
+        "Steam news for the game I play",
+        "Open discussions in our project's GitHub repository",
+        "朋友运营的 Telegram 频道",
+    ],
+)
+def test_a_question_meaning_an_unnamed_subject_asks_instead_of_reading_a_feed_of_no_one(question):
+    chosen, ctx = route(question)
+
+    assert ctx.paths == [], f"{question!r} read {ctx.paths}, a feed of no one in particular"
+    assert chosen is False and ctx.needs, f"{question!r} should ask which one is meant"
+
+
+def test_a_head_question_still_reads_its_feed():
+    _chosen, ctx = route("What's trending on bilibili right now?")
+
+    assert [path for path, _ in ctx.paths][:1] == ["/bilibili/hot-search"]
