@@ -79,11 +79,14 @@ def platforms_offline(candidates: list[PlatformHit], query: str = "") -> tuple[l
 def named_waiting(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
     """The platform the question names whose routes all wait for staff (Pixiv, left disabled by
     the import), when no candidate is a platform it names: the platform asked for, not one the
-    search found in its place (``agent.routes.setup``)."""
-    if candidates and named(candidates[0]):
+    search found in its place (``agent.routes.setup``); nor when the candidate's name is said
+    more strongly ("a Pixiv artist I *follow*" names Pixiv, not the reader called Follow)."""
+    strengths = dict(platforms_named(ctx.rewrite.query))
+    top = strengths.get(candidates[0].namespace, 0.0) if candidates else 0.0
+    if candidates and named(candidates[0]) and top >= max(strengths.values(), default=0.0):
         return []
     offered = {c.namespace for c in candidates} | ctx.tried_namespaces | UTILITY_NAMESPACES
-    said = [ns for ns, _strength in platforms_named(ctx.rewrite.query) if ns not in offered]
+    said = [ns for ns, strength in strengths.items() if ns not in offered and strength > top]
     return platforms_waiting(said)[:1] if said else []
 
 

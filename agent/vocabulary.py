@@ -149,6 +149,9 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "follower": (("follower", "followers"), ("粉丝",)),
     "paper": (("paper", "papers"), ("论文",)),
     "video": (("video", "videos", "upload"), ("视频",)),
+    # a feed's language, where a site has one per language (/blog and /blog-zh)
+    "english": (("english", "en"), ("英文", "英语")),
+    "chinese": (("chinese", "zh", "cn"), ("中文", "汉语")),
     # a topic marked to look for ("about X", 关于X) asks for a search of it
     "search": (
         ("search", "keyword", "about", "mentioning", "regarding", "concerning"),

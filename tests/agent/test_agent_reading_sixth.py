@@ -66,3 +66,28 @@ def test_a_head_question_still_reads_its_feed():
     _chosen, ctx = route("What's trending on bilibili right now?")
 
     assert [path for path, _ in ctx.paths][:1] == ["/bilibili/hot-search"]
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("The English blog of Hugging Face", "/huggingface/blog"),
+        ("Hugging Face 的中文博客", "/huggingface/blog-zh"),
+    ],
+)
+def test_the_language_asked_for_chooses_among_a_sites_feeds_per_language(question, path):
+    """/huggingface/blog is named 英文博客 and /huggingface/blog-zh 中文博客: "English" and 中文
+    are read across languages, as any other kind of feed."""
+    _chosen, ctx = route(question)
+
+    assert [p for p, _ in ctx.paths][:1] == [path]
+
+
+def test_a_platform_named_by_a_common_word_does_not_stand_in_for_one_named_plainly():
+    """"I follow" says the reader called Follow's name too, more weakly than Pixiv's: the run
+    is about Pixiv, whose routes all wait for staff, so it ends needing setup there."""
+    _chosen, ctx = route("New works from a Pixiv artist I follow")
+
+    assert ctx.platforms == ["pixiv"]
+    assert ctx.paths == []
+    assert [s["route"].split("/")[1] for s in ctx.setup_needed] == ["pixiv"]
