@@ -84,7 +84,7 @@ def test_the_language_asked_for_chooses_among_a_sites_feeds_per_language(questio
 
 
 def test_a_platform_named_by_a_common_word_does_not_stand_in_for_one_named_plainly():
-    """"I follow" says the reader called Follow's name too, more weakly than Pixiv's: the run
+    """ "I follow" says the reader called Follow's name too, more weakly than Pixiv's: the run
     is about Pixiv, whose routes all wait for staff, so it ends needing setup there."""
     _chosen, ctx = route("New works from a Pixiv artist I follow")
 
