@@ -30,7 +30,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.routes.params import Slot, SubjectMissing, route_slots
-from agent.vocabulary import FILLER_ZH, filler_en
+from agent.vocabulary import (
+    CLAUSE_PRONOUNS,
+    EN_KIND_NOUNS,
+    FILLER_ZH,
+    ZH_KIND_NOUNS,
+    filler_en,
+    intent_word,
+)
 from briefs import reasons
 from catalog.models import Route
 from fetching.paths import RoutePathRejected, path_build
@@ -83,13 +90,20 @@ def subject_given(value: str, asked: str, *, names: tuple[str, ...] = ()) -> boo
     folded = fold(value)
     if not folded or folded in {fold(n) for n in names if n}:
         return False
-    if filler_en(folded) or folded in FILLER_ZH:
+    if filler_en(folded) or folded in FILLER_ZH or _kind_word(folded):
         return False
     text = unicodedata.normalize("NFKC", asked).casefold()
     body = r"\s*".join(re.escape(c) for c in folded)
     before = r"(?<![a-z0-9])" if LATIN_EDGE.match(folded[0]) else ""
     after = r"(?![a-z0-9])" if LATIN_EDGE.match(folded[-1]) else ""
-    return re.search(before + body + after, text) is not None
+    # "the lab I follow": a word heading a clause about the asker is no name
+    clause = rf"(?!\s+(?:{'|'.join(map(re.escape, CLAUSE_PRONOUNS))})\b)"
+    return re.search(before + body + after + clause, text) is not None
+
+
+def _kind_word(folded: str) -> bool:
+    """A word for a kind of subject or of feed ("user", "channel", 仓库, "releases") names none."""
+    return folded in EN_KIND_NOUNS or folded in ZH_KIND_NOUNS or intent_word(folded)
 
 
 # --- what the model is shown --------------------------------------------------------------------

@@ -377,6 +377,11 @@ def test_a_subject_must_be_a_whole_token_of_the_question():
     assert not subject_given("my", "the repo of my team")
     assert not subject_given("某个", "某个用户的动态")
     assert not subject_given("", "anything")
+    assert not subject_given("channel", "videos of the channel I like")
+    assert not subject_given("仓库", "我们团队的仓库")
+    assert not subject_given("releases", "releases of the repo we maintain")
+    assert not subject_given("lab", "models by the lab I follow"), "it heads the asker's clause"
+    assert subject_given("lab", "models by lab, the one I follow"), "a name, then a clause"
 
 
 def test_the_model_may_answer_that_the_question_needs_input(run_owner, llm_server, world):
