@@ -635,12 +635,13 @@ def exited(pid: int) -> bool:
 
 
 def kill_once_busy(victims: list[int]) -> None:
-    """Kill the idle workers as soon as the pool has handed them out for a parse."""
+    """Kill the worker the pool hands out for a parse, as soon as it is handed out (other
+    workers left idle by earlier tests stay idle, and alive)."""
     # Polled often: the kill must land while the parse runs, however busy the machine is.
     wait_until(
-        lambda: not set(victims) & set(feed_parser_pids()), what="a worker checked out", every=0.001
+        lambda: set(victims) - set(feed_parser_pids()), what="a worker checked out", every=0.001
     )
-    for pid in victims:
+    for pid in set(victims) - set(feed_parser_pids()):
         os.kill(pid, signal.SIGKILL)
 
 
