@@ -58,7 +58,9 @@ ITEM_EN = frozenset(
     topics everyone everybody interesting talking talk talked saying say said discussed
     discussing discussion people good important big major happen worth read reading see know get
     find out more other new newest top noting notable noteworthy worthy remarkable
-    significant anything"""
+    significant anything news lately recently currently now soon today tonight yesterday
+    when next launch launches announce announces announcement announcements publish publishes
+    ship ships posting streaming happening going"""
     )
 )
 # Words for kinds of things: they say what kind is asked for, never which one.
@@ -113,7 +115,8 @@ FILLER_ZH = sorted(
         *str.split(
             """标签 文章 结果 搜索 资讯 新闻 动态 内容 视频 帖子 热帖 更新 推送 评论 之 我 关注 喜欢
             收藏 关于 热搜 热榜 榜单 快讯 用户 话题 热门 最热 推荐 精选 热点 头条 说什么 好的 有没有
-            相关 情况 进展 有新 用的 主题 镜像 首页 主页"""
+            相关 情况 进展 有新 用的 主题 镜像 首页 主页 怎么 怎么看 如何 怎样 哪些 出新 发新
+            记录 日志"""
         ),
     },
     key=len,
@@ -172,11 +175,12 @@ ASKERS_KIND_EN = re.compile(rf"\b(?:my|our|your)\s+(?:[\w.'\u2019-]+\s+){{0,3}}?
 _ZH_KINDS = "|".join(
     [*ZH_KIND_NOUNS, *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 up主"), "up 主"]
 )
-# "我关注的频道", "朋友运营的 Telegram 频道", "我们团队用的镜像": the asker's circle, a short
-# clause, 的, then (after a Latin name of a platform, at most) a kind of subject
+# "我关注的频道", "朋友运营的 Telegram 频道", "我关注的那个 B 站 UP 主": the asker's circle, a
+# short clause, 的, then (after 那个 or a platform's name, at most) a kind of subject
 ASKERS_KIND_ZH = re.compile(
     rf"(?<![给帮让跟叫替为诉])(?:我们?|你们?|朋友|同事|团队|公司|自己|家人)"
-    rf"[^\s\uff0c\u3002\uff1f\uff01\u3001的]{{0,6}}的\s*(?:[a-z0-9.\- ]+\s*)?(?:{_ZH_KINDS})"
+    rf"[^\s\uff0c\u3002\uff1f\uff01\u3001的]{{0,6}}的"
+    rf"[^\uff0c\u3002\uff1f\uff01\u3001的]{{0,16}}?(?:{_ZH_KINDS})"
 )
 
 

@@ -44,6 +44,7 @@ from agent.routes.forms import (
     URL_RE,
     VIDEO_RE,
     WORD_TOKEN_RE,
+    ZH_SPAN_WORD_RE,
 )
 from agent.vocabulary import (
     CLAUSE_PRONOUNS,
@@ -209,6 +210,7 @@ def _usable(word: str, excluded: set[str]) -> bool:
         bool(re.search(r"[^\W_]", low))
         and low not in EN_STOP
         and low not in GENERIC
+        and not ZH_SPAN_WORD_RE.fullmatch(low)  # 这两天 says when, not who
         and not describes(low, excluded)
     )
 
@@ -259,7 +261,13 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
                 break
             word = _zh_word(token)
             # "UP 主点赞的视频": a kind of feed after the marker names no one
-            if word and not describes(word.lower(), excluded) and not intent_word(word):
+            # "UP 主这两天": a span of time after the marker names no one either
+            if (
+                word
+                and not describes(word.lower(), excluded)
+                and not intent_word(word)
+                and not ZH_SPAN_WORD_RE.fullmatch(word)
+            ):
                 words.append(word)
             break
         token = POSSESSIVE_RE.sub("", token)

@@ -52,9 +52,13 @@ DURATION_RE = re.compile(
     r"\d+\s*(?:个)?(?:小时|天|日|周|星期|月|年|hours?|hrs?|days?|weeks?|months?|years?)",
     re.I,
 )
-# A Chinese word that is a span of time (一周, 半年, 两个月): matched whole, on a segmenter's
-# words, so 统一 or 唯一 never lend their 一 to a span.
-ZH_SPAN_WORD_RE = re.compile(r"[一两二三四五六七八九十半几]个?(?:小时|天|日|周|星期|月|年)")
+# A Chinese word that is a span of time (一周, 半年, 这两天) or a count of items (几条): matched
+# whole, on a segmenter's words, so 统一 or 唯一 never lend their 一 to a span.
+ZH_SPAN_WORD_RE = re.compile(
+    r"(?:这|那|近|最近)?[一两二三四五六七八九十半几]个?(?:小时|天|日|周|星期|月|年)"
+    # a count of items (几条, 三篇): how many, not what about
+    r"|[一两二三四五六七八九十几]+[条个篇则项件]"
+)
 NUMBER_RE = re.compile(rf"(?<![{LATIN}_.\-])(\d+)(?![{LATIN}_\-]|\.\d)")
 TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]|[{CJK}]+", re.ASCII)
 WORD_TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]")

@@ -162,9 +162,23 @@ def subject_of(
         for token in WORD_RE.findall(keyword):
             if CJK_RE.search(token):
                 terms += _cjk_terms(token, cjk_context)
-            elif fold(token) not in context_words and fold(token) not in FILLER_LATIN:
+            elif _latin_term(token, context_words):
                 terms.append(token)
     return Subject(tuple(dict.fromkeys(t for t in terms if len(t) >= 2 or t.isdigit())))
+
+
+# A verb's past form said in lower case ("launched", "announced", "published"): what happened
+# to the items, not what they are about.
+PAST_FORM_RE = re.compile(r"[a-z]{3,}[^e]ed")
+
+
+def _latin_term(token: str, context_words: set[str]) -> bool:
+    """A Latin word of the question is a subject term: not a platform's or route's word, nor
+    filler (a possessive read as its word: "today's" is today), nor a verb's past form."""
+    word = fold(token.removesuffix("'s").removesuffix("\u2019s"))
+    if word in context_words or word in FILLER_LATIN:
+        return False
+    return PAST_FORM_RE.fullmatch(token) is None
 
 
 # Characters that stand alone as words of their own (new, old, hot, big...), never a name's part.

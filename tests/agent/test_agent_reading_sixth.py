@@ -6,6 +6,9 @@ snapshot, offline."""
 
 import pytest
 
+from agent.question import keywords_of
+from agent.routes.entities import question_read
+from agent.summary.subject import subject_of, topic_of
 from agent.vocabulary import subject_unnamed
 from tests.agent.test_agent_route_offline import route
 
@@ -91,3 +94,42 @@ def test_a_platform_named_by_a_common_word_does_not_stand_in_for_one_named_plain
     assert ctx.platforms == ["pixiv"]
     assert ctx.paths == []
     assert [s["route"].split("/")[1] for s in ctx.setup_needed] == ["pixiv"]
+
+
+CONTEXT = {"36kr", "36氪", "快讯", "newsflashes", "producthunt", "product", "hunt", "today"}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What launched on Product Hunt today?",
+        "today's Product Hunt",
+        "any new 36kr newsflashes announced?",
+        "36kr newsflashes published lately",
+        "36氪快讯最新的几条",
+        "36氪这两天的快讯怎么样",
+    ],
+)
+def test_how_a_question_is_put_is_no_topic(question):
+    """A verb's past form, a possessive time word, a count of items and a span of time say what
+    happened or how many, not what the items are about: such a question is never off topic."""
+    topics = topic_of(question, CONTEXT)
+    assert subject_of(keywords_of(question), CONTEXT, topics=topics).terms == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        ("36kr newsflashes about Red Hat", ("Red", "Hat")),
+        ("36kr newsflashes on speed cameras", ("speed", "cameras")),
+        ("36氪关于小米汽车的几条快讯", ("小米", "汽车")),
+    ],
+)
+def test_a_topic_beside_such_words_stays(question, terms):
+    topics = topic_of(question, CONTEXT)
+    assert subject_of(keywords_of(question), CONTEXT, topics=topics).terms == terms
+
+
+def test_a_span_of_time_after_a_name_marker_names_no_one():
+    asked = question_read("UP 主这两天的投稿", platform_words=("bilibili",), excluded=())
+    assert "这两天" not in [e.value for e in asked.entities]

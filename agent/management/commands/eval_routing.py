@@ -31,7 +31,8 @@ fetched and no brief is saved.
 - topic hit, over the lines that give ``"topic"`` (the terms the topic check must look for in the
   items, ``[]`` when the question names no topic and must never end off topic): the subject the
   topic check (``agent.summary.subject``) reads from the question and the platforms and routes
-  chosen has exactly these terms, case-folded.
+  chosen has exactly these terms, case-folded; none when every path read carries one of them
+  (``/gitlab/release/inkscape/inkscape`` was chosen for inkscape: its items need not say it).
 """
 
 import json
@@ -271,12 +272,16 @@ def _subject_values(chosen: list[tuple[str, int | None]]) -> list[str]:
 
 
 def _topic_terms(ctx: RunContext) -> list[str]:
-    """The terms the topic check would look for in the items of the chosen paths."""
+    """The terms the topic check would look for in the items of the chosen paths (none when
+    every path carries one: ``agent.summary.answer`` keeps such a feed's items whole)."""
     route_ids = {route_id for _path, route_id in ctx.paths if route_id}
     words = context_words_load(
         namespaces=set(ctx.platforms), route_ids=route_ids, paths=list(ctx.paths)
     )
-    return list(ctx.reading.topic(words).terms)
+    subject = ctx.reading.topic(words)
+    if ctx.paths and all(subject.carried_by(path) for path, _route in ctx.paths):
+        return []  # every feed read was chosen for the subject: its items need not mention it
+    return list(subject.terms)
 
 
 async def case_route(case: EvalCase, *, owner, use_llm: bool) -> EvalOutcome:
