@@ -16,6 +16,7 @@ from django.db.models import Count, Q
 from agent import llm
 from agent.context import RunContext
 from agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
+from agent.routes.forms import FEDI_HANDLE_RE, PAIR_RE, VIDEO_RE
 from agent.routes.setup import platforms_waiting
 from briefs import reasons
 from catalog.models import Platform
@@ -28,6 +29,10 @@ SHORT_PLACE_RE = re.compile(
     r"\b(?:on|at)\s+([A-Z][A-Za-z0-9]?)(?![\w.'-])|(?<![\w.-])([A-Z][A-Za-z0-9]?)\s*上(?!海)"
     r"|在\s*([A-Z][A-Za-z0-9]?)(?![\w.-])"
 )
+# A subject value whose form is one platform's, where the question names no platform: a BV (or
+# av) id is a bilibili video, a user@host handle a Mastodon account, an owner/repo pair a GitHub
+# repository (Gitee's and GitLab's are named as such).
+VALUE_HOMES = ((VIDEO_RE, "bilibili"), (FEDI_HANDLE_RE, "mastodon"), (PAIR_RE, "github"))
 PLATFORM_CANDIDATES = 8
 CLOSE_TO_TOP = 0.5  # offline: other platforms chosen when their score is this close to the top
 
@@ -111,6 +116,26 @@ def named_short(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
     return [p.namespace for p in found[:MAX_PLATFORMS]]
 
 
+def value_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
+    """The platform whose value the question names by its form ("tokio-rs/tokio 的贡献者",
+    "BV1GJ411x7h7 的评论"), when it names no platform at all: the search's candidates for the
+    other words ("贡献者") are any site's."""
+    query = ctx.rewrite.query
+    if (candidates and named(candidates[0])) or platforms_named(query):
+        return []
+    for pattern, namespace in VALUE_HOMES:
+        found = [m.group(0) for m in pattern.finditer(query)]
+        if pattern is PAIR_RE:  # AI/ML, TCP/IP: two short words, no owner and name
+            found = [f for f in found if any(len(part) > 3 for part in f.split("/"))]
+        if found and namespace not in ctx.tried_namespaces:
+            readable = Platform.objects.filter(
+                namespace=namespace, enabled=True, routes__enabled=True
+            )
+            if readable.exists():
+                return [namespace]
+    return []
+
+
 def _choice_schema(options: list[str], max_items: int) -> dict:
     return {
         "type": "object",
@@ -144,6 +169,7 @@ async def node_platform(ctx: RunContext) -> bool:
     for find, why in (
         (named_waiting, reasons.PLATFORM_NAMED_WAITING),
         (named_short, reasons.PLATFORM_NAMED_PLACE),
+        (value_home, reasons.PLATFORM_VALUE_HOME),
     ):
         if said := await sync_to_async(find)(ctx, candidates):
             ctx.platforms = said

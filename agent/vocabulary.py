@@ -150,6 +150,8 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "star": (("star", "starred", "stars"), ("星标", "标星")),
     "branch": (("branch", "branches"), ("分支",)),
     "follower": (("follower", "followers"), ("粉丝",)),
+    "contributor": (("contributor", "contributors"), ("贡献者",)),
+    "comment": (("comment", "comments", "reply", "replies"), ("评论", "回复")),
     "paper": (("paper", "papers"), ("论文",)),
     "video": (("video", "videos", "upload"), ("视频",)),
     # a feed's language, where a site has one per language (/blog and /blog-zh)

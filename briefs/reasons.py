@@ -43,6 +43,9 @@ PLATFORM_NAMED_PLACE = Reason(noop("the platform the question names as the place
 PLATFORM_NAMED_WAITING = Reason(
     noop("the platform the question names, whose routes all wait for setting up by staff")
 )
+PLATFORM_VALUE_HOME = Reason(
+    noop("the platform whose form of value the question names (owner/repo, a BV id, user@host)")
+)
 ROUTE_SUBJECT = Reason(noop("route that takes the subject the question names"))
 ROUTE_BEST = Reason(noop("best-matching route"))
 ROUTE_PER_PLATFORM = Reason(noop("one per chosen platform"))

@@ -17,6 +17,8 @@ STARTING_ALIASES: dict[str, list[str]] = {
     "thepaper": ["澎湃", "澎湃新闻"],
     "hackernews": ["Hacker News", "HN", "YC news"],
     "github": ["GitHub", "Github trending"],
+    "gitee": ["码云"],
+    "pixiv": ["P站", "p站"],
     "leetcode": ["力扣", "LeetCode"],
     "zaobao": ["联合早报", "早报"],
     "hupu": ["虎扑", "步行街"],

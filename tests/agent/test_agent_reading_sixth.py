@@ -133,3 +133,29 @@ def test_a_topic_beside_such_words_stays(question, terms):
 def test_a_span_of_time_after_a_name_marker_names_no_one():
     asked = question_read("UP 主这两天的投稿", platform_words=("bilibili",), excluded=())
     assert "这两天" not in [e.value for e in asked.entities]
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("tokio-rs/tokio 的贡献者都有谁", "/github/contributors/tokio-rs/tokio"),
+        ("BV1GJ411x7h7 评论区最新的评论", "/bilibili/video/reply/BV1GJ411x7h7"),
+        ("码云上 openharmony/docs 这个仓库最近都提交了些什么", "/gitee/commits/openharmony/docs"),
+    ],
+)
+def test_a_value_whose_form_is_one_platforms_is_read_there_when_no_platform_is_named(
+    question, path
+):
+    """An owner/repo pair is a GitHub repository unless another forge is named (码云 is
+    Gitee); a BV id is a bilibili video. The search's candidates for the other words (贡献者,
+    评论区) are any site's."""
+    _chosen, ctx = route(question)
+
+    assert [p for p, _ in ctx.paths][:1] == [path]
+
+
+@pytest.mark.parametrize("question", ["AI/ML news on Hacker News", "TCP/IP 的最新消息"])
+def test_two_short_words_with_a_slash_are_no_repository(question):
+    _chosen, ctx = route(question)
+
+    assert "github" not in ctx.platforms
