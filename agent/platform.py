@@ -35,6 +35,7 @@ SHORT_PLACE_RE = re.compile(
 VALUE_HOMES = ((VIDEO_RE, "bilibili"), (FEDI_HANDLE_RE, "mastodon"), (PAIR_RE, "github"))
 PLATFORM_CANDIDATES = 8
 CLOSE_TO_TOP = 0.5  # offline: other platforms chosen when their score is this close to the top
+NAMED_RIVAL = 0.7  # offline: another platform named is read when its name is found this strongly
 
 
 def platform_candidates(ctx: RunContext) -> list[PlatformHit]:
@@ -64,15 +65,21 @@ def named_as_place(candidate: PlatformHit, query: str) -> bool:
     return False
 
 
-def platforms_offline(candidates: list[PlatformHit], query: str = "") -> tuple[list[str], str]:
+def platforms_offline(
+    candidates: list[PlatformHit], query: str = "", strengths: dict[str, float] | None = None
+) -> tuple[list[str], str]:
     """The top candidate and those close to it; when the top is a platform the question names,
-    only platforms it names: a source asked for by name is never read from another one. Of two
+    only platforms it names about as strongly (``strengths``: of each name found, from
+    ``catalog.search.platforms_named``): a source asked for by name is never read from another
+    one, nor from one a common word of it names ("Hugging Face daily *papers*"). Of two
     platforms it names, the one it names as the place to read comes first ("microsoft 组织在
     GitHub 上的事件": GitHub, where Microsoft is the subject)."""
     top = candidates[0].score
     close = [c for c in candidates if c.score >= top * CLOSE_TO_TOP]
     if named(candidates[0]):
-        close = [c for c in close if named(c)]
+        strengths = strengths or {}
+        floor = strengths.get(candidates[0].namespace, 0.0) * NAMED_RIVAL
+        close = [c for c in close if named(c) and strengths.get(c.namespace, floor) >= floor]
         close.sort(key=lambda c: not named_as_place(c, query))  # stable: the search's order
     chosen = [c.namespace for c in close][:MAX_PLATFORMS]
     score = f"{top:.2f}"
@@ -188,6 +195,7 @@ async def node_platform(ctx: RunContext) -> bool:
         await ctx.steps_flush()
         return False
     offered = [c.namespace for c in candidates]
+    strengths = dict(await sync_to_async(platforms_named)(ctx.rewrite.query))
 
     def call():
         listing = "\n".join(f"- {c.namespace}: {c.name} (score {c.score:.2f})" for c in candidates)
@@ -215,7 +223,10 @@ async def node_platform(ctx: RunContext) -> bool:
         )
     else:
         (chosen, reason), method = await model_or_offline(
-            ctx, "platform", call, lambda: platforms_offline(candidates, ctx.rewrite.query)
+            ctx,
+            "platform",
+            call,
+            lambda: platforms_offline(candidates, ctx.rewrite.query, strengths),
         )
     ctx.platforms = chosen
     ctx.tried_namespaces.update(chosen)

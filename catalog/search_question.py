@@ -5,8 +5,9 @@ phrases: namespace, name, translated name, alias, domain); the strength of the n
 ``NAME_WEIGHT`` in its score. A name found inside a longer name of another platform (新浪 inside
 新浪微博) counts ``CONTAINED_NAME_FACTOR`` of it, and so does a name after "of", "from" or "by"
 beside another platform named about as strongly: it says whose items, not where to read them
-("Instagram posts of natgeo"). Terms of a named platform's names say nothing about its routes,
-and count ``NAMED_TERM_FACTOR`` for other platforms'.
+("Instagram posts of natgeo"); a name after "about" or 关于 beside another platform named says
+what to look for ("V2EX about Cursor"). Terms of a named platform's names say nothing about its
+routes, and count ``NAMED_TERM_FACTOR`` for other platforms'.
 """
 
 import re
@@ -27,6 +28,10 @@ NAME_STRENGTH_CAP = 10.0
 CONTAINED_NAME_FACTOR = 0.25
 NAMED_TERM_FACTOR = 0.3
 SUBJECT_MARKERS = frozenset(("of", "from", "by"))
+# What follows these is a topic to look for in the items, not where to read them ("on V2EX
+# about Cursor": Cursor is a platform too, but not the one asked for).
+TOPIC_MARKERS = frozenset(("about", "regarding", "mentioning", "concerning"))
+ZH_TOPIC_MARKERS = ("关于", "提到", "提及", "涉及")
 SUBJECT_NAME_RIVAL = 0.5  # how strongly another platform must be named to be the one read
 NUMBER_RE = re.compile(r"(?<![\w.])\d{3,}(?![\w.])")
 
@@ -125,6 +130,10 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
     # "Instagram posts of natgeo": natgeo says whose posts, Instagram where to read them. Not
     # when the other name is a weak one, a common word ("News of BBC").
     subjects = [p for p, hit in hits.items() if _after_subject_marker(canonical, hit.span)]
+    topics = [p for p, hit in hits.items() if _after_topic_marker(canonical, hit.span)]
+    for position in topics:
+        if any(p not in topics for p in hits):
+            hits[position].strength *= CONTAINED_NAME_FACTOR
     others = [hit.strength for p, hit in hits.items() if p not in subjects]
     for position in subjects:
         if max(others, default=0.0) >= SUBJECT_NAME_RIVAL * hits[position].strength:
@@ -145,6 +154,13 @@ def _after_subject_marker(canonical: str, span: tuple[int, int]) -> bool:
     """The name follows "of", "from" or "by": it says whose items, not where to read them."""
     before = canonical[: span[0]].split()
     return bool(before) and before[-1] in SUBJECT_MARKERS
+
+
+def _after_topic_marker(canonical: str, span: tuple[int, int]) -> bool:
+    """The name follows "about" or 关于: it is what to look for, not where."""
+    before = canonical[: span[0]].rstrip()
+    words = before.split()
+    return bool(words) and (words[-1] in TOPIC_MARKERS or before.endswith(ZH_TOPIC_MARKERS))
 
 
 def _inside(span: tuple[int, int], outer: tuple[int, int]) -> bool:

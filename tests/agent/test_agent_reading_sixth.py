@@ -10,6 +10,7 @@ from agent.question import keywords_of
 from agent.routes.entities import question_read
 from agent.summary.subject import subject_of, topic_of
 from agent.vocabulary import subject_unnamed
+from catalog.search import platforms_named
 from tests.agent.test_agent_route_offline import route
 
 pytestmark = pytest.mark.django_db
@@ -159,3 +160,22 @@ def test_two_short_words_with_a_slash_are_no_repository(question):
     _chosen, ctx = route(question)
 
     assert "github" not in ctx.platforms
+
+
+def test_a_platform_named_by_a_common_word_of_the_feed_asked_for_is_not_read_too():
+    """ "daily papers" is Hugging Face's feed; the platforms named Papers and Daily are named
+    only by its common words, more weakly: the topic (diffusion models) is looked for in Hugging
+    Face's papers, not searched for on another site."""
+    _chosen, ctx = route("Hugging Face daily papers about diffusion models")
+
+    assert ctx.platforms == ["huggingface"]
+    assert [p for p, _ in ctx.paths][:1] == ["/huggingface/daily-papers"]
+
+
+@pytest.mark.parametrize(
+    "question", ["Anything on V2EX lately about Cursor?", "V2EX 上关于 Cursor 的讨论"]
+)
+def test_a_platform_named_after_about_is_the_topic_not_the_place(question):
+    strengths = dict(platforms_named(question))
+
+    assert strengths["cursor"] < strengths["v2ex"] / 2, strengths
