@@ -252,7 +252,7 @@ def _fits(entity: Entity, slot: Slot) -> bool:
     if slot.regex and not re.fullmatch(slot.regex, entity.value):
         return False
     if shape in ("pair", "number", "video", "domain"):
-        return entity.kind == shape
+        return entity.kind == shape or _domain_handle(entity, shape)
     if shape == "stock":
         return entity.kind == "stock" or (entity.kind == "number" and len(entity.value) == 6)
     if entity.kind == "topic":  # "about X", "搜索 X": something to search for, not a name
@@ -283,7 +283,15 @@ def _fit(entity: Entity, slot: Slot) -> int:
     shape = shape_of(example)
     if shape == "id" and entity.kind == "id":
         return 1 if entity.value[:2] == example[:2] else -1
+    if _domain_handle(entity, shape):
+        return 1
     return int(shape in ("number", "stock", "video", "domain") and entity.kind == shape)
+
+
+def _domain_handle(entity: Entity, shape: str | None) -> bool:
+    """An @handle that is a domain ("@pfrazee.com", as Bluesky's are) for a parameter whose
+    example is a domain (a profile's ``bsky.app``)."""
+    return shape == "domain" and entity.kind == "handle" and bool(DOMAIN_RE.fullmatch(entity.value))
 
 
 def _subject_value(

@@ -179,3 +179,15 @@ def test_a_platform_named_after_about_is_the_topic_not_the_place(question):
     strengths = dict(platforms_named(question))
 
     assert strengths["cursor"] < strengths["v2ex"] / 2, strengths
+
+
+@pytest.mark.parametrize(
+    "question", ["What's @pfrazee.com been posting on Bluesky?", "Bluesky 上 @jay.bsky.team 的帖子"]
+)
+def test_an_at_handle_that_is_a_domain_is_a_profile_not_a_search(question):
+    """Bluesky handles are domains: the profile route (its example a domain, bsky.app) takes
+    the @handle as the account it is, not the keyword search as something to look for."""
+    _chosen, ctx = route(question)
+
+    first = ctx.paths[0][0] if ctx.paths else None
+    assert first is not None and first.startswith("/bsky/profile/"), ctx.paths
