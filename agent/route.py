@@ -79,7 +79,8 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
     if missing and ctx.reading.unnamed:
         # "某位 B 站 UP 主的最新视频": someone is meant, and a feed of no one is not theirs
         filled = [f for f in filled if f[2].names_subject]
-    chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS)
+    scores = {hit.route_id: hit.score for hit in candidates}
+    chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS, scores)
     if not chosen:
         _needs_add(ctx, missing)
     reason = reasons.ROUTE_SUBJECT if named else reasons.ROUTE_BEST

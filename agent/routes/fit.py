@@ -177,7 +177,11 @@ def route_unconfigured(route: Route) -> bool:
 
 
 def offline_choice(
-    query: str, filled: list[tuple], platforms: list[str], limit: int
+    query: str,
+    filled: list[tuple],
+    platforms: list[str],
+    limit: int,
+    scores: dict[int, float] | None = None,
 ) -> tuple[list[tuple[str, int]], bool]:
     """The first path of each platform, the platforms in the order they were chosen, at most
     ``limit``. ``filled`` holds (namespace, route, FilledPath, below a refused route about the
@@ -187,7 +191,10 @@ def offline_choice(
     values suit their parameters best, then the one taking the kind of subject the question
     names, then the one whose name and listed values say most of the question, then the one
     whose name asks least it did not. Below a
-    refused route about the question, only routes about it or taking its subject are left."""
+    refused route about the question, only routes about it or taking its subject are left.
+    Without a subject, of routes the search scored alike (``scores``, by route id: "ChatGPT -
+    Release Notes" and "ChatGPT Atlas - Release Notes"), the one whose name asks least comes
+    first."""
     said = {route.pk: route_said(query, route) for _ns, route, _path, _below in filled}
     intent = {route.pk: intent_said(query, route) for _ns, route, _path, _below in filled}
     filled = [
@@ -214,7 +221,15 @@ def offline_choice(
     )
     if not named:  # no subject: the kind of feed asked for first, else the search's order (which
         # already weighs the words said with the routes' health and popularity)
-        filled.sort(key=lambda f: (route_unconfigured(f[1]), -intent[f[1].pk]))
+        score = scores or {}
+        filled.sort(
+            key=lambda f: (
+                route_unconfigured(f[1]),
+                -intent[f[1].pk],
+                -round(score.get(f[1].pk, 0.0), 6),
+                said[f[1].pk][1] if f[1].pk in score else 0,
+            )
+        )
     rank = {namespace: i for i, namespace in enumerate(platforms)}
     pool = sorted(named or filled, key=lambda f: rank.get(f[0], len(rank)))
     chosen, done = [], set()

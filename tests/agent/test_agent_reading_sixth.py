@@ -191,3 +191,11 @@ def test_an_at_handle_that_is_a_domain_is_a_profile_not_a_search(question):
 
     first = ctx.paths[0][0] if ctx.paths else None
     assert first is not None and first.startswith("/bsky/profile/"), ctx.paths
+
+
+def test_of_routes_the_search_scores_alike_the_one_whose_name_asks_least_is_read():
+    """ "ChatGPT - Release Notes" and "ChatGPT Atlas - Release Notes" say the question's words
+    alike; the second also asks for Atlas, which the question does not name."""
+    _chosen, ctx = route("ChatGPT release notes, anything new this week?")
+
+    assert [p for p, _ in ctx.paths][:1] == ["/openai/chatgpt/release-notes"]
