@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from agent.question import EN_STOP, keywords_of
 from agent.routes.forms import (
     CJK_RE,
+    COORDINATE_RE,
     DOMAIN_RE,
     DURATION_RE,
     FEDI_HANDLE_RE,
@@ -191,6 +192,7 @@ def _formed(text: str) -> tuple[str, list[tuple[str, str]]]:
         (QUOTED_RE, "quoted"),
         (FEDI_HANDLE_RE, "handle"),
         (SCOPED_RE, "scoped"),
+        (COORDINATE_RE, "coordinate"),
         (PAIR_RE, "pair"),
         (HANDLE_RE, "handle"),
         (VIDEO_RE, "video"),
@@ -201,6 +203,8 @@ def _formed(text: str) -> tuple[str, list[tuple[str, str]]]:
         text = _blank(text, pattern, found, kind)
     text = DURATION_RE.sub(lambda m: " " * len(m.group(0)), text)
     found = [(k, v) for k, v in found if k != "pair" or re.search("[A-Za-z]", v)]
+    # org.springframework.boot:spring-boot fills a group and an artifact as owner/name does
+    found = [("pair", v.replace(":", "/", 1)) if k == "coordinate" else (k, v) for k, v in found]
     return text, found
 
 

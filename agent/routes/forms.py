@@ -13,6 +13,10 @@ NOT_LATIN_BEFORE = rf"(?<![{LATIN}_.\-/@])"
 NOT_LATIN_AFTER = rf"(?![{LATIN}_\-/@]|\.[{LATIN}])"
 QUOTED_RE = re.compile(r'"([^"\n]{1,80})"|“([^”\n]{1,80})”|「([^」\n]{1,80})」|『([^』\n]{1,80})』')
 URL_RE = re.compile(r"https?://\S+", re.I)
+# A Maven (Gradle) coordinate, group:artifact, the group dotted: a pair as owner/name is.
+COORDINATE_RE = re.compile(
+    rf"{NOT_LATIN_BEFORE}([a-z][\w\-]*(?:\.[\w\-]+)+:[A-Za-z][\w.\-]*[{LATIN}]){NOT_LATIN_AFTER}"
+)
 PAIR_RE = re.compile(
     rf"{NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)/([{LATIN}][\w.\-]*[{LATIN}]|[{LATIN}]){NOT_LATIN_AFTER}",
     re.ASCII,

@@ -199,3 +199,24 @@ def test_of_routes_the_search_scores_alike_the_one_whose_name_asks_least_is_read
     _chosen, ctx = route("ChatGPT release notes, anything new this week?")
 
     assert [p for p, _ in ctx.paths][:1] == ["/openai/chatgpt/release-notes"]
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        (
+            "new versions of org.springframework.boot:spring-boot on Maven Central",
+            "/maven/central/org.springframework.boot/spring-boot",
+        ),
+        ("Maven 上 com.google.guava:guava 的新版本", "/maven/central/com.google.guava/guava"),
+    ],
+)
+def test_a_maven_coordinate_fills_a_group_and_an_artifact(question, path):
+    _chosen, ctx = route(question)
+
+    assert [p for p, _ in ctx.paths][:1] == [path]
+
+
+def test_a_time_of_day_is_no_coordinate():
+    asked = question_read("news at 12:30 on example.com", platform_words=(), excluded=())
+    assert not [e for e in asked.entities if e.kind == "pair"]
