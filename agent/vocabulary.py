@@ -60,7 +60,7 @@ ITEM_EN = frozenset(
     find out more other new newest top noting notable noteworthy worthy remarkable
     significant anything news lately recently currently now soon today tonight yesterday
     when next launch launches announce announces announcement announcements publish publishes
-    ship ships posting streaming happening going"""
+    ship ships posting streaming happening going up change changes"""
     )
 )
 # Words for kinds of things: they say what kind is asked for, never which one.
@@ -116,7 +116,7 @@ FILLER_ZH = sorted(
             """标签 文章 结果 搜索 资讯 新闻 动态 内容 视频 帖子 热帖 更新 推送 评论 之 我 关注 喜欢
             收藏 关于 热搜 热榜 榜单 快讯 用户 话题 热门 最热 推荐 精选 热点 头条 说什么 好的 有没有
             相关 情况 进展 有新 用的 主题 镜像 首页 主页 怎么 怎么看 如何 怎样 哪些 出新 发新
-            记录 日志"""
+            记录 日志 有关"""
         ),
     },
     key=len,

@@ -37,6 +37,8 @@ STARTING_ALIASES: dict[str, list[str]] = {
     "qq": ["腾讯"],
     "toutiao": ["今日头条", "头条"],
     "douyin": ["抖音"],
+    "huya": ["虎牙"],
+    "douyu": ["斗鱼"],
     "xiaohongshu": ["小红书"],
     "smzdm": ["什么值得买"],
     "dianping": ["大众点评"],

@@ -36,6 +36,7 @@ from agent.routes.forms import (
     NUMBER_RE,
     OWNER_RE,
     PAIR_RE,
+    PAREN_VALUE_RE,
     POSSESSIVE_RE,
     QUOTED_RE,
     RUN_RE,
@@ -188,6 +189,7 @@ def _formed(text: str) -> tuple[str, list[tuple[str, str]]]:
     """Entities whose form says what they are, and the text with them blanked."""
     found: list[tuple[str, str]] = []
     text = URL_RE.sub(lambda m: " " * len(m.group(0)), text)
+    text = PAREN_VALUE_RE.sub(lambda m: _paren_value(m, found), text)
     for pattern, kind in (
         (QUOTED_RE, "quoted"),
         (FEDI_HANDLE_RE, "handle"),
@@ -206,6 +208,17 @@ def _formed(text: str) -> tuple[str, list[tuple[str, str]]]:
     # org.springframework.boot:spring-boot fills a group and an artifact as owner/name does
     found = [("pair", v.replace(":", "/", 1)) if k == "coordinate" else (k, v) for k, v in found]
     return text, found
+
+
+def _paren_value(match: re.Match[str], found: list[tuple[str, str]]) -> str:
+    """A value in parentheses after what it names, taken whole, as the form it has (a number,
+    a stock code, an id) or else as quoted."""
+    value = match.group(1)
+    shapes = ((STOCK_RE, "stock"), (VIDEO_RE, "video"), (DOMAIN_RE, "domain"), (ID_RE, "id"))
+    kind = "number" if value.isdigit() else "quoted"
+    kind = next((k for pattern, k in shapes if pattern.fullmatch(value)), kind)
+    found.append((kind, value))
+    return " " * len(match.group(0))
 
 
 def _usable(word: str, excluded: set[str]) -> bool:
@@ -374,7 +387,12 @@ def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
         return []
     for marker in ZH_AFTER_MARKERS + ZH_TOPIC_MARKERS:  # "UP 主" is a marker, not a subject
         text = re.sub(re.escape(marker), " ", text, flags=re.I)
-    return [w for w in WORD_TOKEN_RE.findall(text) if not w.isdigit() and _usable(w, excluded)]
+    # a lone letter (雪球大V, B 站) is part of a word, never a name
+    return [
+        w
+        for w in WORD_TOKEN_RE.findall(text)
+        if len(w) > 1 and not w.isdigit() and _usable(w, excluded)
+    ]
 
 
 def question_read(

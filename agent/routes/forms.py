@@ -13,6 +13,14 @@ NOT_LATIN_BEFORE = rf"(?<![{LATIN}_.\-/@])"
 NOT_LATIN_AFTER = rf"(?![{LATIN}_\-/@]|\.[{LATIN}])"
 QUOTED_RE = re.compile(r'"([^"\n]{1,80})"|“([^”\n]{1,80})”|「([^」\n]{1,80})」|『([^』\n]{1,80})』')
 URL_RE = re.compile(r"https?://\S+", re.I)
+# A value in parentheses right after what it names, perhaps after its kind: "uBlock Origin
+# (ublock-origin)", "微信 (id414478124)", "(slug: iris)", "(app 1086940)". A bare number of four
+# digits or fewer (a year, a count) names nothing.
+PAREN_VALUE_RE = re.compile(
+    r"[(\uff08]\s*(?:[A-Za-z]{2,12}\s*[:\uff1a]\s*|(?:app|id|uid|slug|user|code|room)\s+)?"
+    r"((?=[\w.\-]*[A-Za-z]|\d{5})[A-Za-z0-9][\w.\-]*[A-Za-z0-9])\s*[)\uff09]",
+    re.I,
+)
 # A Maven (Gradle) coordinate, group:artifact, the group dotted: a pair as owner/name is.
 COORDINATE_RE = re.compile(
     rf"{NOT_LATIN_BEFORE}([a-z][\w\-]*(?:\.[\w\-]+)+:[A-Za-z][\w.\-]*[{LATIN}]){NOT_LATIN_AFTER}"

@@ -27,6 +27,7 @@ from django.utils.translation import gettext_noop as noop
 from agent.routes.entities import Asked, Entity, marked_after, question_read
 from agent.routes.enums import inline_values, option_named, options_of, table_blocks
 from agent.routes.forms import CJK_RE, DOMAIN_RE, ID_RE, STOCK_RE, VIDEO_RE
+from agent.vocabulary import plural_stem
 from briefs import reasons
 from fetching.paths import RoutePathRejected, path_build, template_parameters, template_values
 
@@ -266,6 +267,9 @@ def _own_markers(slot: Slot, asked: Asked, excluded: set[str]) -> list[Entity]:
     """Values right after the parameter's own name ("sport football", "appid" -> "app 570")."""
     words = [w.removesuffix("id") for w in words_of(slot.name)]
     markers = [w for w in words if len(w) > 2 and w not in ("name", "type")]
+    # "issues labelled bug", "tagged rust": the name as a past form marks its value too
+    stems = {plural_stem(w) for w in markers}
+    markers += [f for w in stems for f in (w, w + "ed", w + w[-1] + "ed") if f not in markers]
     found = marked_after(asked.text, markers, excluded)
     return [Entity(v, "number" if v.isdigit() else "marked", marked=True) for v in found]
 

@@ -60,10 +60,16 @@ def setup_needed(query: str, namespaces: list[str], readable: list[Route]) -> li
     """The route of ``namespaces`` that fits ``query`` but needs setting up, as
     ``[{"source", "route"}]``, when none of ``readable`` (the candidates that can be read)
     fits it; else ``[]``."""
-    if any(route_about(query, r) for r in readable if not route_unconfigured(r)):
+    about = [r for r in readable if not route_unconfigured(r) and route_about(query, r)]
+    if any(_filled(query, r)[0] for r in about):
         return []
     waiting = Route.objects.filter(platform__namespace__in=namespaces).filter(WAITING)
     routes = list(waiting.select_related("platform").order_by("path"))
+    if about:  # readable routes about it, none of them fillable from it ("Twitter 用户 X 的推文"
+        # fits a single tweet's route, which asks for the tweet): only the waiting route that
+        # reads the subject it names plainly beats asking
+        plain = _plain_feed(query, routes, readable)
+        return [{"source": plain.platform.name, "route": plain.path}] if plain else []
     fits = [(intent_said(query, r), route_said(query, r)[0], r) for r in routes]
     fits = [f for f in fits if f[0] or f[1]]
     if not fits and not readable:  # nothing of the platform can be read: its best waiting route

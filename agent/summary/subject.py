@@ -181,8 +181,9 @@ def _latin_term(token: str, context_words: set[str]) -> bool:
     return PAST_FORM_RE.fullmatch(token) is None
 
 
-# Characters that stand alone as words of their own (new, old, hot, big...), never a name's part.
-LONE_MODIFIERS = frozenset("新旧老大小热多各全本该每某这那")
+# Characters that stand alone as words of their own (new, old, hot, big...; with, and, to...),
+# never a name's part.
+LONE_MODIFIERS = frozenset("新旧老大小热多各全本该每某这那跟和与同对从向给把被")
 
 
 def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:

@@ -220,3 +220,61 @@ def test_a_maven_coordinate_fills_a_group_and_an_artifact(question, path):
 def test_a_time_of_day_is_no_coordinate():
     asked = question_read("news at 12:30 on example.com", platform_words=(), excluded=())
     assert not [e for e in asked.entities if e.kind == "pair"]
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        (
+            "did the uBlock Origin Firefox add-on (ublock-origin) get an update?",
+            "/firefox/addons/ublock-origin",
+        ),
+        (
+            "new versions of the Iris shaders mod on Modrinth (slug: iris)",
+            "/modrinth/project/iris/versions",
+        ),
+        ("Baldur's Gate 3 (app 1086940): any Steam news?", "/steam/news/1086940"),
+    ],
+)
+def test_a_value_in_parentheses_after_what_it_names_is_taken_whole(question, path):
+    _chosen, ctx = route(question)
+
+    assert [p for p, _ in ctx.paths][:1] == [path]
+
+
+@pytest.mark.parametrize(
+    "question", ["Hacker News front page (see above)", "GitHub trending (2024)"]
+)
+def test_words_or_a_year_in_parentheses_name_no_value(question):
+    asked = question_read(question, platform_words=(), excluded=())
+    assert not [e for e in asked.entities if e.kind == "quoted"], asked.entities
+
+
+@pytest.mark.parametrize(
+    "question", ["Twitter 用户 elonmusk 最新推文", "latest posts by @sama on X"]
+)
+def test_a_named_user_whose_plain_feed_waits_for_staff_needs_setup_not_another_value(question):
+    """The readable route about tweets reads one tweet and asks for its id; the user's own
+    timeline waits for staff. Asking the reader for a tweet id answers nothing they asked."""
+    _chosen, ctx = route(question)
+
+    assert ctx.needs == [], ctx.needs
+    assert [s["route"] for s in ctx.setup_needed] == ["/twitter/user/:id/:routeParams?"]
+
+
+def test_a_lone_letter_beside_chinese_is_no_name():
+    asked = question_read("那个雪球大V的最新动态", platform_words=("xueqiu", "雪球"), excluded=())
+    assert "V" not in [e.value for e in asked.entities]
+
+
+def test_a_parameters_name_as_a_past_form_marks_its_value():
+    _chosen, ctx = route("closed issues labelled bug in microsoft/vscode")
+
+    assert [p for p, _ in ctx.paths][:1] == ["/github/issue/microsoft/vscode/closed/bug"]
+
+
+def test_a_preposition_and_a_word_of_relation_are_no_topic():
+    context = {"jin10", "金十", "快讯"}
+    question = "金十快讯里跟原油有关的"
+    topics = topic_of(question, context)
+    assert subject_of(keywords_of(question), context, topics=topics).terms == ("原油",)
