@@ -38,6 +38,7 @@ STARTING_ALIASES: dict[str, list[str]] = {
     "toutiao": ["今日头条", "头条"],
     "douyin": ["抖音"],
     "huya": ["虎牙"],
+    "acfun": ["A站", "a站"],
     "douyu": ["斗鱼"],
     "xiaohongshu": ["小红书"],
     "smzdm": ["什么值得买"],
