@@ -25,28 +25,17 @@ from dataclasses import dataclass
 from agent.question import EN_STOP, keywords_of
 from agent.routes.forms import (
     CJK_RE,
-    COORDINATE_RE,
-    DOMAIN_RE,
     DURATION_RE,
-    FEDI_HANDLE_RE,
-    HANDLE_RE,
-    ID_RE,
     LATIN,
     NOT_LATIN_AFTER,
     NUMBER_RE,
     OWNER_RE,
-    PAIR_RE,
-    PAREN_VALUE_RE,
     POSSESSIVE_RE,
-    QUOTED_RE,
     RUN_RE,
-    SCOPED_RE,
-    STOCK_RE,
     TOKEN_RE,
-    URL_RE,
-    VIDEO_RE,
     WORD_TOKEN_RE,
     ZH_SPAN_WORD_RE,
+    forms_read,
 )
 from agent.vocabulary import (
     CLAUSE_PRONOUNS,
@@ -137,15 +126,6 @@ class Asked:
     topic: tuple[str, ...]  # topic words for keyword parameters, no filler, no platform name
 
 
-def _blank(text: str, pattern: re.Pattern[str], found: list[tuple[str, str]], kind: str) -> str:
-    def keep(match: re.Match[str]) -> str:
-        value = next((g for g in match.groups() if g), match.group(0))
-        found.append((kind, match.group(0) if kind == "pair" else value))
-        return " " * len(match.group(0))
-
-    return pattern.sub(keep, text)
-
-
 def platform_blank(question: str, words: Iterable[str]) -> str:
     """``question`` with the platform's names, aliases and namespace replaced by spaces."""
     for word in sorted({w for w in words if w and len(w) > 1}, key=len, reverse=True):
@@ -183,42 +163,6 @@ def _kind_before(text: str, start: int) -> bool:
         return True
     last = WORD_TOKEN_RE.findall(before[-14:])
     return bool(last) and before.endswith(last[-1]) and last[-1].casefold() in EN_KIND_NOUNS
-
-
-def _formed(text: str) -> tuple[str, list[tuple[str, str]]]:
-    """Entities whose form says what they are, and the text with them blanked."""
-    found: list[tuple[str, str]] = []
-    text = URL_RE.sub(lambda m: " " * len(m.group(0)), text)
-    text = PAREN_VALUE_RE.sub(lambda m: _paren_value(m, found), text)
-    for pattern, kind in (
-        (QUOTED_RE, "quoted"),
-        (FEDI_HANDLE_RE, "handle"),
-        (SCOPED_RE, "scoped"),
-        (COORDINATE_RE, "coordinate"),
-        (PAIR_RE, "pair"),
-        (HANDLE_RE, "handle"),
-        (VIDEO_RE, "video"),
-        (STOCK_RE, "stock"),
-        (DOMAIN_RE, "domain"),
-        (ID_RE, "id"),
-    ):
-        text = _blank(text, pattern, found, kind)
-    text = DURATION_RE.sub(lambda m: " " * len(m.group(0)), text)
-    found = [(k, v) for k, v in found if k != "pair" or re.search("[A-Za-z]", v)]
-    # org.springframework.boot:spring-boot fills a group and an artifact as owner/name does
-    found = [("pair", v.replace(":", "/", 1)) if k == "coordinate" else (k, v) for k, v in found]
-    return text, found
-
-
-def _paren_value(match: re.Match[str], found: list[tuple[str, str]]) -> str:
-    """A value in parentheses after what it names, taken whole, as the form it has (a number,
-    a stock code, an id) or else as quoted."""
-    value = match.group(1)
-    shapes = ((STOCK_RE, "stock"), (VIDEO_RE, "video"), (DOMAIN_RE, "domain"), (ID_RE, "id"))
-    kind = "number" if value.isdigit() else "quoted"
-    kind = next((k for pattern, k in shapes if pattern.fullmatch(value)), kind)
-    found.append((kind, value))
-    return " " * len(match.group(0))
 
 
 def _usable(word: str, excluded: set[str]) -> bool:
@@ -412,7 +356,7 @@ def question_read(
     parts = {p for w in platform for p in WORD_TOKEN_RE.findall(w) if len(p) > 2}
     skip = {w.lower() for w in excluded} | platform | parts
     text = platform_blank(question.replace("\u2019", "'"), platform)
-    rest, formed = _formed(text)
+    rest, formed = forms_read(text)
     found = [
         Entity(v, k, role="account" if k == "handle" else "")
         for k, v in formed

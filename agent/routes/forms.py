@@ -1,7 +1,9 @@
 """The forms a subject takes in a question's text, each one pattern: quoted strings, URLs,
 ``owner/name`` pairs, fediverse handles, scoped packages, ``@handles``, video ids, stock codes,
-mixed ids, domains, numbers, spans of time, words. ``agent.routes.entities`` reads a question
-with them; a form is matched whole, never joined to a Latin letter or digit on either side.
+mixed ids, domains, numbers, spans of time, words, a value in parentheses, a Maven coordinate.
+``forms_read`` takes the values whose form says what they are out of a question's text, for
+``agent.routes.entities`` to read the rest; a form is matched whole, never joined to a Latin
+letter or digit on either side.
 """
 
 import re
@@ -78,3 +80,49 @@ CJK_RE = re.compile(f"[{CJK}]")
 POSSESSIVE_RE = re.compile(r"'s$", re.I)
 OWNER_RE = re.compile(rf"{NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)'s(?![{LATIN}])", re.ASCII)
 RUN_RE = re.compile(rf"[{CJK}{LATIN}_\-.+#]+")
+
+
+def forms_read(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The values of ``text`` whose form says what they are, as (form, value), and the text
+    with them blanked."""
+    found: list[tuple[str, str]] = []
+    text = URL_RE.sub(lambda m: " " * len(m.group(0)), text)
+    text = PAREN_VALUE_RE.sub(lambda m: _paren_value(m, found), text)
+    for pattern, kind in (
+        (QUOTED_RE, "quoted"),
+        (FEDI_HANDLE_RE, "handle"),
+        (SCOPED_RE, "scoped"),
+        (COORDINATE_RE, "coordinate"),
+        (PAIR_RE, "pair"),
+        (HANDLE_RE, "handle"),
+        (VIDEO_RE, "video"),
+        (STOCK_RE, "stock"),
+        (DOMAIN_RE, "domain"),
+        (ID_RE, "id"),
+    ):
+        text = _blank(text, pattern, found, kind)
+    text = DURATION_RE.sub(lambda m: " " * len(m.group(0)), text)
+    found = [(k, v) for k, v in found if k != "pair" or re.search("[A-Za-z]", v)]
+    # org.springframework.boot:spring-boot fills a group and an artifact as owner/name does
+    found = [("pair", v.replace(":", "/", 1)) if k == "coordinate" else (k, v) for k, v in found]
+    return text, found
+
+
+def _blank(text: str, pattern: re.Pattern[str], found: list[tuple[str, str]], kind: str) -> str:
+    def keep(match: re.Match[str]) -> str:
+        value = next((g for g in match.groups() if g), match.group(0))
+        found.append((kind, match.group(0) if kind == "pair" else value))
+        return " " * len(match.group(0))
+
+    return pattern.sub(keep, text)
+
+
+def _paren_value(match: re.Match[str], found: list[tuple[str, str]]) -> str:
+    """A value in parentheses after what it names, taken whole, as the form it has (a number,
+    a stock code, an id) or else as quoted."""
+    value = match.group(1)
+    shapes = ((STOCK_RE, "stock"), (VIDEO_RE, "video"), (DOMAIN_RE, "domain"), (ID_RE, "id"))
+    kind = "number" if value.isdigit() else "quoted"
+    kind = next((k for pattern, k in shapes if pattern.fullmatch(value)), kind)
+    found.append((kind, value))
+    return " " * len(match.group(0))
