@@ -19,8 +19,10 @@ URL_RE = re.compile(r"https?://\S+", re.I)
 # (ublock-origin)", "微信 (id414478124)", "(slug: iris)", "(app 1086940)". A bare number of four
 # digits or fewer (a year, a count) names nothing.
 PAREN_VALUE_RE = re.compile(
-    r"[(\uff08]\s*(?:[A-Za-z]{2,12}\s*[:\uff1a]\s*|(?:app|id|uid|slug|user|code|room)\s+)?"
-    r"((?=[\w.\-]*[A-Za-z]|\d{5})[A-Za-z0-9][\w.\-]*[A-Za-z0-9])\s*[)\uff09]",
+    r"[(\uff08]\s*(?:[A-Za-z]{2,12}\s*[:\uff1a]\s*|(?:(?:app|id|uid|slug|user|code|room)\s+){1,2})?"
+    r"((?=[\w.\-]*[A-Za-z]|\d{5})[A-Za-z0-9][\w.\-]*[A-Za-z0-9])\s*[)\uff09]"
+    # a short key before a number, which may be negative: "(fid -7)"
+    r"|[(\uff08]\s*[A-Za-z]{2,6}\s*[:\uff1a]?\s+(-?\d+)\s*[)\uff09]",
     re.I,
 )
 # A Maven (Gradle) coordinate, group:artifact, the group dotted: a pair as owner/name is.
@@ -53,7 +55,9 @@ STOCK_RE = re.compile(
 # (UCaXkIU1QidjPwiAYu6GcHjg, PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf; iPhone15 is no id).
 ID_RE = re.compile(
     rf"{NOT_LATIN_BEFORE}((?=[{LATIN}_\-]*\d)(?=[\d_\-]*[A-Za-z])"
-    rf"(?:(?=(?:[A-Za-z_\-]*\d){{3}})[{LATIN}_\-]{{8,}}|[{LATIN}_\-]{{12,}}))"
+    rf"(?:(?=(?:[A-Za-z_\-]*\d){{3}})[{LATIN}_\-]{{8,}}|[{LATIN}_\-]{{12,}})"
+    # or a run of letters longer than any word: a Chrome extension's 32
+    rf"|[a-z]{{24,}}|[A-Z]{{24,}})"
     rf"{NOT_LATIN_AFTER}",
     re.ASCII,
 )
@@ -120,9 +124,9 @@ def _blank(text: str, pattern: re.Pattern[str], found: list[tuple[str, str]], ki
 def _paren_value(match: re.Match[str], found: list[tuple[str, str]]) -> str:
     """A value in parentheses after what it names, taken whole, as the form it has (a number,
     a stock code, an id) or else as quoted."""
-    value = match.group(1)
+    value = match.group(1) or match.group(2)
     shapes = ((STOCK_RE, "stock"), (VIDEO_RE, "video"), (DOMAIN_RE, "domain"), (ID_RE, "id"))
-    kind = "number" if value.isdigit() else "quoted"
+    kind = "number" if value.lstrip("-").isdigit() else "quoted"
     kind = next((k for pattern, k in shapes if pattern.fullmatch(value)), kind)
     found.append((kind, value))
     return " " * len(match.group(0))

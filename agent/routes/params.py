@@ -385,6 +385,7 @@ def params_fill(
     for slot in (s for s in slots if s.choices):
         if value := option_named(question, slot.choices, loose=not slot.optional):
             values[slot.name], sources[slot.name] = value, "option"
+    _spread(slots, asked, values, sources)
     _pair_fill(slots, asked, values, sources)
     used = {v.casefold() for v in values.values()}
     fit = 0
@@ -398,6 +399,27 @@ def params_fill(
     _settle(slots, values, sources)
     path = path_build(template, values)
     return FilledPath(path=path, params=values, sources=sources, fit=fit)
+
+
+def _spread(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:
+    """A listed value that spans path segments (36氪's 搜索文章 is ``search/articles/ 关键词``)
+    fills its parameter and those after it in order; a last segment that is no value but words
+    for one (关键词) takes the topic the question marks, or is left off."""
+    for i, slot in enumerate(slots):
+        value = values.get(slot.name, "")
+        if sources.get(slot.name) != "option" or "/" not in value:
+            continue
+        parts = [part.strip() for part in value.split("/") if part.strip()]
+        targets = slots[i : i + len(parts)]
+        if len(targets) < len(parts) or any(t.name in values for t in targets[1:]):
+            continue
+        topics = [e.value for e in asked.entities if e.role == "topic"]
+        for target, part in zip(targets, parts, strict=True):
+            if not re.fullmatch(r"[\w.\-]+", part, re.ASCII):  # words for a value
+                if not topics:
+                    break
+                part = topics[0]
+            values[target.name], sources[target.name] = part, "option"
 
 
 def _settle(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:

@@ -4,6 +4,8 @@ asker's own clause or possessive says which ("the channel I follow", "our projec
 question that only passes by the asker ("what should I read") is not. Against the real catalog
 snapshot, offline."""
 
+from urllib.parse import unquote
+
 import pytest
 
 from agent.question import keywords_of
@@ -278,3 +280,29 @@ def test_a_preposition_and_a_word_of_relation_are_no_topic():
     question = "金十快讯里跟原油有关的"
     topics = topic_of(question, context)
     assert subject_of(keywords_of(question), context, topics=topics).terms == ("原油",)
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("Steam news for Baldur's Gate 3 (app id 1086940)", "/steam/news/1086940"),
+        (
+            "Updates to the Chrome extension cjpalhdlnbpafiamejdnhcphjbkeiagm (uBlock Origin)",
+            "/google/chrome/extension/cjpalhdlnbpafiamejdnhcphjbkeiagm",
+        ),
+        ("36氪搜索比亚迪相关文章", "/36kr/search/articles/比亚迪"),
+    ],
+)
+def test_ids_keyed_in_parentheses_letter_runs_and_values_spanning_segments(question, path):
+    """ "(app id 1086940)" keys its number; a run of letters longer than any word is an id; a
+    listed value that spans path segments (36氪's 搜索文章, ``search/articles/ 关键词``) fills
+    the parameters after its own, its placeholder with the topic the question marks."""
+    _chosen, ctx = route(question)
+
+    assert [unquote(p) for p, _ in ctx.paths][:1] == [path]
+
+
+def test_a_short_key_before_a_number_in_parentheses_keys_it():
+    question = "NGA 大漩涡\uff08fid -7\uff09的最新帖子"  # full-width parentheses
+    asked = question_read(question, platform_words=("nga",), excluded=())
+    assert ("number", "-7") in [(e.kind, e.value) for e in asked.entities]
