@@ -299,7 +299,8 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
       tweeting" (the auxiliary first, or after a question word);
     - between a kind of thing and a past verb: "Repositories sindresorhus starred";
     - between "the" (or a preposition) and a kind of account, or first before it: "the golang
-      organization", "events in the mastodon org", "postgres image new tags".
+      organization", "events in the mastodon org", "postgres image new tags", also past a word
+      of how it is put ("the official postgres image").
 
     Words for things (posts, trending), question words, people in general and the route's own
     words are never names."""
@@ -320,7 +321,9 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         participle = before in PASSIVE_AUXILIARIES and lows[i].endswith("ed") and token.islower()
         asked = before in AUXILIARIES and (i == 1 or (i >= 2 and opened)) and not participle
         relative = before in GENERIC and after.endswith("ed") and i + 1 < len(tokens)
-        kind = before in KIND_LEADS and after in EN_KIND_NOUNS
+        # "the postgres image", and past a word of how it is put: "the official postgres image"
+        led = before in KIND_LEADS or (i >= 2 and before in GENERIC and lows[i - 2] in KIND_LEADS)
+        kind = led and after in EN_KIND_NOUNS
         if (asked or relative or kind) and _subject_word(token, excluded):
             found.append(token)
     return found

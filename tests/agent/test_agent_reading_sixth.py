@@ -306,3 +306,9 @@ def test_a_short_key_before_a_number_in_parentheses_keys_it():
     question = "NGA 大漩涡\uff08fid -7\uff09的最新帖子"  # full-width parentheses
     asked = question_read(question, platform_words=("nga",), excluded=())
     assert ("number", "-7") in [(e.kind, e.value) for e in asked.entities]
+
+
+def test_a_name_before_a_kind_of_account_is_read_past_a_word_of_how_it_is_put():
+    _chosen, ctx = route("New tags of the official postgres image on Docker Hub")
+
+    assert [p for p, _ in ctx.paths][:1] == ["/dockerhub/tag/library/postgres"]
