@@ -23,8 +23,9 @@ from agent.routes.fit import (
     template_intents,
 )
 from agent.routes.model import routes_by_model
-from agent.routes.params import FilledPath, SubjectMissing, route_words
+from agent.routes.params import FilledPath, SubjectMissing
 from agent.routes.setup import setup_needed
+from agent.routes.slots import route_words
 from briefs import reasons
 from catalog.models import Route
 from catalog.search import RouteHit, routes_for_platforms

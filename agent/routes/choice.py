@@ -6,7 +6,7 @@ enumerated values (upstream ``options``, or the value table of the route descrip
 example's value as a format hint only. Its answer is checked here:
 
 - a route must be one offered, and its path must pass ``fetching.paths.path_build``;
-- a value for a parameter that names a subject (``params.route_slots`` says which: anything not
+- a value for a parameter that names a subject (``slots.route_slots`` says which: anything not
   enumerated and not named like a setting such as ``sort`` or ``type``) must be a whole-token
   subject of the question (``subject_given``: compared after case, width and space folding, no
   letter or digit joined to either end, so the "git" of "GitHub" is none; neither filler such
@@ -29,7 +29,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.routes.params import Slot, SubjectMissing, route_slots
+from agent.routes.params import SubjectMissing
+from agent.routes.slots import Slot, route_slots
 from agent.vocabulary import (
     CLAUSE_PRONOUNS,
     EN_KIND_NOUNS,

@@ -21,8 +21,9 @@ from agent.routes.entities import (
     zh_content,
 )
 from agent.routes.forms import CJK_RE
-from agent.routes.params import PARAM_TOKEN_RE as PARAM_RE
-from agent.routes.params import FilledPath, params_fill, words_of
+from agent.routes.params import FilledPath, params_fill
+from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
+from agent.routes.slots import words_of
 from agent.vocabulary import EN_KIND_NOUNS, ZH_KIND_NOUNS, intents_of
 from catalog.models import Platform, Route
 from fetching.models import Outcome

@@ -31,7 +31,7 @@ from agent.routes.entities import (
 )
 from agent.routes.fit import template_intents, template_literals
 from agent.routes.forms import DURATION_RE, ZH_SPAN_WORD_RE
-from agent.routes.params import route_slots
+from agent.routes.slots import route_slots
 from agent.segment import zh_words
 from agent.vocabulary import (
     FILLER_EN,

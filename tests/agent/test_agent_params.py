@@ -7,7 +7,8 @@ import pytest
 
 from agent.routes.entities import question_read
 from agent.routes.enums import description_table
-from agent.routes.params import SubjectMissing, example_leaks, params_fill, value_format
+from agent.routes.params import SubjectMissing, example_leaks, params_fill
+from agent.routes.slots import value_format
 from fetching.paths import RoutePathRejected
 
 pytestmark = pytest.mark.django_db

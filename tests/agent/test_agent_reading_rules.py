@@ -13,7 +13,8 @@ from agent.reading import question_reading
 from agent.routes.entities import question_read
 from agent.routes.enums import inline_values, table_blocks
 from agent.routes.fit import kind_said
-from agent.routes.params import params_fill, route_words
+from agent.routes.params import params_fill
+from agent.routes.slots import route_words
 from agent.summary.subject import _settings_named, context_words_load
 from agent.vocabulary import intent_word, intents_of, subject_unnamed
 from catalog.models import Route

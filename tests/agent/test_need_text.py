@@ -5,7 +5,7 @@ Chinese question, must not say "digits" inside a Chinese sentence (nor an Englis
 import pytest
 from django.utils import translation
 
-from agent.routes.params import Slot, value_format
+from agent.routes.slots import Slot, value_format
 from agent.summary.honest import need_markdown
 from briefs.reasons import need_format
 

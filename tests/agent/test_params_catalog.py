@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from agent.routes.params import SubjectMissing, params_fill, route_slots, shape_of
+from agent.routes.params import SubjectMissing, params_fill
+from agent.routes.slots import route_slots, shape_of
 from catalog.models import Route
 from fetching.paths import RoutePathRejected, catalog_cache_clear, path_build, template_values
 

@@ -50,7 +50,8 @@ from agent.management.routing_outcomes import EvalCase, EvalOutcome, case_parse,
 from agent.platform import node_platform
 from agent.rewrite import node_rewrite
 from agent.route import node_route
-from agent.routes.params import example_leaks, route_slots
+from agent.routes.params import example_leaks
+from agent.routes.slots import route_slots
 from agent.summary.subject import context_words_load
 from briefs.models import Brief
 from catalog.models import Route

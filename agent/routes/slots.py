@@ -1,0 +1,192 @@
+"""A route's parameters as a question is read for them (``route_slots``): each one's name,
+pattern, whether optional, its listed values (upstream ``options``, a description table, an inline
+list), its example's value (a format hint), its documented default, and whether it names a
+subject or chooses a setting; with the forms a value takes (``shape_of``) and how to ask for one
+(``value_format``). Filling them from a question is ``agent.routes.params``."""
+
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from django.utils.translation import gettext_noop as noop
+
+from agent.routes.enums import inline_values, options_of, table_blocks
+from agent.routes.forms import CJK_RE, DOMAIN_RE, ID_RE, STOCK_RE, VIDEO_RE
+from fetching.paths import template_parameters, template_values
+
+# Parameters whose name says they choose a setting, not a subject (by their last word).
+SETTING_WORDS = frozenset(
+    str.split(
+        """type types category categories caty cate cat catalog class classify kind sort sorting
+    order orderby by lang language locale period time range timeframe since region area country
+    section tab mode filter status state format limit limits count embed rank ranking params
+    routeparams options view level sub subcategory important score only"""
+    )
+)
+# Subject parameters that may take the question's topic words when no entity names a value.
+TOPIC_PARAMS = frozenset(
+    str.split("keyword keywords query q kw word words search searchword term qw wd tag tags topic")
+)
+TABLE_POINTER_RE = re.compile(r"下表|表格|table|below", re.I)
+PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
+NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+DEFAULT_RES = [
+    re.compile(r"默认(?:为|是|值为|值是|[:\uff1a])?\s*`?([\w.\-]+)`?"),
+    re.compile(r"defaults?(?: value)?(?: is| to|:)\s*`?([\w.\-]+)`?", re.I),
+    re.compile(r"\bfills? in (?:the )?`?([\w.\-]+)`?", re.I),
+]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One parameter of a route, read from the route's upstream data."""
+
+    name: str
+    regex: str
+    optional: bool
+    description: str
+    choices: list[tuple[str, str]]
+    example: str | None  # the example path's value: a format hint
+    default: str | None  # the documented default, if any
+    subject: bool
+
+
+def words_of(name: str) -> list[str]:
+    return [w.lower() for w in NAME_WORD_RE.findall(name.replace("_", " "))]
+
+
+def _spec_text(spec: object) -> str:
+    text = spec.get("description", "") if isinstance(spec, dict) else spec
+    return text if isinstance(text, str) else ""
+
+
+def _default(name: str, spec: object, description: str) -> str | None:
+    if isinstance(spec, dict) and isinstance(spec.get("default"), str) and spec["default"]:
+        return spec["default"]
+    for pattern in DEFAULT_RES:
+        if match := pattern.search(_spec_text(spec)):
+            return match.group(1)
+    use = re.search(rf"[Uu]se `([\w.\-]+)` as (?:the )?`?{re.escape(name)}\b", description)
+    return use.group(1) if use else None
+
+
+def _tables(names: list[str], parameters: dict, description: str, example: dict) -> dict:
+    """Each description table goes to the parameter whose example value it lists, else to the
+    one whose description points at a table, else to the first setting parameter."""
+    settings = [n for n in names if words_of(n)[-1:] and words_of(n)[-1] in SETTING_WORDS]
+    pointing = [n for n in names if TABLE_POINTER_RE.search(_spec_text(parameters.get(n)))]
+    tables: dict[str, list[tuple[str, str]]] = {}
+    for block in table_blocks(description):
+        pairs = [(label, v) for label, v in block if not v.startswith("/")]  # example paths
+        values = {v for _label, v in pairs}
+        owner = next((n for n in names if example.get(n) in values), None)
+        owner = owner or next(iter(pointing + settings), None)
+        if owner and pairs:
+            tables.setdefault(owner, []).extend(pairs)
+    return tables
+
+
+def _listed(names: list[str], parameters: dict, tables: dict) -> dict[str, list[tuple[str, str]]]:
+    """Each parameter's values: its upstream options, else those its own description lists
+    with a table's; values listed where another parameter is named are that one's ("For
+    `threads` sections, set user ID" lists values of :section, not of :value)."""
+    choices = {}
+    for name in names:
+        spec = parameters.get(name)
+        inline = inline_values(_spec_text(spec))
+        choices[name] = options_of(spec) or list(dict.fromkeys(inline + tables.get(name, [])))
+    for name in names:
+        text = _spec_text(parameters.get(name)).lower()
+        for other in (n for n in names if n != name and _named_in(n, text)):
+            theirs = {value for _label, value in choices[other]}
+            if not options_of(parameters.get(name)):
+                choices[name] = [c for c in choices[name] if c[1] not in theirs]
+    return choices
+
+
+def _named_in(name: str, text: str) -> bool:
+    words = words_of(name)
+    return len(words) == 1 and len(words[0]) > 3 and re.search(rf"\b{words[0]}", text) is not None
+
+
+def route_slots(template: str, parameters: object, description: str, example: str) -> list[Slot]:
+    """The parameters of ``template``, each with its kind, values and format hint."""
+    parameters = parameters if isinstance(parameters, dict) else {}
+    description = description or ""
+    from_example = {k: unquote(v) for k, v in template_values(template, example or "").items()}
+    names = [name for name, _regex, _optional in template_parameters(template)]
+    tables = _tables(names, parameters, description, from_example)
+    listed = _listed(names, parameters, tables)
+    slots = []
+    for name, regex, optional in template_parameters(template):
+        spec = parameters.get(name)
+        choices = listed[name]
+        words = words_of(name)
+        # A setting's name (status) with an example naming one thing (a tweet's id) is a subject.
+        named_setting = bool(words) and words[-1] in SETTING_WORDS
+        setting = bool(choices) or (named_setting and not _id_like(from_example.get(name)))
+        slots.append(
+            Slot(
+                name=name,
+                regex=regex,
+                optional=optional,
+                description=_spec_text(spec),
+                choices=list(choices),
+                example=from_example.get(name),
+                default=_default(name, spec, description),
+                subject=not setting,
+            )
+        )
+    return slots
+
+
+def shape_of(value: str | None) -> str | None:
+    """The form a value takes: pair, number, stock, video, domain, id or word (None: unknown)."""
+    if not value:
+        return None
+    if "/" in value:
+        return "pair"
+    if value.isdigit():
+        return "number"
+    for pattern, shape in (
+        (STOCK_RE, "stock"),
+        (VIDEO_RE, "video"),
+        (DOMAIN_RE, "domain"),
+        (ID_RE, "id"),
+    ):
+        if pattern.fullmatch(value):
+            return shape
+    return "word"
+
+
+def _id_like(value: str | None) -> bool:
+    """An example value that names one thing (a long number, an id), never a setting."""
+    shape = shape_of(value)
+    return shape in ("id", "video", "stock") or (shape == "number" and len(value or "") >= 5)
+
+
+def value_format(slot: Slot) -> str:
+    """How a value of ``slot`` is written, for a person asked for it: the example's shape,
+    never its value. Stored in English whatever language is active (``briefs.reasons.need_format``
+    reads it in the reader's)."""
+    shape = shape_of(slot.example)
+    if shape == "pair":
+        return noop("owner/name")
+    if shape == "number":
+        return noop("digits")
+    if shape in ("stock", "video"):
+        return re.sub(r"\d", "#", re.sub(r"(?<=BV)\w+", "#" * 10, slot.example))
+    if shape == "domain":
+        return noop("a domain name, like example.org")
+    if slot.example and CJK_RE.search(slot.example):
+        return noop("a word or phrase")
+    return noop("a name as it appears in the site's address")
+
+
+def route_words(template: str, route_name: str) -> frozenset[str]:
+    """Words that describe the route itself: never its subject."""
+    literals = PARAM_TOKEN_RE.sub(" ", template)
+    text = f"{route_name} {literals}".lower()
+    return frozenset(re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", text)) | set(
+        route_name.lower().split()
+    )
