@@ -1,8 +1,9 @@
-"""What the eval commands share: reading a JSON-lines file of labelled cases, and printing a
-score."""
+"""What the eval commands share: reading a JSON-lines file of labelled cases, each line a JSON
+object, and printing a score."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -31,6 +32,17 @@ def eval_lines_read(path: str, parse: Callable[[str, int], Case], *, what: str) 
     if not cases:
         raise CommandError(f"{path} holds no {what}")
     return cases
+
+
+def json_object(text: str) -> dict:
+    """One line as a JSON object; ``ValueError`` saying why it is not one."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    return data
 
 
 def score_text(value: float | None) -> str:

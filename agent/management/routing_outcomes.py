@@ -3,10 +3,10 @@
 hit it counts) and the totals over a file (``totals_of``). The command's docstring says what each
 figure means."""
 
-import json
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
+from agent.management.eval_lines import json_object
 from briefs.services import BriefInvalid, question_clean
 
 
@@ -152,12 +152,7 @@ def _strings(value: object, name: str, *, required: bool) -> tuple[str, ...] | N
 
 def case_parse(text: str, line: int) -> EvalCase:
     """One line of the file; ``ValueError`` saying what is wrong with it."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(data, dict):
-        raise ValueError("not a JSON object")
+    data = json_object(text)
     try:
         question = question_clean(data.get("question"))
     except BriefInvalid as exc:

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from agent.routes.params import SubjectMissing, params_fill
+from agent.routes.fit import route_fill
+from agent.routes.params import SubjectMissing
 from agent.routes.slots import route_slots, shape_of
 from catalog.models import Route
 from fetching.paths import RoutePathRejected, catalog_cache_clear, path_build, template_values
@@ -81,19 +82,6 @@ def _case(route: Route, index: int) -> Case | None:
     return Case(route, names, fresh, question, bare)
 
 
-def _fill(route: Route, question: str):
-    platform = route.platform
-    return params_fill(
-        template=route.path,
-        parameters=route.parameters,
-        description=route.description,
-        example=route.example,
-        question=question,
-        platform_words=(platform.namespace, platform.name, *platform.aliases),
-        route_name=route.name,
-    )
-
-
 @pytest.fixture(scope="module")
 def cases(django_db_setup, django_db_blocker) -> list[Case]:
     with django_db_blocker.unblock():
@@ -111,7 +99,7 @@ def test_a_fresh_subject_in_the_question_is_the_value_in_the_path(cases):
     wrong = []
     for case in cases:
         try:
-            filled = _fill(case.route, case.question)
+            filled = route_fill(case.route, case.question)
         except RoutePathRejected as exc:
             wrong.append(f"{case.route.path} | {case.question} | refused: {exc}")
             continue
@@ -126,7 +114,7 @@ def test_without_a_subject_the_route_is_refused_for_what_it_lacks(cases):
     wrong = []
     for case in cases:
         try:
-            filled = _fill(case.route, case.bare)
+            filled = route_fill(case.route, case.bare)
         except SubjectMissing as exc:
             if not {s.name for s in exc.slots} <= set(case.subjects):
                 wrong.append(f"{case.route.path} | {case.bare} | lacks {exc.slots}")

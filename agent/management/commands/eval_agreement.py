@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 
 from django.core.management.base import BaseCommand
 
-from agent.management.eval_lines import eval_lines_read, score_text
+from agent.management.eval_lines import eval_lines_read, json_object, score_text
 from agent.summary.agreement import KIND_ACTOR, KIND_DATE, KIND_NUMBER, story_table
 from agent.summary.draft import SourceItem
 
@@ -67,12 +67,7 @@ def _item(data: object, n: int) -> SourceItem:
 
 def case_parse(text: str, line: int) -> AgreementCase:
     """One line of the file; ``ValueError`` saying what is wrong with it."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(data, dict):
-        raise ValueError("not a JSON object")
+    data = json_object(text)
     if data.get("lang") not in LANGUAGES:
         raise ValueError(f'"lang" must be one of {", ".join(LANGUAGES)}')
     differ = data.get("differ")

@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 
 from django.core.management.base import BaseCommand
 
-from agent.management.eval_lines import eval_lines_read, score_text
+from agent.management.eval_lines import eval_lines_read, json_object, score_text
 from agent.summary.claims import claims_check
 from agent.summary.draft import SourceItem
 from agent.summary.support import REASON_RECITED
@@ -108,12 +108,7 @@ def _published(value: object, n: int) -> datetime | None:
 
 def case_parse(text: str, line: int) -> SupportCase:
     """One line of the file; ``ValueError`` saying what is wrong with it."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(data, dict):
-        raise ValueError("not a JSON object")
+    data = json_object(text)
     lang, label = data.get("lang"), data.get("label")
     if lang not in LANGUAGES:
         raise ValueError(f'"lang" must be one of {", ".join(LANGUAGES)}')
