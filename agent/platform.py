@@ -20,7 +20,7 @@ from agent.routes.forms import FEDI_HANDLE_RE, PAIR_RE, VIDEO_RE
 from agent.routes.setup import platforms_waiting
 from briefs import reasons
 from catalog.models import Platform
-from catalog.search import PlatformHit, platforms_named, search_catalog
+from catalog.search import PlatformHit, search_catalog
 from fetching.paths import UTILITY_NAMESPACES
 
 MAX_PLATFORMS = 3
@@ -93,7 +93,7 @@ def named_waiting(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
     the import), when no candidate is a platform it names: the platform asked for, not one the
     search found in its place (``agent.routes.setup``); nor when the candidate's name is said
     more strongly ("a Pixiv artist I *follow*" names Pixiv, not the reader called Follow)."""
-    strengths = dict(platforms_named(ctx.rewrite.query))
+    strengths = ctx.reading.platforms_named()
     top = strengths.get(candidates[0].namespace, 0.0) if candidates else 0.0
     if candidates and named(candidates[0]) and top >= max(strengths.values(), default=0.0):
         return []
@@ -128,7 +128,7 @@ def value_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
     "BV1GJ411x7h7 的评论"), when it names no platform at all: the search's candidates for the
     other words ("贡献者") are any site's."""
     query = ctx.rewrite.query
-    if (candidates and named(candidates[0])) or platforms_named(query):
+    if (candidates and named(candidates[0])) or ctx.reading.platforms_named():
         return []
     for pattern, namespace in VALUE_HOMES:
         found = [m.group(0) for m in pattern.finditer(query)]
@@ -195,7 +195,7 @@ async def node_platform(ctx: RunContext) -> bool:
         await ctx.steps_flush()
         return False
     offered = [c.namespace for c in candidates]
-    strengths = dict(await sync_to_async(platforms_named)(ctx.rewrite.query))
+    strengths = await sync_to_async(ctx.reading.platforms_named)()
 
     def call():
         listing = "\n".join(f"- {c.namespace}: {c.name} (score {c.score:.2f})" for c in candidates)

@@ -9,6 +9,8 @@ reading adds what the later nodes ask of the question, each read by one rule:
   naming no one is not read for it;
 - ``subjects(platform_words, excluded)``: what it names for one platform's routes, with their
   shapes (``agent.routes.entities.question_read``), kept per platform for the run;
+- ``platforms_named()``: the platforms it names and how strongly, which the platform step
+  weighs three times (a platform waiting for staff, a value's home, names close to the top);
 - ``topic(context_words)``: the subject the topic check looks for in items
   (``agent.summary.subject``): the marked topic, else the topic words without the platform's and
   routes' words and the filler, Chinese in a real segmenter's words.
@@ -29,6 +31,7 @@ from agent.question import Rewrite
 from agent.routes.entities import Asked, question_read
 from agent.summary.subject import Subject, subject_of, topic_of
 from agent.vocabulary import intents_of, subject_unnamed
+from catalog.search import platforms_named
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,13 @@ class Reading:
                 self.query, platform_words=platform_words, excluded=excluded
             )
         return self._asked[key]
+
+    def platforms_named(self) -> dict[str, float]:
+        """Every platform the query names, searchable or not, with the strength of its name
+        found (``catalog.search.platforms_named``), strongest first; once per query."""
+        if "platforms_named" not in self._asked:
+            self._asked["platforms_named"] = dict(platforms_named(self.query))
+        return self._asked["platforms_named"]
 
     def topic(self, context_words: set[str]) -> Subject:
         """What the items must mention, the words naming the feeds read (``context_words``)
