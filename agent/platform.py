@@ -31,8 +31,17 @@ SHORT_PLACE_RE = re.compile(
 )
 # A subject value whose form is one platform's, where the question names no platform: a BV (or
 # av) id is a bilibili video, a user@host handle a Mastodon account, an owner/repo pair a GitHub
-# repository (Gitee's and GitLab's are named as such).
-VALUE_HOMES = ((VIDEO_RE, "bilibili"), (FEDI_HANDLE_RE, "mastodon"), (PAIR_RE, "github"))
+# repository (Gitee's and GitLab's are named as such), a name before 吧 that the question reads
+# from (李毅吧最新的帖子, 原神吧里) a Baidu Tieba forum.
+FORUM_BAR_RE = re.compile(
+    r"(?<![\u4e00-\u9fff])[\u4e00-\u9fffA-Za-z0-9]{2,10}吧(?=最新|最近|的|里|有|上|今|新|热|精|帖)"
+)
+VALUE_HOMES = (
+    (VIDEO_RE, "bilibili"),
+    (FEDI_HANDLE_RE, "mastodon"),
+    (PAIR_RE, "github"),
+    (FORUM_BAR_RE, "baidu"),
+)
 PLATFORM_CANDIDATES = 8
 CLOSE_TO_TOP = 0.5  # offline: other platforms chosen when their score is this close to the top
 NAMED_RIVAL = 0.7  # offline: another platform named is read when its name is found this strongly

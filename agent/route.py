@@ -16,6 +16,7 @@ from asgiref.sync import sync_to_async
 from agent.context import RunContext
 from agent.routes.choice import MAX_PATHS
 from agent.routes.fit import (
+    kind_said,
     offline_choice,
     platform_words,
     route_about,
@@ -45,6 +46,11 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
     )
     asked = ctx.reading.intents
     serving = [h for h in ranked if asked & template_intents(h.name, h.path)]
+    if ctx.reading.unnamed:
+        # "我关注的那个 UP 主更新了吗": someone of a kind is meant, so the routes taking that
+        # kind are the ones to ask for (and the search ranks them by other words)
+        query = ctx.rewrite.query
+        serving += [h for h in ranked if h not in serving and kind_said(h.name, h.path, query)]
     rest = [h for h in ranked[:ROUTE_CANDIDATES] if h not in serving]
     return (serving[:ROUTE_CANDIDATES] + rest)[:ROUTE_CANDIDATES]
 
@@ -93,12 +99,18 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
 
 
 def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> None:
-    """What the best refused route of each platform lacked (``missing`` is in the candidates'
-    order, best first; at most ``MAX_PATHS`` platforms),
+    """What the best refused route of each platform lacked (the one taking the kind of subject
+    the question names, else the first in the candidates' order; at most ``MAX_PATHS``
+    platforms),
     once per platform and parameter: the issues of "the repo I care about" ask for its owner and
     name, not also for the keyword a search route of the same platform would have taken."""
     known = {(n["source"], n["parameter"]) for n in ctx.needs}
     best: dict[int, tuple[Route, SubjectMissing]] = {}
+    query = ctx.rewrite.query
+    # of one platform's, the route taking the kind of subject named (UP 主: a user, not a comic)
+    missing = sorted(
+        missing, key=lambda m: -kind_said(m[0].name, m[0].path, query, m[0].parameters)
+    )
     for route, exc in missing:
         best.setdefault(route.platform_id, (route, exc))
     for route, exc in list(best.values())[:MAX_PATHS]:

@@ -116,7 +116,7 @@ FILLER_ZH = sorted(
             """标签 文章 结果 搜索 资讯 新闻 动态 内容 视频 帖子 热帖 更新 推送 评论 之 我 关注 喜欢
             收藏 关于 热搜 热榜 榜单 快讯 用户 话题 热门 最热 推荐 精选 热点 头条 说什么 好的 有没有
             相关 情况 进展 有新 用的 主题 镜像 首页 主页 怎么 怎么看 如何 怎样 哪些 出新 发新
-            记录 日志 有关"""
+            记录 日志 有关 新帖 新作 新游戏 新番 笔记 作品 新作品"""
         ),
     },
     key=len,
@@ -236,3 +236,38 @@ def subject_unnamed(text: str) -> bool:
         or KIND_ASKERS_EN.search(folded) is not None
         or ASKERS_KIND_ZH.search(folded) is not None
     )
+
+
+# Countries and regions a question may name, by their two-letter code: "the US store", 国区,
+# 日服. English names are matched as words, in any case but the one-word codes (US, UK), which
+# are matched in capitals only ("us" is a pronoun).
+REGIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "us": (("US", "USA", "U.S.", "United States", "America"), ("美国", "美区", "美服", "美版")),
+    "cn": (("China", "mainland China"), ("中国", "国区", "国服", "国行", "大陆", "内地")),
+    "jp": (("Japan", "JP"), ("日本", "日区", "日服", "日版")),
+    "hk": (("Hong Kong", "HK"), ("香港", "港区", "港服", "港版")),
+    "tw": (("Taiwan", "TW"), ("台湾", "台区", "台服")),
+    "kr": (("Korea", "South Korea", "KR"), ("韩国", "韩区", "韩服")),
+    "gb": (("UK", "United Kingdom", "Britain", "GB"), ("英国", "英区")),
+    "de": (("Germany",), ("德国",)),
+    "fr": (("France",), ("法国",)),
+    "ca": (("Canada",), ("加拿大",)),
+    "au": (("Australia",), ("澳大利亚", "澳洲")),
+    "in": (("India",), ("印度",)),
+    "sg": (("Singapore",), ("新加坡",)),
+}
+# Codes that name a region under another code too (the United Kingdom is gb and uk).
+REGION_ALIASES = {"gb": ("uk",)}
+
+
+def regions_said(text: str) -> frozenset[str]:
+    """The two-letter codes of the countries and regions ``text`` names."""
+    said = set()
+    for code, (english, chinese) in REGIONS.items():
+        for name in english:
+            flags = 0 if name.isupper() or "." in name else re.I
+            if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", text, flags):
+                said.add(code)
+        if any(name in text for name in chinese):
+            said.add(code)
+    return frozenset(said)

@@ -64,5 +64,7 @@ STARTING_ALIASES: dict[str, list[str]] = {
     "solidot": ["Solidot"],
     "oschina": ["开源中国"],
     "csdn": ["CSDN"],
+    "apple": ["App Store", "苹果"],
+    "nintendo": ["任天堂", "Switch eShop"],
     "cnblogs": ["博客园"],
 }

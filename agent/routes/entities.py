@@ -35,6 +35,7 @@ from agent.routes.forms import (
     TOKEN_RE,
     WORD_TOKEN_RE,
     ZH_SPAN_WORD_RE,
+    Formed,
     forms_read,
 )
 from agent.vocabulary import (
@@ -80,6 +81,7 @@ AUXILIARIES = frozenset(
     str.split("did does do has have had is was are were will would can could should")
 )
 PASSIVE_AUXILIARIES = frozenset(str.split("is was are were been be has have had"))
+GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
 QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
 # A kind of thing right after "the X" names X ("the golang organization"), and so it does after
 # a preposition or first ("events in mastodon org", "postgres image new tags").
@@ -114,7 +116,10 @@ class Entity:
     # quoted | pair | handle | video | stock | domain | id | number | topic | marked | latin
     kind: str
     marked: bool = False  # a marker introduced it (a bare number is only a number)
-    role: str = ""  # account: someone's (by X, @X, "did X post"); topic: something to search for
+    # account: someone's (by X, @X, "did X post"); topic: something to search for; tag: a
+    # hashtag; ref: an issue's or pull request's number (#44265)
+    role: str = ""
+    label: str = ""  # the key the question gave it: "(fid -7)"
 
 
 @dataclass(frozen=True)
@@ -221,6 +226,9 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             if not words and token.startswith(("的", *INDEFINITE_ZH, *([] if phrase else ZH_CUT))):
                 break
             word = _zh_word(token)
+            # a name that runs on into Latin letters or digits is one name: 小米14, 华为Mate60
+            if word == token and (glued := GLUED_RE.match(text, match.end())):
+                word += glued.group(0)
             # "UP 主点赞的视频": a kind of feed after the marker names no one
             # "UP 主这两天": a span of time after the marker names no one either
             if (
@@ -360,11 +368,7 @@ def question_read(
     skip = {w.lower() for w in excluded} | platform | parts
     text = platform_blank(question.replace("\u2019", "'"), platform)
     rest, formed = forms_read(text)
-    found = [
-        Entity(v, k, role="account" if k == "handle" else "")
-        for k, v in formed
-        if not describes(v.lower(), skip)
-    ]
+    found = [_formed_entity(f) for f in formed if not describes(f.value.lower(), skip)]
     owners = [o for o in OWNER_RE.findall(rest) if _usable(o, skip)]
     markers = (*sorted(EN_WORD_MARKERS), *ZH_AFTER_MARKERS)
     marked = _marked_before(rest, skip) + marked_after(rest, markers, skip) + owners
@@ -388,7 +392,28 @@ def question_read(
         for k in keywords
         if _topical(k, platform) and not describes(k.lower(), skip)
     ]
-    return Asked(text=text, entities=_unique(found), topic=tuple(topic))
+    return Asked(text=text, entities=_unique(_names_whole(found)), topic=tuple(topic))
+
+
+def _formed_entity(formed: Formed) -> Entity:
+    if formed.kind == "hashtag":  # something to look for under a tag, as "about X" is
+        return Entity(formed.value, "topic", marked=True, role="tag")
+    if formed.kind == "ref":  # an issue's or a pull request's number
+        return Entity(formed.value, "number", marked=True, role="ref")
+    role = "account" if formed.kind == "handle" else ""
+    return Entity(formed.value, formed.kind, role=role, label=formed.label)
+
+
+def _names_whole(found: list[Entity]) -> list[Entity]:
+    """A bare number that ends a name found whole (the 14 of 小米14) is no value of its own."""
+    names = [e.value for e in found if e.kind != "number"]
+    return [
+        e
+        for e in found
+        if e.kind != "number"
+        or e.marked
+        or not any(n != e.value and n.endswith(e.value) for n in names)
+    ]
 
 
 def _kind_of(value: str) -> str:
@@ -412,5 +437,7 @@ def _unique(entities: list[Entity]) -> tuple[Entity, ...]:
         if key not in seen:
             seen[key] = entity
         elif entity.marked and not seen[key].marked:
-            seen[key] = Entity(seen[key].value, seen[key].kind, True, seen[key].role)
+            seen[key] = Entity(
+                seen[key].value, seen[key].kind, True, seen[key].role, seen[key].label
+            )
     return tuple(seen.values())

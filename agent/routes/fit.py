@@ -24,7 +24,7 @@ from agent.routes.forms import CJK_RE
 from agent.routes.params import FilledPath, params_fill
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
 from agent.routes.slots import words_of
-from agent.vocabulary import EN_KIND_NOUNS, ZH_KIND_NOUNS, intents_of
+from agent.vocabulary import EN_KIND_NOUNS, REGIONS, ZH_KIND_NOUNS, intents_of, regions_said
 from catalog.models import Platform, Route
 from fetching.models import Outcome
 from fetching.paths import template_parameters
@@ -87,7 +87,9 @@ def kind_said(route_name: str, template: str, question: str, parameters: object 
     kinds = {w[:4] for w in words if w in EN_KIND_NOUNS and _word_said(w, latin, asked)}
     said_zh = {en[:4] for zh, en in ZH_KIND_NOUNS.items() if _head_said(zh, question)}
     kinds |= {w[:4] for w in words if w[:4] in said_zh}
-    described = " ".join([route_name, *_descriptions(parameters)])
+    # "UP 主" and "UP主" are one marker
+    described = "".join([route_name, *_descriptions(parameters)]).replace(" ", "")
+    question = question.replace(" ", "")
     # 用户 and user are one kind, whichever language the route says it in
     kinds |= {
         ZH_KIND_NOUNS.get(m, m)[:4] for m in ZH_KIND_MARKERS if m in question and m in described
@@ -165,6 +167,18 @@ def intent_said(query: str, route: Route) -> int:
     return len(intents_of(query) & route_intents(route))
 
 
+def region_said(query: str, route: Route) -> int:
+    """1 when the route reads the country or region the question names (``/nintendo/eshop/us``,
+    "(US)" in its name), -1 when it reads only another one, else 0."""
+    said = regions_said(query)
+    if not said:
+        return 0
+    segments = set(template_literals(route.path).casefold().split("/"))
+    capitals = set(re.findall(r"\b[A-Z]{2}\b", route.name))
+    codes = {c for c in REGIONS if c in segments or c.upper() in capitals}
+    return 0 if not codes else (1 if codes & said else -1)
+
+
 def route_about(query: str, route: Route) -> bool:
     """The route is about the question: its name says a word of it, or it serves a kind of feed
     the question asks for."""
@@ -197,6 +211,7 @@ def offline_choice(
     Release Notes" and "ChatGPT Atlas - Release Notes"), the one whose name asks least comes
     first."""
     said = {route.pk: route_said(query, route) for _ns, route, _path, _below in filled}
+    region = {route.pk: region_said(query, route) for _ns, route, _path, _below in filled}
     intent = {route.pk: intent_said(query, route) for _ns, route, _path, _below in filled}
     filled = [
         f for f in filled if not f[3] or said[f[1].pk][0] or intent[f[1].pk] or f[2].names_subject
@@ -213,6 +228,7 @@ def offline_choice(
         key=lambda f: (
             route_unconfigured(f[1]),
             -f[2].fit,
+            -region[f[1].pk],
             -intent[f[1].pk],  # the kind of feed asked for: releases, not commits
             -kinds[f[1].pk],
             -(said[f[1].pk][0] + f[2].options_named),
@@ -226,6 +242,7 @@ def offline_choice(
         filled.sort(
             key=lambda f: (
                 route_unconfigured(f[1]),
+                -region[f[1].pk],  # the eShop of the country asked for
                 -intent[f[1].pk],
                 -round(score.get(f[1].pk, 0.0), 6),
                 said[f[1].pk][1] if f[1].pk in score else 0,

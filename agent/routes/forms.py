@@ -7,6 +7,7 @@ letter or digit on either side.
 """
 
 import re
+from typing import NamedTuple
 
 from agent.question import CJK
 
@@ -25,6 +26,10 @@ PAREN_VALUE_RE = re.compile(
     r"|[(\uff08]\s*[A-Za-z]{2,6}\s*[:\uff1a]?\s+(-?\d+)\s*[)\uff09]",
     re.I,
 )
+# A hashtag (#rustlang, #原神, weibo's #话题#): something to look for under a tag. A number
+# after "#" is no tag but an issue's or a pull request's ("rust-lang/rust#44265", "PR #12").
+HASHTAG_RE = re.compile(rf"(?<![\w&#])#([{CJK}]+)#|(?<![\w&#])#((?=\w*[^\W\d_])[\w][\w\-]*)", re.I)
+REF_RE = re.compile(r"(?<![\w&#])#(\d+)(?!\w)|(?<=[A-Za-z0-9])#(\d+)(?!\w)")
 # A Maven (Gradle) coordinate, group:artifact, the group dotted: a pair as owner/name is.
 COORDINATE_RE = re.compile(
     rf"{NOT_LATIN_BEFORE}([a-z][\w\-]*(?:\.[\w\-]+)+:[A-Za-z][\w.\-]*[{LATIN}]){NOT_LATIN_AFTER}"
@@ -86,18 +91,27 @@ OWNER_RE = re.compile(rf"{NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)'s(?![{LATIN}])", 
 RUN_RE = re.compile(rf"[{CJK}{LATIN}_\-.+#]+")
 
 
-def forms_read(text: str) -> tuple[str, list[tuple[str, str]]]:
-    """The values of ``text`` whose form says what they are, as (form, value), and the text
-    with them blanked."""
-    found: list[tuple[str, str]] = []
+class Formed(NamedTuple):
+    """A value whose form says what it is; ``label``: the key it was given ("(fid -7)")."""
+
+    kind: str
+    value: str
+    label: str = ""
+
+
+def forms_read(text: str) -> tuple[str, list[Formed]]:
+    """The values of ``text`` whose form says what they are, and the text with them blanked."""
+    found: list[Formed] = []
     text = URL_RE.sub(lambda m: " " * len(m.group(0)), text)
     text = PAREN_VALUE_RE.sub(lambda m: _paren_value(m, found), text)
     for pattern, kind in (
         (QUOTED_RE, "quoted"),
+        (REF_RE, "ref"),
         (FEDI_HANDLE_RE, "handle"),
         (SCOPED_RE, "scoped"),
         (COORDINATE_RE, "coordinate"),
         (PAIR_RE, "pair"),
+        (HASHTAG_RE, "hashtag"),
         (HANDLE_RE, "handle"),
         (VIDEO_RE, "video"),
         (STOCK_RE, "stock"),
@@ -106,27 +120,30 @@ def forms_read(text: str) -> tuple[str, list[tuple[str, str]]]:
     ):
         text = _blank(text, pattern, found, kind)
     text = DURATION_RE.sub(lambda m: " " * len(m.group(0)), text)
-    found = [(k, v) for k, v in found if k != "pair" or re.search("[A-Za-z]", v)]
+    found = [f for f in found if f.kind != "pair" or re.search("[A-Za-z]", f.value)]
     # org.springframework.boot:spring-boot fills a group and an artifact as owner/name does
-    found = [("pair", v.replace(":", "/", 1)) if k == "coordinate" else (k, v) for k, v in found]
-    return text, found
+    return text, [
+        Formed("pair", f.value.replace(":", "/", 1)) if f.kind == "coordinate" else f for f in found
+    ]
 
 
-def _blank(text: str, pattern: re.Pattern[str], found: list[tuple[str, str]], kind: str) -> str:
+def _blank(text: str, pattern: re.Pattern[str], found: list[Formed], kind: str) -> str:
     def keep(match: re.Match[str]) -> str:
         value = next((g for g in match.groups() if g), match.group(0))
-        found.append((kind, match.group(0) if kind == "pair" else value))
+        found.append(Formed(kind, match.group(0) if kind == "pair" else value))
         return " " * len(match.group(0))
 
     return pattern.sub(keep, text)
 
 
-def _paren_value(match: re.Match[str], found: list[tuple[str, str]]) -> str:
+def _paren_value(match: re.Match[str], found: list[Formed]) -> str:
     """A value in parentheses after what it names, taken whole, as the form it has (a number,
-    a stock code, an id) or else as quoted."""
+    a stock code, an id) or else as quoted; a key before it is kept as its label."""
     value = match.group(1) or match.group(2)
     shapes = ((STOCK_RE, "stock"), (VIDEO_RE, "video"), (DOMAIN_RE, "domain"), (ID_RE, "id"))
     kind = "number" if value.lstrip("-").isdigit() else "quoted"
     kind = next((k for pattern, k in shapes if pattern.fullmatch(value)), kind)
-    found.append((kind, value))
+    key = re.match(r"[(\uff08]\s*([A-Za-z]{2,12})\s*(?:[:\uff1a]\s*|\s+)", match.group(0))
+    label = key.group(1).casefold() if key and key.group(1).casefold() != value.casefold() else ""
+    found.append(Formed(kind, value, label))
     return " " * len(match.group(0))

@@ -34,10 +34,12 @@ from agent.routes.slots import (
     value_format,
     words_of,
 )
-from agent.vocabulary import plural_stem
+from agent.vocabulary import REGION_ALIASES, plural_stem, regions_said
 from briefs import reasons
 from fetching.paths import RoutePathRejected, path_build, template_values
 
+# A parameter named for a country or region (by its last word) takes the one the question names.
+REGION_PARAMS = frozenset(str.split("country region area market store"))
 NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
 
 
@@ -114,14 +116,38 @@ def _own_markers(slot: Slot, asked: Asked, excluded: set[str]) -> list[Entity]:
     return [Entity(v, "number" if v.isdigit() else "marked", marked=True) for v in found]
 
 
+def _asked_of(entity: Entity, slot: Slot) -> bool:
+    """An optional parameter takes only what the question asks of it: a value after its own
+    name, someone it marks ("submitted by pg", "@name"), a topic ("搜索 X") or hashtag for a
+    search, a domain for an instance's host (gitlab.gnome.org), an issue's #number."""
+    if _searched(slot):
+        return entity.role in ("topic", "tag")
+    shape = shape_of(slot.example)
+    return (
+        entity.role == "account"
+        or (entity.kind == "domain" and shape == "domain")
+        or (entity.role == "ref" and shape == "number")
+    )
+
+
+def _labelled(label: str, slot: Slot) -> bool:
+    """The key a value was given names this parameter ("(fid -7)" for ``:fid``, "(app id 570)"
+    for ``:appid``)."""
+    name = slot.name.casefold()
+    return name.startswith(label) or label in {w.casefold() for w in words_of(slot.name)}
+
+
 def _fit(entity: Entity, slot: Slot) -> int:
     """How well a value suits its parameter, beyond fitting: 1 when its form or role is the
     one the parameter asks for (an id with the example's prefix, UC... for a channel; an account
     for an @handle; a topic for a keyword), -1 when it is another (an account searched as a
     keyword, a PL... playlist id for a channel), else 0."""
     example = slot.example or ""
+    if entity.label:  # given for this parameter, or for another one
+        return 2 if _labelled(entity.label, slot) else -1
     if _searched(slot):
-        return {"topic": 1, "account": -1}.get(entity.role, 0)
+        tagged = words_of(slot.name)[-1:] and words_of(slot.name)[-1].endswith("tag")
+        return {"topic": 1, "account": -1, "tag": 2 if tagged else 0}.get(entity.role, 0)
     if example.startswith("@"):
         return 1 if entity.role == "account" else 0
     shape = shape_of(example)
@@ -143,9 +169,7 @@ def _subject_value(
 ) -> tuple[str | None, str, int]:
     """The value of a subject parameter, its source and its fit (see ``_fit``)."""
     own = _own_markers(slot, asked, excluded)
-    # An optional parameter takes only what the question asks of it: a value after its own name,
-    # or someone it marks ("submitted by pg", "@name") or a topic ("搜索 X") a route may take.
-    asked_of = [e for e in asked.entities if e.role == ("topic" if _searched(slot) else "account")]
+    asked_of = [e for e in asked.entities if _asked_of(e, slot)]
     candidates = own + (asked_of if slot.optional else list(asked.entities))
     if _searched(slot):  # a search takes what is marked, else the topic
         candidates = [e for e in candidates if e.marked or e.kind == "quoted"]
@@ -166,7 +190,7 @@ def _formed_as(entity: Entity, slot: Slot, asked: Asked) -> str:
     value = entity.value
     if entity.kind == "handle" and (slot.example or "").startswith("@") and "@" not in value:
         return f"@{value}"
-    if _searched(slot) and entity.kind == "marked" and value in asked.topic:
+    if _searched(slot) and entity.kind == "marked" and value.isascii() and value in asked.topic:
         start = asked.topic.index(value)
         phrase = " ".join(asked.topic[start : start + 4])
         if not slot.regex or re.fullmatch(slot.regex, phrase):
@@ -216,6 +240,7 @@ def params_fill(
     for slot in (s for s in slots if s.choices):
         if value := option_named(question, slot.choices, loose=not slot.optional):
             values[slot.name], sources[slot.name] = value, "option"
+    _region_fill(slots, question, values, sources)
     _spread(slots, asked, values, sources)
     _pair_fill(slots, asked, values, sources)
     used = {v.casefold() for v in values.values()}
@@ -230,6 +255,27 @@ def params_fill(
     _settle(slots, values, sources)
     path = path_build(template, values)
     return FilledPath(path=path, params=values, sources=sources, fit=fit)
+
+
+def _region_fill(slots: list[Slot], question: str, values: dict, sources: dict) -> None:
+    """A country or region the question names ("the US store", 国区, 日服) fills a parameter
+    named for one: a listed value that is its code, else its code in the example's case."""
+    said = sorted(regions_said(question))
+    codes = [c for code in said for c in (code, *REGION_ALIASES.get(code, ()))]
+    for slot in slots:
+        last = words_of(slot.name)[-1:]
+        if not codes or slot.name in values or not last or last[0] not in REGION_PARAMS:
+            continue
+        example = slot.example or slot.default or ""
+        if slot.choices:
+            listed = {v.casefold(): v for _label, v in slot.choices}
+            value = next((listed[c] for c in codes if c in listed), None)
+        elif re.fullmatch(r"[A-Za-z]{2}", example):
+            value = codes[0].upper() if example.isupper() else codes[0]
+        else:
+            value = None
+        if value:
+            values[slot.name], sources[slot.name] = value, "option"
 
 
 def _spread(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:

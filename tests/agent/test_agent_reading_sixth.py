@@ -57,7 +57,7 @@ def test_a_question_that_only_passes_by_the_asker_names_someone(question):
     [
         "Posts from a Telegram channel I follow",
         "Steam news for the game I play",
-        "Open discussions in our project's GitHub repository",
+        "Open issues in our project's GitHub repository",
         "朋友运营的 Telegram 频道",
     ],
 )

@@ -1,0 +1,143 @@
+"""The seventh pass of issue 29's reading rules, one behaviour each: values whose form or key
+says which parameter they fill (a hashtag, an issue's #number, an instance's domain, "(fid -7)"),
+a country or region the question names, a name that runs on into digits (小米14), and a forum
+named by 吧 with no platform named. Against the real catalog snapshot, offline."""
+
+from urllib.parse import unquote
+
+import pytest
+
+from agent.routes.forms import Formed, forms_read
+from agent.vocabulary import regions_said
+from tests.agent.test_agent_route_offline import route
+
+pytestmark = pytest.mark.django_db
+
+
+def first_path(question: str) -> str:
+    _ok, ctx = route(question)
+    assert ctx.paths, f"{question!r} read nothing (needs {ctx.needs}, setup {ctx.setup_needed})"
+    return unquote(ctx.paths[0][0])
+
+
+@pytest.mark.parametrize(
+    "text, formed",
+    [
+        ("comments on rust-lang/rust#44265", [("ref", "44265"), ("pair", "rust-lang/rust")]),
+        ("PR #12 of the repo", [("ref", "12")]),
+        ("#rust on mastodon.social", [("hashtag", "rust"), ("domain", "mastodon.social")]),
+        ("微博 #原神# 的讨论", [("hashtag", "原神")]),
+        ("C# news and F# jobs", []),
+    ],
+)
+def test_a_hashtag_and_an_issue_number_are_read_by_their_form(text, formed):
+    assert [(f.kind, f.value) for f in forms_read(text)[1]] == formed
+
+
+def test_a_key_in_parentheses_is_kept_as_the_values_label():
+    found = forms_read(
+        "NGA 大漩涡\uff08fid -7\uff09, Steam (app id 1086940), (slug: iris), (ublock-origin)"
+    )
+    assert found[1] == [
+        Formed("number", "-7", "fid"),
+        Formed("number", "1086940", "app"),
+        Formed("quoted", "iris", "slug"),
+        Formed("quoted", "ublock-origin", ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        # the key names the parameter: a forum's fid, not a thread's tid
+        ("NGA 大漩涡\uff08fid -7\uff09的最新帖子", "/nga/forum/-7"),
+        # an issue's number after owner/repo fills the optional number
+        ("latest comments on rust-lang/rust#44265", "/github/comments/rust-lang/rust/44265"),
+        # an instance's domain fills the optional host
+        ("tags for GNOME/gtk over on gitlab.gnome.org", "/gitlab/tag/GNOME/gtk/gitlab.gnome.org"),
+        # the hashtag fills the hashtag, the domain the instance: neither swallows the other
+        ("#rust hashtag on mastodon.social", "/mastodon/tag/mastodon.social/rust"),
+        (
+            "Mastodon 上 mastodon.social 实例的 #photography 标签",
+            "/mastodon/tag/mastodon.social/photography",
+        ),
+        # a name that runs on into digits is one name, not a user id 14
+        ("酷安话题 小米14 有什么新动态", "/coolapk/huati/小米14"),
+    ],
+)
+def test_a_value_fills_the_parameter_its_form_or_key_names(question, path):
+    assert first_path(question) == path
+
+
+@pytest.mark.parametrize(
+    "text, codes",
+    [
+        ("new releases on the US Nintendo eShop", {"us"}),
+        ("国区 App Store 里微信的更新", {"cn"}),
+        ("任天堂日服 eShop 新游戏", {"jp"}),
+        ("Tell us what's new in the United Kingdom", {"gb"}),
+        ("tell us about the new releases", set()),
+        ("what's trending on GitHub", set()),
+    ],
+)
+def test_a_country_or_region_is_read_by_its_name_and_us_is_no_country(text, codes):
+    assert regions_said(text) == codes
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        # among a site's feeds per country, the one of the country named
+        ("new releases on the US Nintendo eShop", "/nintendo/eshop/us"),
+        ("Nintendo eShop Japan new games", "/nintendo/eshop/jp"),
+        ("任天堂日服 eShop 新游戏", "/nintendo/eshop/jp"),
+        # a parameter named for a country takes its code, in the example's form
+        ("国区 App Store 里微信 (id414478124) 的更新记录", "/apple/apps/update/cn/id414478124"),
+        (
+            "App Store update notes for Notion, id1232780281 in the US store",
+            "/apple/apps/update/us/id1232780281",
+        ),
+    ],
+)
+def test_the_country_named_chooses_the_feed_and_fills_its_parameter(question, path):
+    assert first_path(question) == path
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        ("李毅吧最新的帖子", "/baidu/tieba/forum/李毅"),
+        ("孙笑川吧今天有什么新帖", "/baidu/tieba/forum/孙笑川"),
+    ],
+)
+def test_a_name_before_吧_is_a_tieba_forum_when_no_platform_is_named(question, path):
+    assert first_path(question) == path
+
+
+def test_a_sentence_ending_in_吧_names_no_forum():
+    _ok, ctx = route("我们看看吧")
+    assert not any("/baidu/tieba/" in path for path, _id in ctx.paths)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["我关注的那个 B 站 UP 主这两天更新了吗", "某位 B 站 UP 主的最新视频"],
+)
+def test_an_unnamed_subject_is_asked_for_on_a_route_taking_its_kind(question):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == []
+    assert [(n["parameter"], n["route"].split("/")[2]) for n in ctx.needs] == [("uid", "user")], (
+        f"{question!r} asked {ctx.needs}: an UP 主 is a user, not a comic or a video"
+    )
+
+
+def test_an_unnamed_repositorys_discussions_wait_for_staff_on_their_own_route():
+    # the one route serving discussions needs a token the instance lacks: the brief says so
+    # instead of asking for a repository whose discussions could not be read anyway
+    _chosen, ctx = route("Open discussions in our project's GitHub repository")
+
+    assert ctx.paths == []
+    assert [s["route"] for s in ctx.setup_needed] == [
+        "/github/discussion/:user/:repo/:state?/:category?"
+    ]
