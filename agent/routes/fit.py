@@ -31,6 +31,8 @@ from fetching.paths import template_parameters
 
 # The markers a Chinese question puts by a subject, each a kind of one (吧: a forum).
 ZH_KIND_MARKERS = frozenset(m for m in (*ZH_BEFORE_MARKERS, *ZH_AFTER_MARKERS) if " " not in m)
+# Words for any site's content, which name no one feed of it (文章: articles of any kind).
+CONTENT_ZH = frozenset(str.split("文章 新闻 资讯 内容 帖子 视频 动态 更新 最新 最热 热门 主题"))
 # Route-name words that say how a feed is addressed, not which part of a site it reads.
 ADDRESS_WORDS = frozenset(
     str.split("timeline feed feeds id ids handle details profile user users account accounts")
@@ -179,6 +181,24 @@ def region_said(query: str, route: Route) -> int:
     return 0 if not codes else (1 if codes & said else -1)
 
 
+def feed_named(query: str, route: Route) -> bool:
+    """The question names the route's feed by a word of its name (the 快讯 of 实时快讯, the
+    "newsflashes" of Newsflashes), not by a word for any content (文章, posts): a Latin word
+    whole, a Chinese pair of characters."""
+    name = platform_blank(route.name, platform_words(route.platform)).casefold()
+    asked = query.casefold()
+    latin = set(re.findall(r"[a-z0-9]+", asked))
+    words = re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", name)
+    return any(
+        (w in latin and len(w) > 3 and w not in EN_STOP and w not in GENERIC)
+        if w.isascii()
+        else any(
+            p in asked and p not in CONTENT_ZH for p in (w[i : i + 2] for i in range(len(w) - 1))
+        )
+        for w in words
+    )
+
+
 def route_about(query: str, route: Route) -> bool:
     """The route is about the question: its name says a word of it, or it serves a kind of feed
     the question asks for."""
@@ -217,6 +237,13 @@ def offline_choice(
         f for f in filled if not f[3] or said[f[1].pk][0] or intent[f[1].pk] or f[2].names_subject
     ]
     named = [f for f in filled if f[2].names_subject]
+    if named and all(f[2].searches_only for f in named):
+        # "格隆汇快讯里有没有关于比亚迪的": a feed the question names (实时快讯) is read, and the
+        # topic looked for in its items, rather than searched for on another route
+        feeds = [f for f in filled if not f[2].names_subject and feed_named(query, f[1])]
+        feeds = feeds if not any(feed_named(query, f[1]) for f in named) else []
+        if feeds:
+            named, filled = [], feeds
     kinds = {
         route.pk: kind_said(route.name, route.path, query, route.parameters)
         for _n, route, _p, _b in named

@@ -56,6 +56,11 @@ class FilledPath:
         return sum(source == "option" for source in self.sources.values())
 
     @property
+    def searches_only(self) -> bool:
+        """Its only subject values are a topic to search for ("关于比亚迪"), no one's name."""
+        return all(s in NOT_NAMED or s == "topic" for s in self.sources.values())
+
+    @property
     def names_subject(self) -> bool:
         """A subject value came from an entity the question names."""
         return any(s not in NOT_NAMED for s in self.sources.values())

@@ -141,3 +141,17 @@ def test_an_unnamed_repositorys_discussions_wait_for_staff_on_their_own_route():
     assert [s["route"] for s in ctx.setup_needed] == [
         "/github/discussion/:user/:repo/:state?/:category?"
     ]
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        # the feed is named (实时快讯, newsflashes): read it, and look for the topic in its items
+        ("格隆汇快讯里有没有关于比亚迪的", "/gelonghui/live"),
+        ("36氪快讯里关于英伟达的", "/36kr/newsflashes"),
+        # articles of any kind name no feed: the topic is searched for
+        ("格隆汇上关于比亚迪的文章", "/gelonghui/keyword/比亚迪"),
+    ],
+)
+def test_a_topic_inside_a_feed_the_question_names_is_looked_for_not_searched(question, path):
+    assert first_path(question) == path
