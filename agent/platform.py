@@ -68,7 +68,7 @@ def named_as_place(candidate: PlatformHit, query: str) -> bool:
     for name in {candidate.namespace, candidate.name}:
         spaced = r"\s?".join(re.escape(c) for c in name.replace(" ", ""))
         name_re = rf"(?<![A-Za-z0-9]){spaced}(?![A-Za-z0-9])"
-        place = rf"{name_re}\s*上(?!海)|在\s*{name_re}|\b(?:on|at)\s+(?:the\s+)?{name_re}"
+        place = rf"{name_re}\s*上(?!海)|在\s*{name_re}|\b(?:on|at|from)\s+(?:the\s+)?{name_re}"
         if re.search(place, query, re.I):
             return True
     return False
@@ -80,15 +80,20 @@ def platforms_offline(
     """The top candidate and those close to it; when the top is a platform the question names,
     only platforms it names about as strongly (``strengths``: of each name found, from
     ``catalog.search.platforms_named``): a source asked for by name is never read from another
-    one, nor from one a common word of it names ("Hugging Face daily *papers*"). Of two
-    platforms it names, the one it names as the place to read comes first ("microsoft 组织在
+    one, nor from one a common word of it names ("Hugging Face daily *papers*"), unless the
+    question says it as the place to read ("transcripts for Tesla *from Seeking Alpha*"). Of
+    two platforms it names, the one it names as the place to read comes first ("microsoft 组织在
     GitHub 上的事件": GitHub, where Microsoft is the subject)."""
     top = candidates[0].score
     close = [c for c in candidates if c.score >= top * CLOSE_TO_TOP]
     if named(candidates[0]):
         strengths = strengths or {}
         floor = strengths.get(candidates[0].namespace, 0.0) * NAMED_RIVAL
-        close = [c for c in close if named(c) and strengths.get(c.namespace, floor) >= floor]
+        close = [
+            c
+            for c in close
+            if named(c) and (strengths.get(c.namespace, floor) >= floor or named_as_place(c, query))
+        ]
         close.sort(key=lambda c: not named_as_place(c, query))  # stable: the search's order
     chosen = [c.namespace for c in close][:MAX_PLATFORMS]
     score = f"{top:.2f}"

@@ -84,8 +84,9 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
                 missing.append((route, exc))
                 below = below or route_about(ctx.rewrite.query, route)
     if missing and ctx.reading.unnamed:
-        # "某位 B 站 UP 主的最新视频": someone is meant, and a feed of no one is not theirs
-        filled = [f for f in filled if f[2].names_subject]
+        # "某位 B 站 UP 主的最新视频": someone is meant, and a feed of no one is not theirs, nor
+        # a search for the words around them ("about new issues in the repo I maintain")
+        filled = [f for f in filled if f[2].names_subject and not f[2].searches_only]
     scores = {hit.route_id: hit.score for hit in candidates}
     chosen, named = offline_choice(ctx.rewrite.query, filled, ctx.platforms, MAX_PATHS, scores)
     if not chosen:

@@ -164,6 +164,10 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
 }
 LATIN_WORD_RE = re.compile(r"[a-z0-9]+")
+# A verb's past form in lower case ("launched", "picked"): how something is put, never a name.
+PAST_FORM_RE = re.compile(r"[a-z]{3,}[^e]ed")
+# Verbs that only carry another ("requests that *got* closed"): never a name either.
+LIGHT_VERBS = frozenset(str.split("got get gets getting been being become became"))
 
 # A kind of subject the asker says which by a clause or a possessive, not by a name.
 _KINDS = "|".join(sorted(EN_KIND_NOUNS | KIND_EN, key=len, reverse=True))
@@ -175,13 +179,19 @@ KIND_ASKERS_EN = re.compile(
 # words a kind of subject
 ASKERS_KIND_EN = re.compile(rf"\b(?:my|our|your)\s+(?:[\w.'\u2019-]+\s+){{0,3}}?(?:{_KINDS})\b")
 _ZH_KINDS = "|".join(
-    [*ZH_KIND_NOUNS, *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 up主"), "up 主"]
+    [
+        *ZH_KIND_NOUNS,
+        *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 帖子 up主"),
+        "up 主",
+    ]
 )
-# "我关注的频道", "朋友运营的 Telegram 频道", "我关注的那个 B 站 UP 主": the asker's circle, a
-# short clause, 的, then (after 那个 or a platform's name, at most) a kind of subject
+# "我关注的频道", "朋友运营的 Telegram 频道", "我关注的那个 B 站 UP 主", "我昨天在 V2EX 发的那个
+# 帖子": the asker's circle, a short clause (spaces only around Latin words), 的, then (after
+# 那个 or a platform's name, at most) a kind of subject
 ASKERS_KIND_ZH = re.compile(
     rf"(?<![给帮让跟叫替为诉])(?:我们?|你们?|朋友|同事|团队|公司|自己|家人)"
-    rf"[^\s\uff0c\u3002\uff1f\uff01\u3001的]{{0,6}}的"
+    rf"(?!想|要|需要|希望|看)"  # "我想看 V2EX 最热的帖子": what the asker wants is no clause
+    rf"(?:[^\s\uff0c\u3002\uff1f\uff01\u3001的]|\s(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\s){{0,20}}的"
     rf"[^\uff0c\u3002\uff1f\uff01\u3001的]{{0,16}}?(?:{_ZH_KINDS})"
 )
 

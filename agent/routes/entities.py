@@ -20,7 +20,7 @@ feed after a name marker ("UP 主点赞的视频").
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agent.question import EN_STOP, keywords_of
 from agent.routes.forms import (
@@ -46,6 +46,8 @@ from agent.vocabulary import (
     INDEFINITE_EN,
     INDEFINITE_ZH,
     KIND_EN,
+    LIGHT_VERBS,
+    PAST_FORM_RE,
     intent_word,
     plural_stem,
 )
@@ -62,10 +64,11 @@ EN_PHRASE_MARKERS = (
     *("about", "search for", "search", "searching for", "tagged", "called", "named"),
     *("mentioning", "regarding", "concerning"),
 )
+TOPIC_LEADS = frozenset(("about", "regarding", "concerning", "mentioning", "on"))
 EN_WORD_MARKERS = frozenset(
     str.split(
         """of from by for tag user package app repo repository channel account author org
-    organization image project subreddit group creator uploader member"""
+    organization image project subreddit group creator uploader member id"""
     )
 )
 # Words for people in general: in a subject's place ("what did people say") they name nobody.
@@ -243,6 +246,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
         low = token.lower()
         if not words and (low in INDEFINITE_EN or low in PEOPLE):
             break  # "the repo I care about", "from somebody I follow": no name is given
+        if not phrase and low in TOPIC_LEADS:
+            break  # "posts from Hacker News about Tesla": what follows is a topic
         if not words and (low in EN_STOP or low in EN_WORD_MARKERS):
             continue
         usable = (
@@ -252,6 +257,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             break
         if not phrase and _clause_head(text, match.end()):
             break  # "by the lab I follow": the asker's clause says which, no name does
+        if not phrase and (PAST_FORM_RE.fullmatch(token) or low in LIGHT_VERBS):
+            break  # "the image on Docker Hub picked up": a verb, no name
         words.append(token.rstrip(".'"))
         if not phrase or len(words) == 4 or text[match.end() : match.end() + 1] in ",.;?!":
             break
@@ -328,7 +335,9 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         # "What issues were opened": a past participle after the auxiliary is its verb
         participle = before in PASSIVE_AUXILIARIES and lows[i].endswith("ed") and token.islower()
         asked = before in AUXILIARIES and (i == 1 or (i >= 2 and opened)) and not participle
-        relative = before in GENERIC and after.endswith("ed") and i + 1 < len(tokens)
+        relative = (before in GENERIC and after.endswith("ed") and i + 1 < len(tokens)) and lows[
+            i
+        ] not in LIGHT_VERBS  # "requests that got closed": got is no name
         # "the postgres image", and past a word of how it is put: "the official postgres image"
         led = before in KIND_LEADS or (i >= 2 and before in GENERIC and lows[i - 2] in KIND_LEADS)
         kind = led and after in EN_KIND_NOUNS
@@ -369,6 +378,11 @@ def question_read(
     text = platform_blank(question.replace("\u2019", "'"), platform)
     rest, formed = forms_read(text)
     found = [_formed_entity(f) for f in formed if not describes(f.value.lower(), skip)]
+    # 'the user "pg"': a quoted name after an account's marker is someone's; '搜索“具身智能”':
+    # one after a topic's marker is something to search for
+    by = set(marked_after(text, AUTHOR_MARKERS, skip))
+    about = set(marked_after(text, (*EN_PHRASE_MARKERS, *ZH_TOPIC_MARKERS), skip))
+    found = [_quoted_role(e, by, about) if e.kind == "quoted" else e for e in found]
     owners = [o for o in OWNER_RE.findall(rest) if _usable(o, skip)]
     markers = (*sorted(EN_WORD_MARKERS), *ZH_AFTER_MARKERS)
     marked = _marked_before(rest, skip) + marked_after(rest, markers, skip) + owners
@@ -404,6 +418,14 @@ def _formed_entity(formed: Formed) -> Entity:
     return Entity(formed.value, formed.kind, role=role, label=formed.label)
 
 
+def _quoted_role(entity: Entity, by: set[str], about: set[str]) -> Entity:
+    if entity.value in by:
+        return replace(entity, role="account")
+    if entity.value in about or any(a.startswith(entity.value) for a in about):
+        return replace(entity, marked=True, role="topic")
+    return entity
+
+
 def _names_whole(found: list[Entity]) -> list[Entity]:
     """A bare number that ends a name found whole (the 14 of 小米14) is no value of its own."""
     names = [e.value for e in found if e.kind != "number"]
@@ -430,14 +452,15 @@ def _topical(word: str, platform: set[str]) -> bool:
 
 
 def _unique(entities: list[Entity]) -> tuple[Entity, ...]:
-    """First of each value (case-folded); a marked one keeps its mark."""
+    """First of each value (case-folded); it takes a later one's mark and role."""
     seen: dict[str, Entity] = {}
     for entity in entities:
         key = entity.value.casefold()
         if key not in seen:
             seen[key] = entity
-        elif entity.marked and not seen[key].marked:
-            seen[key] = Entity(
-                seen[key].value, seen[key].kind, True, seen[key].role, seen[key].label
-            )
+        elif (entity.marked and not seen[key].marked) or (entity.role and not seen[key].role):
+            # '"pg"' quoted, then marked by "user": a quoted account
+            first = seen[key]
+            role = first.role or entity.role
+            seen[key] = Entity(first.value, first.kind, True, role, first.label)
     return tuple(seen.values())

@@ -31,6 +31,12 @@ INLINE_VALUE_RE = re.compile(
 )
 # "(week, month, year, infinity)": slugs only, no spaces inside one ("e.g. foo" is no list)
 PAREN_LIST_RE = re.compile(r"\(\s*([a-z0-9_\-]{1,40}(?:\s*[,/|]\s*[a-z0-9_\-]{1,40})+)\s*\)")
+# "Choose from: date, week, month", "one of hot, new", "可选值 hot、new": a list said in words
+SAID_LIST_RE = re.compile(
+    r"(?:choose from|one of|either|可选值?|取值)\s*[:\uff1a]?\s*"
+    r"([a-z0-9_\-]{1,40}(?:\s*(?:,|/|\||\u3001|\bor\b)\s*[a-z0-9_\-]{1,40})+)",
+    re.I,
+)
 SPAN_RE = re.compile(
     r"(\d+|[一两二三四五六七八九十])\s*(?:个)?\s*"
     r"(小时|hours?|hrs?|h|天|日|days?|d|周|星期|weeks?|w|月|months?|年|years?|y)(?![a-z])",
@@ -40,6 +46,8 @@ SPAN_UNITS = {"小": "h", "h": "h", "天": "d", "日": "d", "d": "d", "周": "w"
 SPAN_UNITS |= {"月": "m", "m": "m", "年": "y", "y": "y"}
 # Values a question says in passing ("the latest news"): they name an optional parameter's
 # value only when nothing else in the question does.
+TIME_ADVERBS = {"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month"}
+TIME_ADVERBS |= {"yearly": "year", "annually": "year", "annual": "year"}
 PASSING = frozenset({"all", "latest", "new", "newest", "news", "default", "全部", "最新", "新闻"})
 # A passing word after these is said in passing, never asked for ("what's new", "anything new").
 PASSING_AFTER_RE = re.compile(r"\b(?:what'?s|what\s+is|anything|something|all\s+the)\s+$", re.I)
@@ -106,11 +114,14 @@ def options_of(spec: Any) -> list[tuple[str, str]]:
 def inline_values(text: str) -> list[tuple[str, str]]:
     """Values listed in a parameter's description, when it lists two or more: backticked
     ("can be `all`, `owner`", each with the label in parentheses after it: "`hot` (热门)"),
-    else a bare list in parentheses ("Period (week, month, year)")."""
+    else a bare list in parentheses ("Period (week, month, year)") or said as one ("Choose
+    from: date, week, month")."""
     found = INLINE_VALUE_RE.findall(text or "")
     values = list(dict.fromkeys(value for value, _label in found))
-    if len(values) < 2 and (listed := PAREN_LIST_RE.search(text or "")):
-        values = list(dict.fromkeys(re.split(r"\s*[,/|]\s*", listed.group(1))))
+    listed = PAREN_LIST_RE.search(text or "") or SAID_LIST_RE.search(text or "")
+    if len(values) < 2 and listed:
+        parts = re.split(r"\s*(?:[,/|\u3001]|\bor\b)\s*", listed.group(1))
+        values = list(dict.fromkeys(p for p in parts if p))
         found = []
     if len(values) < 2:
         return []
@@ -207,6 +218,7 @@ def _grams(text: str) -> set[str]:
     for run in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", text.lower()):
         if run.isascii():
             grams.add(word_stem(run))
+            grams.add(TIME_ADVERBS.get(run, word_stem(run)))  # "weekly" names week
         else:
             grams.update({run[i : i + 2] for i in range(max(1, len(run) - 1))})
     return grams

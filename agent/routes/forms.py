@@ -20,10 +20,10 @@ URL_RE = re.compile(r"https?://\S+", re.I)
 # (ublock-origin)", "微信 (id414478124)", "(slug: iris)", "(app 1086940)". A bare number of four
 # digits or fewer (a year, a count) names nothing.
 PAREN_VALUE_RE = re.compile(
-    r"[(\uff08]\s*(?:[A-Za-z]{2,12}\s*[:\uff1a]\s*|(?:(?:app|id|uid|slug|user|code|room)\s+){1,2})?"
+    r"[(\uff08]\s*(?:[A-Za-z]{2,12}\s*[:\uff1a=]\s*|(?:(?:app|id|uid|slug|user|code|room)\s+){1,2})?"
     r"((?=[\w.\-]*[A-Za-z]|\d{5})[A-Za-z0-9][\w.\-]*[A-Za-z0-9])\s*[)\uff09]"
     # a short key before a number, which may be negative: "(fid -7)"
-    r"|[(\uff08]\s*[A-Za-z]{2,6}\s*[:\uff1a]?\s+(-?\d+)\s*[)\uff09]",
+    r"|[(\uff08]\s*[A-Za-z]{2,6}\s*(?:[:\uff1a=]\s*|\s+)(-?\d+)\s*[)\uff09]",
     re.I,
 )
 # A hashtag (#rustlang, #原神, weibo's #话题#): something to look for under a tag. A number
@@ -143,7 +143,7 @@ def _paren_value(match: re.Match[str], found: list[Formed]) -> str:
     shapes = ((STOCK_RE, "stock"), (VIDEO_RE, "video"), (DOMAIN_RE, "domain"), (ID_RE, "id"))
     kind = "number" if value.lstrip("-").isdigit() else "quoted"
     kind = next((k for pattern, k in shapes if pattern.fullmatch(value)), kind)
-    key = re.match(r"[(\uff08]\s*([A-Za-z]{2,12})\s*(?:[:\uff1a]\s*|\s+)", match.group(0))
+    key = re.match(r"[(\uff08]\s*([A-Za-z]{2,12})\s*(?:[:\uff1a=]\s*|\s+)", match.group(0))
     label = key.group(1).casefold() if key and key.group(1).casefold() != value.casefold() else ""
     found.append(Formed(kind, value, label))
     return " " * len(match.group(0))

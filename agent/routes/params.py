@@ -40,6 +40,8 @@ from fetching.paths import RoutePathRejected, path_build, template_values
 
 # A parameter named for a country or region (by its last word) takes the one the question names.
 REGION_PARAMS = frozenset(str.split("country region area market store"))
+# A parameter whose description asks for its value in lower case.
+LOWER_CASE_RE = re.compile(r"全小写|小写|lower[- ]?case", re.I)
 NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
 
 
@@ -193,11 +195,14 @@ def _formed_as(entity: Entity, slot: Slot, asked: Asked) -> str:
     word a search marks takes the topic words that follow it ("results for retrieval augmented
     generation": the whole phrase)."""
     value = entity.value
+    if LOWER_CASE_RE.search(slot.description) and value.isascii():
+        value = value.lower()  # "全小写的英文队名": Lakers is lakers
     if entity.kind == "handle" and (slot.example or "").startswith("@") and "@" not in value:
         return f"@{value}"
     if _searched(slot) and entity.kind == "marked" and value.isascii() and value in asked.topic:
         start = asked.topic.index(value)
-        phrase = " ".join(asked.topic[start : start + 4])
+        following = itertools.takewhile(str.isascii, asked.topic[start : start + 4])
+        phrase = " ".join(following)  # Latin words run on: 文章给我来一份 is no part of "Rust"
         if not slot.regex or re.fullmatch(slot.regex, phrase):
             return phrase
     return value

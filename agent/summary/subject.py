@@ -39,6 +39,7 @@ from agent.vocabulary import (
     FILLER_ZH_WORDS,
     INTENTS,
     LATIN_WORD_RE,
+    PAST_FORM_RE,
     plural_stem,
 )
 from catalog.models import Platform, Route
@@ -169,9 +170,6 @@ def subject_of(
 
 # A verb's past form said in lower case ("launched", "announced", "published"): what happened
 # to the items, not what they are about.
-PAST_FORM_RE = re.compile(r"[a-z]{3,}[^e]ed")
-
-
 def _latin_term(token: str, context_words: set[str]) -> bool:
     """A Latin word of the question is a subject term: not a platform's or route's word, nor
     filler (a possessive read as its word: "today's" is today), nor a verb's past form."""

@@ -155,3 +155,88 @@ def test_an_unnamed_repositorys_discussions_wait_for_staff_on_their_own_route():
 )
 def test_a_topic_inside_a_feed_the_question_names_is_looked_for_not_searched(question, path):
     assert first_path(question) == path
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        # a verb is no name: "got" carries "closed", "picked" is what the image did
+        (
+            "Show me the pull requests that got closed recently in rust-lang/rust.",
+            "/github/pull/rust-lang/rust/closed",
+        ),
+        (
+            "What new tags has the official postgres image on Docker Hub picked up?",
+            "/dockerhub/tag/library/postgres",
+        ),
+        # "id" marks the value after it, past "is"; the 2 of "Dota 2" is the game's name
+        ("Dota 2 announcements from Steam; the app id is 570.", "/steam/news/570"),
+        # a quoted name after an account's marker is someone's; after 搜索, a search's
+        ('Stories submitted by the Hacker News user "pg"', "/hackernews/submitted/sources/pg"),
+        ("在 36氪 搜索\u201c具身智能\u201d相关的文章", "/36kr/search/articles/具身智能"),
+        # a tag's Latin name does not run on into the Chinese after it
+        ("掘金上 Rust 标签的最新文章给我来一份", "/juejin/tag/Rust"),
+        # the parameter's description asks for lower case (全小写的英文队名)
+        ("虎扑上湖人\uff08Lakers\uff09的球队新闻", "/hupu/news/lakers"),
+        # a key given with "="
+        ("NGA 艾泽拉斯议事厅\uff08fid=7\uff09的最新帖子", "/nga/forum/7"),
+        # "weekly" names the listed value week ("Choose from: date, week, month")
+        (
+            "Give me the Hugging Face daily papers, but as a weekly roundup.",
+            "/huggingface/daily-papers/week",
+        ),
+    ],
+)
+def test_verbs_keys_quotes_and_listed_values_are_read_for_what_they_are(question, path):
+    assert first_path(question) == path
+
+
+def test_a_list_said_in_words_is_a_parameters_values():
+    from agent.routes.enums import inline_values
+
+    said = "The publication cycle you want to follow. Choose from: date, week, month."
+    assert inline_values(said) == [("date", "date"), ("week", "week"), ("month", "month")]
+    assert inline_values("one of hot or new") == [("hot", "hot"), ("new", "new")]
+    assert inline_values("one of the users") == []
+
+
+def test_daily_alone_does_not_choose_a_cycle():
+    assert first_path("Hugging Face daily papers") == "/huggingface/daily-papers"
+
+
+@pytest.mark.parametrize(
+    "question, parameter",
+    [
+        ("Ping me about new issues in the repo I maintain on GitHub.", "user"),
+        ("我昨天在 V2EX 发的那个帖子有人回复吗\uff1f", "postid"),
+    ],
+)
+def test_an_unnamed_subject_is_asked_for_not_searched_around(question, parameter):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == [], f"{question!r} read {ctx.paths}"
+    assert ctx.needs[0]["parameter"] == parameter
+
+
+@pytest.mark.parametrize(
+    "text, unnamed",
+    [
+        ("我在 GitHub 上 star 的项目", True),
+        ("我昨天在 V2EX 发的那个帖子有人回复吗", True),
+        ("我想看 V2EX 最热的帖子", False),
+        ("我要看 GitHub 上最火的项目", False),
+    ],
+)
+def test_the_askers_clause_may_hold_latin_words_but_a_wish_is_no_clause(text, unnamed):
+    from agent.vocabulary import subject_unnamed
+
+    assert subject_unnamed(text) is unnamed
+
+
+def test_a_platform_said_as_the_place_to_read_is_read_though_named_weakly():
+    question = "Earnings call transcripts for Tesla (TSLA) from Seeking Alpha"
+    assert first_path(question) == "/seekingalpha/TSLA/transcripts"
+
+
+def test_a_topic_after_the_platform_is_nobodys_name():
+    assert first_path("posts from Hacker News about Tesla") == "/hackernews"
