@@ -16,7 +16,7 @@ from django.db.models import Count, Q
 from agent import llm
 from agent.context import RunContext
 from agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
-from agent.routes.forms import FEDI_HANDLE_RE, PAIR_RE, VIDEO_RE
+from agent.routes.forms import DOMAIN_RE, FEDI_HANDLE_RE, PAIR_RE, VIDEO_RE
 from agent.routes.setup import platforms_waiting
 from briefs import reasons
 from catalog.models import Platform
@@ -31,13 +31,21 @@ SHORT_PLACE_RE = re.compile(
 )
 # A subject value whose form is one platform's, where the question names no platform: a BV (or
 # av) id is a bilibili video, a user@host handle a Mastodon account, an owner/repo pair a GitHub
-# repository (Gitee's and GitLab's are named as such), a name before 吧 that the question reads
+# repository (Gitee's and GitLab's are named as such), a hashtag on a domain a Mastodon
+# instance's timeline, a name before 吧 that the question reads
 # from (李毅吧最新的帖子, 原神吧里) a Baidu Tieba forum.
 FORUM_BAR_RE = re.compile(
     r"(?<![\u4e00-\u9fff])[\u4e00-\u9fffA-Za-z0-9]{2,10}吧(?=最新|最近|的|里|有|上|今|新|热|精|帖)"
 )
+# A hashtag on an instance's domain ("#rustlang on fosstodon.org"): a fediverse timeline.
+INSTANCE_TAG_RE = re.compile(
+    rf"#\w+.{{0,40}}?(?:\b(?:on|at)\s+|在\s*){DOMAIN_RE.pattern}"
+    rf"|{DOMAIN_RE.pattern}\s*(?:上|里).{{0,20}}?#\w+",
+    re.I,
+)
 VALUE_HOMES = (
     (VIDEO_RE, "bilibili"),
+    (INSTANCE_TAG_RE, "mastodon"),
     (FEDI_HANDLE_RE, "mastodon"),
     (PAIR_RE, "github"),
     (FORUM_BAR_RE, "baidu"),

@@ -66,5 +66,6 @@ STARTING_ALIASES: dict[str, list[str]] = {
     "csdn": ["CSDN"],
     "apple": ["App Store", "苹果"],
     "nintendo": ["任天堂", "Switch eShop"],
+    "mastodon": ["长毛象", "嘟文", "toots"],
     "cnblogs": ["博客园"],
 }

@@ -32,6 +32,9 @@ SUBJECT_MARKERS = frozenset(("of", "from", "by"))
 # about Cursor": Cursor is a platform too, but not the one asked for).
 TOPIC_MARKERS = frozenset(("about", "regarding", "mentioning", "concerning"))
 ZH_TOPIC_MARKERS = ("关于", "提到", "提及", "涉及")
+# What a word said as a verb follows (``_said_as_verb``).
+VERB_SUBJECTS = frozenset(str.split("i we you they please let's lets"))
+VERB_LEADS = frozenset(str.split("want wants need needs like love going have has wanna try trying"))
 SUBJECT_NAME_RIVAL = 0.5  # how strongly another platform must be named to be the one read
 NUMBER_RE = re.compile(r"(?<![\w.])\d{3,}(?![\w.])")
 
@@ -118,6 +121,11 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
         strength = min(phrase.strength, NAME_STRENGTH_CAP)
         found.setdefault(phrase.platform, []).append((strength, phrase, span))
     hits = {}
+    for position, candidates in list(found.items()):
+        # "I want to keep up with", "the artists I follow": a verb, no platform's name
+        found[position] = [c for c in candidates if not _said_as_verb(canonical, c[2])]
+        if not found[position]:
+            del found[position]
     for position, candidates in found.items():
         strength, best, span = max(candidates, key=lambda c: c[0])
         shortest = min(candidates, key=lambda c: len(c[1].text))[1]
@@ -154,6 +162,15 @@ def _after_subject_marker(canonical: str, span: tuple[int, int]) -> bool:
     """The name follows "of", "from" or "by": it says whose items, not where to read them."""
     before = canonical[: span[0]].split()
     return bool(before) and before[-1] in SUBJECT_MARKERS
+
+
+def _said_as_verb(canonical: str, span: tuple[int, int]) -> bool:
+    """The name is a word said as a verb: right after a personal pronoun ("I follow") or after
+    a verb that takes another ("want to keep up")."""
+    before = canonical[: span[0]].split()
+    if before and before[-1] in VERB_SUBJECTS:
+        return True
+    return len(before) > 1 and before[-1] == "to" and before[-2] in VERB_LEADS
 
 
 def _after_topic_marker(canonical: str, span: tuple[int, int]) -> bool:

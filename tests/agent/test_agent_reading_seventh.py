@@ -240,3 +240,27 @@ def test_a_platform_said_as_the_place_to_read_is_read_though_named_weakly():
 
 def test_a_topic_after_the_platform_is_nobodys_name():
     assert first_path("posts from Hacker News about Tesla") == "/hackernews"
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        # "keep" said as a verb names no platform; owner/repo#number is a GitHub issue's
+        (
+            "I want to keep up with the comment thread on issue #197319 in microsoft/vscode.",
+            "/github/comments/microsoft/vscode/197319",
+        ),
+        # a hashtag on an instance's domain is that instance's Mastodon timeline
+        (
+            "what's everyone posting under #rustlang on fosstodon.org",
+            "/mastodon/tag/fosstodon.org/rustlang",
+        ),
+        ("fosstodon.org 上 #rust 话题下的嘟文", "/mastodon/tag/fosstodon.org/rust"),
+    ],
+)
+def test_a_values_home_is_read_when_no_platform_is_named_as_one(question, path):
+    assert first_path(question) == path
+
+
+def test_a_platform_named_plainly_is_still_named():
+    assert first_path("Keep user 12345 新动态") == "/keep/user/12345"
