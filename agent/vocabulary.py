@@ -84,7 +84,8 @@ EN_KIND_NOUNS = frozenset(
         """organization organisation org channel account user repo repository package image
     project playlist subreddit group community page profile library crate module topic
     organizations channels accounts users repos repositories packages images projects
-    playlists groups communities topics"""
+    playlists groups communities topics mod mods plugin plugins extension extensions addon
+    addons streamer streamers youtuber youtubers vtuber creator creators subject"""
     )
 )
 # Chinese words for kinds of subject, each with the English one a route's name or parameter
@@ -99,6 +100,10 @@ ZH_KIND_NOUNS = {
     "社区": "community",
     "播放列表": "playlist",
     "话题": "topic",
+    "小组": "group",
+    "条目": "subject",
+    "插件": "plugin",
+    "主播": "streamer",
 }
 # Words that say a subject is there but left unnamed ("some GitHub user", "某位 UP 主"): such a
 # question asks for one, it is not read as asking for no one.
@@ -181,7 +186,7 @@ ASKERS_KIND_EN = re.compile(rf"\b(?:my|our|your)\s+(?:[\w.'\u2019-]+\s+){{0,3}}?
 _ZH_KINDS = "|".join(
     [
         *ZH_KIND_NOUNS,
-        *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 帖子 up主"),
+        *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 帖子 贴吧 播客 up主"),
         "up 主",
     ]
 )

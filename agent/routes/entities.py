@@ -84,6 +84,7 @@ AUXILIARIES = frozenset(
     str.split("did does do has have had is was are were will would can could should")
 )
 PASSIVE_AUXILIARIES = frozenset(str.split("is was are were been be has have had"))
+OWNERS = frozenset(str.split("my our your their"))
 GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
 QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
 # A kind of thing right after "the X" names X ("the golang organization"), and so it does after
@@ -104,13 +105,19 @@ ZH_AFTER_MARKERS = (
     "账号",
     "仓库",
     "标签",
+    "房间",
+    "直播间",
+    "条目",
+    "小组",
 )
 # What follows these names someone (an account), not a topic or a tag.
 AUTHOR_MARKERS = (
     *str.split("from by user author account creator uploader member"),
     *("作者", "UP 主", "UP主", "up 主", "up主", "用户", "博主", "账号"),
 )
-ZH_BEFORE_MARKERS = ("标签", "话题", "频道", "专栏", "仓库", "圈子", "吧", "用户", "博主")
+ZH_BEFORE_MARKERS = (
+    *("标签", "话题", "频道", "专栏", "仓库", "圈子", "吧", "用户", "博主", "房间", "直播间"),
+)
 
 
 @dataclass(frozen=True)
@@ -265,6 +272,12 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
     return " ".join(words)
 
 
+def _owned(text: str, start: int) -> bool:
+    """A possessive pronoun stands right before ``start``: "*our* app", "*my* repo"."""
+    before = WORD_TOKEN_RE.findall(text[max(0, start - 12) : start])
+    return bool(before) and before[-1].casefold() in OWNERS
+
+
 def _clause_head(text: str, end: int) -> bool:
     """The word ending at ``end`` heads a clause about the asker or someone unnamed: a
     personal pronoun follows it ("the lab *I* follow", "the repo *we* maintain")."""
@@ -283,6 +296,8 @@ def marked_after(text: str, markers: Iterable[str], excluded: set[str]) -> list[
         bound = rf"(?<![{LATIN}]){re.escape(marker)}(?![{LATIN}']|\s*'s)"
         pattern = re.compile(bound if marker.isascii() else re.escape(marker), re.I)
         for match in pattern.finditer(text):
+            if marker.isascii() and _owned(text, match.start()):
+                continue  # "the package our app depends on": the asker's own, unnamed
             if value := _after(text, match.end(), excluded, phrase=phrase):
                 values.append(value)
     return values
@@ -329,8 +344,10 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         after = lows[i + 1]
         # "What did X post", "Which repositories has X starred": a question word, maybe a
         # kind of thing, the auxiliary, the name.
-        opened = lows[i - 2] in QUESTION_WORDS or (
-            i >= 3 and lows[i - 2] in GENERIC and lows[i - 3] in QUESTION_WORDS
+        # "Which new models has Qwen uploaded": a question word, a few words for things
+        opened = i >= 2 and any(
+            lows[j] in QUESTION_WORDS and all(w in GENERIC for w in lows[j + 1 : i - 1])
+            for j in range(max(0, i - 5), i - 1)
         )
         # "What issues were opened": a past participle after the auxiliary is its verb
         participle = before in PASSIVE_AUXILIARIES and lows[i].endswith("ed") and token.islower()
@@ -340,7 +357,9 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         ] not in LIGHT_VERBS  # "requests that got closed": got is no name
         # "the postgres image", and past a word of how it is put: "the official postgres image"
         led = before in KIND_LEADS or (i >= 2 and before in GENERIC and lows[i - 2] in KIND_LEADS)
-        kind = led and after in EN_KIND_NOUNS
+        # "the Chrome extension I rely on": the asker's clause says which; Chrome is no name
+        clause = i + 2 < len(lows) and lows[i + 2] in CLAUSE_PRONOUNS
+        kind = led and after in EN_KIND_NOUNS and not clause
         if (asked or relative or kind) and _subject_word(token, excluded):
             found.append(token)
     return found

@@ -257,7 +257,7 @@ def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) 
         if asked_spans & (spans(label) | spans(value)):
             return value
     question = HOME_PAGE_RE.sub(r"\1page", question)
-    asked = _translated(question) if loose else _grams(question)
+    asked = _translated(question)  # 评论 names `comments`, "hot" names 热门
     best: tuple[float, bool, bool, int, str] | None = None
     for label, value in choices:
         for text in (label, value):

@@ -256,8 +256,8 @@ def offline_choice(
             route_unconfigured(f[1]),
             -f[2].fit,
             -region[f[1].pk],
-            -intent[f[1].pk],  # the kind of feed asked for: releases, not commits
             -kinds[f[1].pk],
+            -intent[f[1].pk],  # the kind of feed asked for: releases, not commits
             -(said[f[1].pk][0] + f[2].options_named),
             -said[f[1].pk][0],  # a route named for it beats one listing it among others
             said[f[1].pk][1],

@@ -181,7 +181,7 @@ def _subject_value(
     if _searched(slot):  # a search takes what is marked, else the topic
         candidates = [e for e in candidates if e.marked or e.kind == "quoted"]
     for entity in candidates:
-        if entity.value.casefold() not in used and _fits(entity, slot):
+        if entity.value.casefold().lstrip("@") not in used and _fits(entity, slot):
             return _formed_as(entity, slot, asked), entity.kind, _fit(entity, slot)
     words = " ".join(asked.topic[:4])
     searchable = _searched(slot) and words and not slot.optional
@@ -253,14 +253,14 @@ def params_fill(
     _region_fill(slots, question, values, sources)
     _spread(slots, asked, values, sources)
     _pair_fill(slots, asked, values, sources)
-    used = {v.casefold() for v in values.values()}
+    used = {v.casefold().lstrip("@") for v in values.values()}  # @mkbhd is mkbhd, used once
     fit = 0
     for slot in sorted((s for s in slots if s.subject), key=lambda s: s.default is not None):
         if slot.name not in values:
             value, source, suits = _subject_value(slot, asked, used, excluded)
             if value is not None:
                 values[slot.name], sources[slot.name] = value, source
-                used.add(value.casefold())
+                used.add(value.casefold().lstrip("@"))
                 fit += suits
     _settle(slots, values, sources)
     path = path_build(template, values)

@@ -264,3 +264,42 @@ def test_a_values_home_is_read_when_no_platform_is_named_as_one(question, path):
 
 def test_a_platform_named_plainly_is_still_named():
     assert first_path("Keep user 12345 新动态") == "/keep/user/12345"
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        # a kind of subject after the name: a mod is a project
+        ("lithium mod - any new versions up on modrinth?", "/modrinth/project/lithium/versions"),
+        # one @handle fills one parameter, not a second one as a domain
+        ("new tiktoks from @khaby.lame?", "/tiktok/user/@khaby.lame"),
+        # a question word, words for things, then the auxiliary: the name follows it
+        (
+            "Which new models has Qwen uploaded to Hugging Face recently?",
+            "/huggingface/models/Qwen",
+        ),
+        # the kind the value is said to be (小组, 条目, 房间) comes before the kind of feed
+        ("豆瓣小组 35417 里最热的帖子有哪些", "/douban/group/35417/essence"),
+        ("虎牙 660000 房间今天开播没", "/huya/live/660000"),
+        # an optional listed value named in the other language (评论: comments)
+        ("Bangumi 条目 400602 最近的吐槽和评论", "/bangumi.tv/subject/400602/comments"),
+        ("What TV shows are trending on TMDB today?", "/themoviedb/trending/tv/day"),
+    ],
+)
+def test_kinds_of_subject_and_values_named_around_them(question, path):
+    assert first_path(question) == path
+
+
+@pytest.mark.parametrize(
+    "question, parameter",
+    [
+        ("Can you watch for new versions of that npm package our app depends on?", "name"),
+        ("has my favourite youtuber posted anything new?", "handle"),
+        ("did the Chrome extension I rely on update?", "id"),
+    ],
+)
+def test_the_askers_own_subject_is_asked_for(question, parameter):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == [], f"{question!r} read {ctx.paths}"
+    assert ctx.needs and ctx.needs[0]["parameter"] == parameter, ctx.needs
