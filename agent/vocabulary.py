@@ -75,7 +75,11 @@ KIND_EN = frozenset(
     pictures music movie movies book books"""
     )
 )
-FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN
+# How a question is put: auxiliaries, "pls", "but as a weekly roundup".
+PUT_EN = frozenset(
+    str.split("has have had will shall may might must pls plz but as roundup recap digest shows")
+)
+FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
 # Pronouns that open a clause about the asker right after a noun: that noun is no name.
 CLAUSE_PRONOUNS = frozenset(str.split("i we you they i'm we're i've we've i'd my our"))
 # Words for kinds of subject a route's name or parameter says: a name stands beside them.
@@ -121,7 +125,8 @@ FILLER_ZH = sorted(
             """标签 文章 结果 搜索 资讯 新闻 动态 内容 视频 帖子 热帖 更新 推送 评论 之 我 关注 喜欢
             收藏 关于 热搜 热榜 榜单 快讯 用户 话题 热门 最热 推荐 精选 热点 头条 说什么 好的 有没有
             相关 情况 进展 有新 用的 主题 镜像 首页 主页 怎么 怎么看 如何 怎样 哪些 出新 发新
-            记录 日志 有关 新帖 新作 新游戏 新番 笔记 作品 新作品"""
+            记录 日志 有关 新帖 新作 新游戏 新番 笔记 作品 新作品 来一份 来点 聊啥 在聊 都在聊 啥
+            热搜榜 分类 板块"""
         ),
     },
     key=len,
