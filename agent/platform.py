@@ -16,7 +16,7 @@ from django.db.models import Count, Q
 from agent import llm
 from agent.context import RunContext
 from agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
-from agent.routes.forms import DOMAIN_RE, FEDI_HANDLE_RE, PAIR_RE, VIDEO_RE
+from agent.routes.forms import BARE_URL_RE, DOMAIN_RE, FEDI_HANDLE_RE, PAIR_RE, VIDEO_RE
 from agent.routes.setup import platforms_waiting
 from briefs import reasons
 from catalog.models import Platform
@@ -102,7 +102,9 @@ def platforms_offline(
             for c in close
             if named(c) and (strengths.get(c.namespace, floor) >= floor or named_as_place(c, query))
         ]
-        close.sort(key=lambda c: not named_as_place(c, query))  # stable: the search's order
+    # of the platforms read, the one named as the place to read comes first ("虎扑上凯尔特人的新闻"
+    # reads 虎扑 first, though the search found 懂球帝 first); stable: the search's order
+    close.sort(key=lambda c: not named_as_place(c, query))
     chosen = [c.namespace for c in close][:MAX_PLATFORMS]
     score = f"{top:.2f}"
     if len(chosen) > 1:
@@ -147,11 +149,13 @@ def named_short(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
 
 def value_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
     """The platform whose value the question names by its form ("tokio-rs/tokio 的贡献者",
-    "BV1GJ411x7h7 的评论"), when it names no platform at all: the search's candidates for the
-    other words ("贡献者") are any site's."""
+    "BV1GJ411x7h7 的评论"), or whose address it gives (soundcloud.com/odesza), when it names no
+    platform at all: the search's candidates for the other words ("贡献者") are any site's."""
     query = ctx.rewrite.query
     if (candidates and named(candidates[0])) or ctx.reading.platforms_named():
         return []
+    if site := _site_addressed(ctx, query):
+        return [site]
     for pattern, namespace in VALUE_HOMES:
         found = [m.group(0) for m in pattern.finditer(query)]
         if pattern is PAIR_RE:  # AI/ML, TCP/IP: two short words, no owner and name
@@ -163,6 +167,22 @@ def value_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
             if readable.exists():
                 return [namespace]
     return []
+
+
+def _site_addressed(ctx: RunContext, query: str) -> str | None:
+    """The readable platform whose own address the question gives ("soundcloud.com/odesza",
+    "mdpi.com/journal/sensors")."""
+    hosts = {m.group(1).casefold().removeprefix("www.") for m in BARE_URL_RE.finditer(query)}
+    if not hosts:
+        return None
+    found = (
+        Platform.objects.filter(enabled=True, routes__enabled=True)
+        .filter(Q(url__in=hosts) | Q(url__in=[f"www.{h}" for h in hosts]))
+        .exclude(namespace__in=ctx.tried_namespaces)
+        .values_list("namespace", flat=True)
+        .distinct()
+    )
+    return next(iter(found), None)
 
 
 def _choice_schema(options: list[str], max_items: int) -> dict:

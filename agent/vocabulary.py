@@ -77,7 +77,10 @@ KIND_EN = frozenset(
 )
 # How a question is put: auxiliaries, "pls", "but as a weekly roundup".
 PUT_EN = frozenset(
-    str.split("has have had will shall may might must pls plz but as roundup recap digest shows")
+    str.split(
+        """has have had will shall may might must pls plz but as roundup recap digest shows rss
+        atom feed feeds subscribe subscribed notify alert"""
+    )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
 # Pronouns that open a clause about the asker right after a noun: that noun is no name.

@@ -86,6 +86,10 @@ AUXILIARIES = frozenset(
 PASSIVE_AUXILIARIES = frozenset(str.split("is was are were been be has have had"))
 OWNERS = frozenset(str.split("my our your their"))
 GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
+# A quoted phrase right after 搜 (search), which alone is no marker: 热搜 is a hot list.
+SEARCHED_QUOTE_RE = re.compile(r"搜\s*[「“『\"]([^」”』\"]{1,40})")
+SUBORDINATORS = frozenset(str.split("when whenever once if after"))
+CONTRACTED = frozenset(("what's", "who's", "where's"))
 QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
 # A kind of thing right after "the X" names X ("the golang organization"), and so it does after
 # a preposition or first ("events in mastodon org", "postgres image new tags").
@@ -336,6 +340,7 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
     words are never names."""
     if CJK_RE.search(text):
         return []
+    raw = [t.casefold() for t in WORD_TOKEN_RE.findall(text)]
     tokens = [POSSESSIVE_RE.sub("", t) for t in WORD_TOKEN_RE.findall(text)]
     lows = [t.lower() for t in tokens]
     found = []
@@ -352,17 +357,30 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         # "What issues were opened": a past participle after the auxiliary is its verb
         participle = before in PASSIVE_AUXILIARIES and lows[i].endswith("ed") and token.islower()
         asked = before in AUXILIARIES and (i == 1 or (i >= 2 and opened)) and not participle
-        relative = (before in GENERIC and after.endswith("ed") and i + 1 < len(tokens)) and lows[
-            i
-        ] not in LIGHT_VERBS  # "requests that got closed": got is no name
+        # "Repositories sindresorhus starred"; "requests that got closed": got is no name, nor
+        # is anything before a "feed"
+        past = after.endswith("ed") and not after.endswith("eed")
+        relative = before in GENERIC and past and lows[i] not in LIGHT_VERBS
+        # "let me know when shroud goes live", "whenever Qwen uploads a new model"
+        subordinate = before in SUBORDINATORS and _verb_like(after)
+        # "what's davidehrlich been logging": what has
+        contracted = i > 0 and raw[i - 1] in CONTRACTED and after in ("been", "got", "done")
         # "the postgres image", and past a word of how it is put: "the official postgres image"
         led = before in KIND_LEADS or (i >= 2 and before in GENERIC and lows[i - 2] in KIND_LEADS)
         # "the Chrome extension I rely on": the asker's clause says which; Chrome is no name
-        clause = i + 2 < len(lows) and lows[i + 2] in CLAUSE_PRONOUNS
-        kind = led and after in EN_KIND_NOUNS and not clause
-        if (asked or relative or kind) and _subject_word(token, excluded):
+        owned = i + 2 < len(lows) and lows[i + 2] in CLAUSE_PRONOUNS
+        kind = led and after in EN_KIND_NOUNS and not owned
+        named = asked or relative or kind or subordinate or contracted
+        if named and _subject_word(token, excluded):
             found.append(token)
     return found
+
+
+def _verb_like(word: str) -> bool:
+    """A present verb of a third person ("goes", "uploads", "posts") or "is"/"has"."""
+    return word in ("is", "has", "goes", "does") or (
+        len(word) > 3 and word.endswith("s") and not word.endswith("ss") and word not in GENERIC
+    )
 
 
 def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
@@ -401,8 +419,12 @@ def question_read(
     # one after a topic's marker is something to search for
     by = set(marked_after(text, AUTHOR_MARKERS, skip))
     about = set(marked_after(text, (*EN_PHRASE_MARKERS, *ZH_TOPIC_MARKERS), skip))
+    about |= {m.group(1) for m in SEARCHED_QUOTE_RE.finditer(text)}  # 搜「低空经济」
     found = [_quoted_role(e, by, about) if e.kind == "quoted" else e for e in found]
-    owners = [o for o in OWNER_RE.findall(rest) if _usable(o, skip)]
+    # "a Twitch streamer's schedule": a kind of subject owns, no name does
+    owners = [
+        o for o in OWNER_RE.findall(rest) if _usable(o, skip) and o.casefold() not in EN_KIND_NOUNS
+    ]
     markers = (*sorted(EN_WORD_MARKERS), *ZH_AFTER_MARKERS)
     marked = _marked_before(rest, skip) + marked_after(rest, markers, skip) + owners
     accounts = {*marked_after(rest, AUTHOR_MARKERS, skip), *owners}

@@ -258,9 +258,12 @@ def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) 
             return value
     question = HOME_PAGE_RE.sub(r"\1page", question)
     asked = _translated(question)  # 评论 names `comments`, "hot" names 热门
-    best: tuple[float, bool, bool, int, str] | None = None
+    said = _grams(question)
+    best: tuple[float, bool, bool, bool, int, str] | None = None
     for label, value in choices:
         for text in (label, value):
+            if text.startswith("/"):
+                continue  # a table's example path, no label: /nature/research/nature
             grams = _grams(text)
             passing = text.lower() in PASSING
             if not grams or len(text.strip()) < 2:
@@ -268,9 +271,11 @@ def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) 
             if passing and not loose and not (text.isascii() and asked_for(text, question)):
                 continue
             overlap = len(grams & asked) / len(grams)
+            direct = len(grams & said) / len(grams) >= 0.6  # said as such, not translated
             # A kind of thing ("threads") is a weaker choice than a value that is no common noun
             # ("Ask HN threads" asks for ask).
-            candidate = (overlap, not passing, text.lower() not in GENERIC, len(text), value)
-            if overlap >= 0.6 and (best is None or candidate[:4] > best[:4]):
+            generic = text.lower() in GENERIC
+            candidate = (overlap, direct, not passing, not generic, len(text), value)
+            if overlap >= 0.6 and (best is None or candidate[:5] > best[:5]):
                 best = candidate
-    return best[4] if best else None
+    return best[5] if best else None

@@ -14,13 +14,30 @@ from agent.question import CJK
 LATIN = r"A-Za-z0-9"
 NOT_LATIN_BEFORE = rf"(?<![{LATIN}_.\-/@])"
 NOT_LATIN_AFTER = rf"(?![{LATIN}_\-/@]|\.[{LATIN}])"
-QUOTED_RE = re.compile(r'"([^"\n]{1,80})"|“([^”\n]{1,80})”|「([^」\n]{1,80})」|『([^』\n]{1,80})』')
+QUOTED_RE = re.compile(
+    r'"([^"\n]{1,80})"|“([^”\n]{1,80})”|「([^」\n]{1,80})」|『([^』\n]{1,80})』|《([^》\n]{1,80})》'
+    # single quotes only around a value, never an apostrophe's: 'noahpinion'
+    r"|(?<![\w'])'([^'\s][^'\n]{0,38}[^'\s]|[^'\s])'(?![\w'])"
+)
+# A value said to be one: "the team id in their URL is tottenham-hotspur", "their page is
+# Team_Liquid".
+SAID_VALUE_RE = re.compile(
+    r"\b(?:id|slug|page|name|handle|username|code)\b[^.;,!?\n]{0,30}?\b(?:is|=)\s+"
+    r"([A-Za-z0-9][\w.\-]*[A-Za-z0-9])",
+    re.I,
+)
+# A site's address without its scheme: soundcloud.com/odesza, mdpi.com/journal/sensors.
+BARE_URL_RE = re.compile(
+    r"(?<![\w.\-/@])(?:www\.)?((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{2,12})"
+    r"((?:/[\w.\-~%]+)+)/?(?![\w/])",
+    re.I | re.ASCII,
+)
 URL_RE = re.compile(r"https?://\S+", re.I)
 # A value in parentheses right after what it names, perhaps after its kind: "uBlock Origin
 # (ublock-origin)", "微信 (id414478124)", "(slug: iris)", "(app 1086940)". A bare number of four
 # digits or fewer (a year, a count) names nothing.
 PAREN_VALUE_RE = re.compile(
-    r"[(\uff08]\s*(?:[A-Za-z]{2,12}\s*[:\uff1a=]\s*|(?:(?:app|id|uid|slug|user|code|room)\s+){1,2})?"
+    r"[(\uff08]\s*(?:[A-Za-z]{2,12}\s*[:\uff1a=]\s*|[\u4e00-\u9fff]{2,6}\s*[:\uff1a]?\s*|(?:(?:app|id|uid|slug|user|code|room)\s+){1,2})?"
     r"((?=[\w.\-]*[A-Za-z]|\d{5})[A-Za-z0-9][\w.\-]*[A-Za-z0-9])\s*[)\uff09]"
     # a short key before a number, which may be negative: "(fid -7)"
     r"|[(\uff08]\s*[A-Za-z]{2,6}\s*(?:[:\uff1a=]\s*|\s+)(-?\d+)\s*[)\uff09]",
@@ -34,6 +51,7 @@ REF_RE = re.compile(r"(?<![\w&#])#(\d+)(?!\w)|(?<=[A-Za-z0-9])#(\d+)(?!\w)")
 COORDINATE_RE = re.compile(
     rf"{NOT_LATIN_BEFORE}([a-z][\w\-]*(?:\.[\w\-]+)+:[A-Za-z][\w.\-]*[{LATIN}]){NOT_LATIN_AFTER}"
 )
+SHORT_PATH_RE = re.compile(r"[A-Za-z]{1,2}/\d+")
 PAIR_RE = re.compile(
     rf"{NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)/([{LATIN}][\w.\-]*[{LATIN}]|[{LATIN}]){NOT_LATIN_AFTER}",
     re.ASCII,
@@ -103,7 +121,9 @@ def forms_read(text: str) -> tuple[str, list[Formed]]:
     """The values of ``text`` whose form says what they are, and the text with them blanked."""
     found: list[Formed] = []
     text = URL_RE.sub(lambda m: " " * len(m.group(0)), text)
+    text = BARE_URL_RE.sub(lambda m: _address_value(m, found), text)
     text = PAREN_VALUE_RE.sub(lambda m: _paren_value(m, found), text)
+    text = SAID_VALUE_RE.sub(lambda m: _said_value(m, found), text)
     for pattern, kind in (
         (QUOTED_RE, "quoted"),
         (REF_RE, "ref"),
@@ -121,6 +141,13 @@ def forms_read(text: str) -> tuple[str, list[Formed]]:
         text = _blank(text, pattern, found, kind)
     text = DURATION_RE.sub(lambda m: " " * len(m.group(0)), text)
     found = [f for f in found if f.kind != "pair" or re.search("[A-Za-z]", f.value)]
+    # "t/1098765", a site's address for a thread: its number is the value
+    found = [
+        Formed("number", f.value.split("/")[1])
+        if f.kind == "pair" and SHORT_PATH_RE.fullmatch(f.value)
+        else f
+        for f in found
+    ]
     # org.springframework.boot:spring-boot fills a group and an artifact as owner/name does
     return text, [
         Formed("pair", f.value.replace(":", "/", 1)) if f.kind == "coordinate" else f for f in found
@@ -136,13 +163,33 @@ def _blank(text: str, pattern: re.Pattern[str], found: list[Formed], kind: str) 
     return pattern.sub(keep, text)
 
 
+def _kind_of(value: str) -> str:
+    """A value given whole, as the form it has (a number, a stock code, an id...) or else as
+    quoted."""
+    shapes = ((STOCK_RE, "stock"), (VIDEO_RE, "video"), (DOMAIN_RE, "domain"), (ID_RE, "id"))
+    kind = "number" if value.lstrip("-").isdigit() else "quoted"
+    return next((k for pattern, k in shapes if pattern.fullmatch(value)), kind)
+
+
+def _address_value(match: re.Match[str], found: list[Formed]) -> str:
+    """The last segment of a site's address is what it names (soundcloud.com/odesza: odesza);
+    the site is kept as a domain."""
+    found.append(Formed("domain", match.group(1)))
+    found.append(Formed("quoted", match.group(2).rstrip("/").rsplit("/", 1)[-1]))
+    return " " * len(match.group(0))
+
+
+def _said_value(match: re.Match[str], found: list[Formed]) -> str:
+    value = match.group(1)
+    found.append(Formed(_kind_of(value), value))
+    return match.group(0)[: match.start(1) - match.start(0)] + " " * len(value)
+
+
 def _paren_value(match: re.Match[str], found: list[Formed]) -> str:
     """A value in parentheses after what it names, taken whole, as the form it has (a number,
     a stock code, an id) or else as quoted; a key before it is kept as its label."""
     value = match.group(1) or match.group(2)
-    shapes = ((STOCK_RE, "stock"), (VIDEO_RE, "video"), (DOMAIN_RE, "domain"), (ID_RE, "id"))
-    kind = "number" if value.lstrip("-").isdigit() else "quoted"
-    kind = next((k for pattern, k in shapes if pattern.fullmatch(value)), kind)
+    kind = _kind_of(value)
     key = re.match(r"[(\uff08]\s*([A-Za-z]{2,12})\s*(?:[:\uff1a=]\s*|\s+)", match.group(0))
     label = key.group(1).casefold() if key and key.group(1).casefold() != value.casefold() else ""
     found.append(Formed(kind, value, label))

@@ -42,6 +42,7 @@ from fetching.paths import RoutePathRejected, path_build, template_values
 REGION_PARAMS = frozenset(str.split("country region area market store"))
 # A parameter whose description asks for its value in lower case.
 LOWER_CASE_RE = re.compile(r"全小写|小写|lower[- ]?case", re.I)
+SLUG_ID_RE = re.compile(r"[a-z][a-z0-9_\-]{3,}")
 NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
 
 
@@ -165,6 +166,20 @@ def _fit(entity: Entity, slot: Slot) -> int:
     return int(shape in ("number", "stock", "video", "domain") and entity.kind == shape)
 
 
+def _slug_for_id(entity: Entity, slot: Slot, text: str) -> bool:
+    """A name given as a slug where the example's id is a number, right after the kind the
+    parameter says it is (豆瓣小组 shanghaizufang: "豆瓣小组的 id"): some sites take either."""
+    if SLUG_ID_RE.fullmatch(entity.value) is None or entity.kind not in ("marked", "quoted"):
+        return False
+    at = text.find(entity.value)
+    before = re.sub(r"[\s\W_]+$", "", text[max(0, at - 10) : max(0, at)])
+    kind = re.findall(r"[\u4e00-\u9fff]{2,}$|[A-Za-z]{3,}$", before)
+    said = slot.description.casefold()
+    return (
+        at > 0 and bool(kind) and any(kind[0][i : i + 2] in said for i in range(len(kind[0]) - 1))
+    )
+
+
 def _domain_handle(entity: Entity, shape: str | None) -> bool:
     """An @handle that is a domain ("@pfrazee.com", as Bluesky's are) for a parameter whose
     example is a domain (a profile's ``bsky.app``)."""
@@ -183,6 +198,10 @@ def _subject_value(
     for entity in candidates:
         if entity.value.casefold().lstrip("@") not in used and _fits(entity, slot):
             return _formed_as(entity, slot, asked), entity.kind, _fit(entity, slot)
+    if shape_of(slot.example) == "number":  # a slug for a numbered id, when no number fits
+        for entity in candidates:
+            if entity.value.casefold() not in used and _slug_for_id(entity, slot, asked.text):
+                return entity.value, entity.kind, -1
     words = " ".join(asked.topic[:4])
     searchable = _searched(slot) and words and not slot.optional
     if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):

@@ -303,3 +303,73 @@ def test_the_askers_own_subject_is_asked_for(question, parameter):
 
     assert chosen is False and ctx.paths == [], f"{question!r} read {ctx.paths}"
     assert ctx.needs and ctx.needs[0]["parameter"] == parameter, ctx.needs
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        # single quotes around a value (never an apostrophe's)
+        ("subscribe me to the Substack newsletter 'noahpinion'", "/substack/subscribe/noahpinion"),
+        # a value said to be one: "... id ... is X", "their page is X", "name is X"
+        (
+            "Latest Sky Sports news about Spurs \u2014 "
+            "the team id in their URL is tottenham-hotspur.",
+            "/skysports/news/tottenham-hotspur",
+        ),
+        (
+            "Team Liquid's recent Dota 2 match results from Liquipedia (their page is Team_Liquid)",
+            "/liquipedia/dota2/matches/Team_Liquid",
+        ),
+        (
+            "Is there a new NewPipe build on F-Droid? Package name is org.schabi.newpipe.",
+            "/f-droid/apprelease/org.schabi.newpipe",
+        ),
+        # a site's address without its scheme names the site and, last, the value
+        ("New tracks from ODESZA (soundcloud.com/odesza)", "/soundcloud/tracks/odesza"),
+        ("v2ex 上 t/1098765 这个帖子的回复", "/v2ex/post/1098765"),
+        ("在虎嗅搜\u300c低空经济\u300d相关文章\uff0c给我做成订阅", "/huxiu/search/低空经济"),
+        # the subject of a clause after when / whenever, and of "what's X been"
+        ("let me know when shroud goes live on Twitch", "/twitch/live/shroud"),
+        (
+            "I want to know whenever Qwen uploads a new model to Hugging Face",
+            "/huggingface/models/Qwen",
+        ),
+        (
+            "what's davidehrlich been logging in his Letterboxd diary",
+            "/letterboxd/user/diary/davidehrlich",
+        ),
+        # "feed" is no past verb: "notes" is nobody's name, ChatGPT's release notes are read
+        ("ChatGPT release notes feed pls", "/openai/chatgpt/release-notes"),
+        # a slug where the example's id is a number; 精华 said as such, not translated
+        ("帮我订阅豆瓣小组 shanghaizufang 里的最新帖子", "/douban/group/shanghaizufang"),
+        (
+            "豆瓣\u300c北京租房\u300d小组\uff08beijingzufang\uff09的精华帖",
+            "/douban/group/beijingzufang/elite",
+        ),
+        # a table's example path is no label
+        ("Newest research papers published in Nature Biotechnology", "/nature/research/nbt"),
+        (
+            "3DM 游戏网《黑神话\uff1a悟空》专题\uff08blackmythwukong\uff09的攻略更新",
+            "/3dmgame/games/blackmythwukong/gl",
+        ),
+        # the platform named as the place to read comes first
+        ("虎扑上凯尔特人\uff08celtics\uff09的球队新闻", "/hupu/news/celtics"),
+        # a Chinese key in parentheses
+        ("知网上《中国社会科学》\uff08期刊缩写 ZSHK\uff09的最新论文", "/cnki/journals/ZSHK"),
+    ],
+)
+def test_values_given_in_the_ways_people_give_them(question, path):
+    assert first_path(question) == path
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I want a feed of a Twitch streamer's stream schedule",
+        "Make an RSS feed of my Trakt collection.",
+    ],
+)
+def test_a_kind_of_subject_or_a_word_for_feeds_is_no_name(question):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == [] and ctx.needs, f"{question!r} read {ctx.paths}"
