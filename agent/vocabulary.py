@@ -79,7 +79,8 @@ KIND_EN = frozenset(
 PUT_EN = frozenset(
     str.split(
         """has have had will shall may might must pls plz but as roundup recap digest shows rss
-        atom feed feeds subscribe subscribed notify alert"""
+        atom feed feeds subscribe subscribed notify alert never catch soon drop drops coming
+        added time"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
@@ -129,7 +130,7 @@ FILLER_ZH = sorted(
             收藏 关于 热搜 热榜 榜单 快讯 用户 话题 热门 最热 推荐 精选 热点 头条 说什么 好的 有没有
             相关 情况 进展 有新 用的 主题 镜像 首页 主页 怎么 怎么看 如何 怎样 哪些 出新 发新
             记录 日志 有关 新帖 新作 新游戏 新番 笔记 作品 新作品 来一份 来点 聊啥 在聊 都在聊 啥
-            热搜榜 分类 板块"""
+            热搜榜 分类 板块 每天 每日 天天 推给 随时 订阅 一下 通知我 提醒我 一有 变动 官网"""
         ),
     },
     key=len,

@@ -21,7 +21,7 @@ from agent.routes.entities import (
     zh_content,
 )
 from agent.routes.forms import CJK_RE
-from agent.routes.params import FilledPath, params_fill
+from agent.routes.params import NOT_NAMED, FilledPath, params_fill
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
 from agent.routes.slots import words_of
 from agent.vocabulary import EN_KIND_NOUNS, REGIONS, ZH_KIND_NOUNS, intents_of, regions_said
@@ -181,6 +181,19 @@ def region_said(query: str, route: Route) -> int:
     return 0 if not codes else (1 if codes & said else -1)
 
 
+def _names_values(route: Route, named: list[tuple]) -> bool:
+    """Every subject value of the routes taking one is a word of ``route``'s name."""
+    values = {
+        v.casefold()
+        for _ns, _route, path, _below in named
+        for k, v in path.params.items()
+        if path.sources.get(k) not in NOT_NAMED
+    }
+    name = platform_blank(route.name, platform_words(route.platform))  # its own name: no title
+    words = set(re.findall(r"\w+", name.casefold()))
+    return bool(values) and values <= words
+
+
 def feed_named(query: str, route: Route) -> bool:
     """The question names the route's feed by a word of its name (the 快讯 of 实时快讯, the
     "newsflashes" of Newsflashes), not by a word for any content (文章, posts): a Latin word
@@ -244,6 +257,11 @@ def offline_choice(
         feeds = feeds if not any(feed_named(query, f[1]) for f in named) else []
         if feeds:
             named, filled = [], feeds
+    # "MIT OpenCourseWare's most visited courses": a value that a subject-less route's name
+    # says is that feed's name, no one's
+    titled = [f for f in filled if not f[2].names_subject and _names_values(f[1], named)]
+    if titled:
+        named, filled = [], titled
     kinds = {
         route.pk: kind_said(route.name, route.path, query, route.parameters)
         for _n, route, _p, _b in named

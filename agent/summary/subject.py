@@ -30,7 +30,7 @@ from agent.routes.entities import (
     platform_blank,
 )
 from agent.routes.fit import template_intents, template_literals
-from agent.routes.forms import DURATION_RE, ZH_SPAN_WORD_RE
+from agent.routes.forms import DURATION_RE, POSSESSIVE_RE, ZH_SPAN_WORD_RE
 from agent.routes.slots import route_slots
 from agent.segment import zh_words
 from agent.vocabulary import (
@@ -164,7 +164,7 @@ def subject_of(
             if CJK_RE.search(token):
                 terms += _cjk_terms(token, cjk_context)
             elif _latin_term(token, context_words):
-                terms.append(token)
+                terms.append(POSSESSIVE_RE.sub("", token))  # Indonesia's is Indonesia
     return Subject(tuple(dict.fromkeys(t for t in terms if len(t) >= 2 or t.isdigit())))
 
 
