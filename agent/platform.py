@@ -103,8 +103,16 @@ def platforms_offline(
             if named(c) and (strengths.get(c.namespace, floor) >= floor or named_as_place(c, query))
         ]
     # of the platforms read, the one named as the place to read comes first ("虎扑上凯尔特人的新闻"
-    # reads 虎扑 first, though the search found 懂球帝 first); stable: the search's order
-    close.sort(key=lambda c: not named_as_place(c, query))
+    # reads 虎扑 first, though the search found 懂球帝 first), then one named plainly ("IT之家
+    # 7 天最热文章": not 格隆汇, whose route is named 最热文章); stable: the search's order
+    said = strengths or {}
+    strong = max(said.values(), default=0.0) * NAMED_RIVAL
+    close.sort(
+        key=lambda c: (
+            not named_as_place(c, query),
+            not (named(c) and said.get(c.namespace, 0.0) >= strong),
+        )
+    )
     chosen = [c.namespace for c in close][:MAX_PLATFORMS]
     score = f"{top:.2f}"
     if len(chosen) > 1:

@@ -60,7 +60,7 @@ ITEM_EN = frozenset(
     find out more other new newest top noting notable noteworthy worthy remarkable
     significant anything news lately recently currently now soon today tonight yesterday
     when next launch launches announce announces announcement announcements publish publishes
-    ship ships posting streaming happening going up change changes"""
+    ship ships posting streaming happening going up change changes request requests notes"""
     )
 )
 # Words for kinds of things: they say what kind is asked for, never which one.
@@ -294,4 +294,11 @@ def regions_said(text: str) -> frozenset[str]:
                 said.add(code)
         if any(name in text for name in chinese):
             said.add(code)
+    # "the gb storefront", "jp region": a code in lower case before what it qualifies
+    said |= {m.casefold() for m in REGION_CODE_RE.findall(text) if m.casefold() in REGIONS}
     return frozenset(said)
+
+
+REGION_CODE_RE = re.compile(
+    r"\b([A-Za-z]{2})\s+(?:store|storefront|region|server|app store)\b", re.I
+)

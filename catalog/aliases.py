@@ -58,6 +58,7 @@ STARTING_ALIASES: dict[str, list[str]] = {
     "youtube": ["油管", "YouTuber", "YouTubers"],
     "themoviedb": ["TMDB", "TMDb"],
     "3dmgame": ["3DM", "3DM 游戏网"],
+    "huggingface": ["HF", "抱抱脸"],
     "telegram": ["电报频道"],
     "coolapk": ["酷安"],
     "gcores": ["机核"],

@@ -165,10 +165,13 @@ def _after_subject_marker(canonical: str, span: tuple[int, int]) -> bool:
 
 
 def _said_as_verb(canonical: str, span: tuple[int, int]) -> bool:
-    """The name is a word said as a verb: right after a personal pronoun ("I follow") or after
-    a verb that takes another ("want to keep up")."""
+    """The name is a word said as a verb: right after a personal pronoun ("I follow"), after a
+    verb that takes another ("want to keep up"), or first before "me" ("Keep me posted")."""
     before = canonical[: span[0]].split()
     if before and before[-1] in VERB_SUBJECTS:
+        return True
+    after = canonical[span[1] :].split()[:1]
+    if after and after[0] in ("me", "us") and not before:  # "Keep me posted": imperative
         return True
     return len(before) > 1 and before[-1] == "to" and before[-2] in VERB_LEADS
 

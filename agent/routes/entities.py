@@ -64,7 +64,7 @@ EN_PHRASE_MARKERS = (
     *("about", "search for", "search", "searching for", "tagged", "called", "named"),
     *("mentioning", "regarding", "concerning"),
 )
-TOPIC_LEADS = frozenset(("about", "regarding", "concerning", "mentioning", "on"))
+TOPIC_LEADS = frozenset(("about", "regarding", "concerning", "mentioning"))
 EN_WORD_MARKERS = frozenset(
     str.split(
         """of from by for tag user package app repo repository channel account author org
@@ -88,7 +88,7 @@ OWNERS = frozenset(str.split("my our your their"))
 GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
 # A quoted phrase right after 搜 (search), which alone is no marker: 热搜 is a hot list.
 SEARCHED_QUOTE_RE = re.compile(r"搜\s*[「“『\"]([^」”』\"]{1,40})")
-SUBORDINATORS = frozenset(str.split("when whenever once if after"))
+SUBORDINATORS = frozenset(str.split("when whenever once if after moment until till"))
 CONTRACTED = frozenset(("what's", "who's", "where's"))
 QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
 # A kind of thing right after "the X" names X ("the golang organization"), and so it does after
@@ -261,6 +261,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             break  # "posts from Hacker News about Tesla": what follows is a topic
         if not words and (low in EN_STOP or low in EN_WORD_MARKERS):
             continue
+        if not words and phrase and low in GENERIC:
+            continue  # "search results on frieren": what is searched follows
         usable = (
             _usable(token, excluded) if not phrase else low not in EN_STOP and low not in excluded
         )
@@ -270,6 +272,10 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             break  # "by the lab I follow": the asker's clause says which, no name does
         if not phrase and (PAST_FORM_RE.fullmatch(token) or low in LIGHT_VERBS):
             break  # "the image on Docker Hub picked up": a verb, no name
+        if not phrase and (
+            _feed_kind(low, text, match.end()) or _modifies_owned_kind(text, match.end())
+        ):
+            break  # "a feed of *pull* requests", "for the *Chrome* extension our team publishes"
         words.append(token.rstrip(".'"))
         if not phrase or len(words) == 4 or text[match.end() : match.end() + 1] in ",.;?!":
             break
@@ -280,6 +286,24 @@ def _owned(text: str, start: int) -> bool:
     """A possessive pronoun stands right before ``start``: "*our* app", "*my* repo"."""
     before = WORD_TOKEN_RE.findall(text[max(0, start - 12) : start])
     return bool(before) and before[-1].casefold() in OWNERS
+
+
+def _feed_kind(word: str, text: str, end: int) -> bool:
+    """``word`` begins a word for a kind of feed: "*pull* requests" (not the "bug" of
+    "labelled bug in ...")."""
+    following = WORD_TOKEN_RE.findall(text[end : end + 20])[:1]
+    return intent_word(word) and bool(following) and following[0].casefold() in GENERIC
+
+
+def _modifies_owned_kind(text: str, end: int) -> bool:
+    """The word ending at ``end`` qualifies a kind noun that heads a clause about the asker
+    ("the Chrome *extension our team* publishes"): the asker's clause says which, no name."""
+    following = [w.casefold() for w in WORD_TOKEN_RE.findall(text[end : end + 40])[:2]]
+    return (
+        len(following) == 2
+        and following[0] in EN_KIND_NOUNS
+        and following[1] in (CLAUSE_PRONOUNS | OWNERS)
+    )
 
 
 def _clause_head(text: str, end: int) -> bool:

@@ -37,7 +37,10 @@ URL_RE = re.compile(r"https?://\S+", re.I)
 # (ublock-origin)", "微信 (id414478124)", "(slug: iris)", "(app 1086940)". A bare number of four
 # digits or fewer (a year, a count) names nothing.
 PAREN_VALUE_RE = re.compile(
-    r"[(\uff08]\s*(?:[A-Za-z]{2,12}\s*[:\uff1a=]\s*|[\u4e00-\u9fff]{2,6}\s*[:\uff1a]?\s*|(?:(?:app|id|uid|slug|user|code|room)\s+){1,2})?"
+    r"[(\uff08]\s*(?:[A-Za-z]{2,12}\s*[:\uff1a=]\s*|[\u4e00-\u9fff]{2,6}\s*[:\uff1a]?\s*"
+    # "(Liquipedia page Team_Vitality)": words, then a word for what the value is
+    r"|(?:[A-Za-z]{2,12}\s+){0,2}(?:page|slug|handle|username|account|channel)\s*[:=]?\s+"
+    r"|(?:(?:app|id|uid|slug|user|code|room)\s+){1,2})?"
     r"((?=[\w.\-]*[A-Za-z]|\d{5})[A-Za-z0-9][\w.\-]*[A-Za-z0-9])\s*[)\uff09]"
     # a short key before a number, which may be negative: "(fid -7)"
     r"|[(\uff08]\s*[A-Za-z]{2,6}\s*(?:[:\uff1a=]\s*|\s+)(-?\d+)\s*[)\uff09]",
@@ -47,6 +50,11 @@ PAREN_VALUE_RE = re.compile(
 # after "#" is no tag but an issue's or a pull request's ("rust-lang/rust#44265", "PR #12").
 HASHTAG_RE = re.compile(rf"(?<![\w&#])#([{CJK}]+)#|(?<![\w&#])#((?=\w*[^\W\d_])[\w][\w\-]*)", re.I)
 REF_RE = re.compile(r"(?<![\w&#])#(\d+)(?!\w)|(?<=[A-Za-z0-9])#(\d+)(?!\w)")
+WHAT_KEY_RE = re.compile(
+    r"[A-Za-z]{2,12}\s+(?:page|slug|handle|username|account|channel)\s*[:=]?\s*$", re.I
+)
+# Digits in hyphenated groups (an ORCID 0000-0001-5109-3700, a date 2025-10-01): one value.
+DASHED_RE = re.compile(r"(?<![\w\-])(\d{2,}(?:-[\dX]{2,})+)(?![\w\-])")
 # A Maven (Gradle) coordinate, group:artifact, the group dotted: a pair as owner/name is.
 COORDINATE_RE = re.compile(
     rf"{NOT_LATIN_BEFORE}([a-z][\w\-]*(?:\.[\w\-]+)+:[A-Za-z][\w.\-]*[{LATIN}]){NOT_LATIN_AFTER}"
@@ -135,6 +143,7 @@ def forms_read(text: str) -> tuple[str, list[Formed]]:
         (HANDLE_RE, "handle"),
         (VIDEO_RE, "video"),
         (STOCK_RE, "stock"),
+        (DASHED_RE, "quoted"),
         (DOMAIN_RE, "domain"),
         (ID_RE, "id"),
     ):
@@ -192,5 +201,9 @@ def _paren_value(match: re.Match[str], found: list[Formed]) -> str:
     kind = _kind_of(value)
     key = re.match(r"[(\uff08]\s*([A-Za-z]{2,12})\s*(?:[:\uff1a=]\s*|\s+)", match.group(0))
     label = key.group(1).casefold() if key and key.group(1).casefold() != value.casefold() else ""
+    if WHAT_KEY_RE.search(
+        match.group(0)[: match.start(1 if match.group(1) else 2) - match.start(0)]
+    ):
+        label = ""  # "(Liquipedia page Team_Vitality)": the site's page, no parameter's name
     found.append(Formed(kind, value, label))
     return " " * len(match.group(0))

@@ -127,7 +127,8 @@ def _own_markers(slot: Slot, asked: Asked, excluded: set[str]) -> list[Entity]:
 def _asked_of(entity: Entity, slot: Slot) -> bool:
     """An optional parameter takes only what the question asks of it: a value after its own
     name, someone it marks ("submitted by pg", "@name"), a topic ("搜索 X") or hashtag for a
-    search, a domain for an instance's host (gitlab.gnome.org), an issue's #number."""
+    search, a domain for an instance's host (gitlab.gnome.org), an issue's #number; or one right
+    after the kind its description names (``_kind_said_before``)."""
     if _searched(slot):
         return entity.role in ("topic", "tag")
     shape = shape_of(slot.example)
@@ -171,7 +172,13 @@ def _slug_for_id(entity: Entity, slot: Slot, text: str) -> bool:
     parameter says it is (豆瓣小组 shanghaizufang: "豆瓣小组的 id"): some sites take either."""
     if SLUG_ID_RE.fullmatch(entity.value) is None or entity.kind not in ("marked", "quoted"):
         return False
-    at = text.find(entity.value)
+    return _kind_said_before(entity.value, slot, text)
+
+
+def _kind_said_before(value: str, slot: Slot, text: str) -> bool:
+    """Right before ``value`` the question says the kind its parameter's description names
+    (晋江作品 6921873: "作品 id"; 豆瓣小组 shanghaizufang: "豆瓣小组的 id")."""
+    at = text.find(value)
     before = re.sub(r"[\s\W_]+$", "", text[max(0, at - 10) : max(0, at)])
     kind = re.findall(r"[\u4e00-\u9fff]{2,}$|[A-Za-z]{3,}$", before)
     said = slot.description.casefold()
@@ -191,7 +198,14 @@ def _subject_value(
 ) -> tuple[str | None, str, int]:
     """The value of a subject parameter, its source and its fit (see ``_fit``)."""
     own = _own_markers(slot, asked, excluded)
-    asked_of = [e for e in asked.entities if _asked_of(e, slot)]
+    # "Team Vitality (page Team_Vitality)": the value given whole beats a part of it
+    quoted = [e.value for e in asked.entities if e.kind == "quoted"]
+    own = [o for o in own if not any(o.value in q and o.value != q for q in quoted)]
+    asked_of = [
+        e
+        for e in asked.entities
+        if _asked_of(e, slot) or _kind_said_before(e.value, slot, asked.text)
+    ]
     candidates = own + (asked_of if slot.optional else list(asked.entities))
     if _searched(slot):  # a search takes what is marked, else the topic
         candidates = [e for e in candidates if e.marked or e.kind == "quoted"]

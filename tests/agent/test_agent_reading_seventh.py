@@ -373,3 +373,58 @@ def test_a_kind_of_subject_or_a_word_for_feeds_is_no_name(question):
     chosen, ctx = route(question)
 
     assert chosen is False and ctx.paths == [] and ctx.needs, f"{question!r} read {ctx.paths}"
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        # the subject of a clause after "the moment"; "Keep me posted" is no platform
+        ("ping me the moment shroud starts streaming on twitch", "/twitch/schedule/shroud"),
+        (
+            "Keep me posted on new issues filed against neovim/neovim",
+            "/github/issue/neovim/neovim",
+        ),
+        # a region's code in lower case before "storefront"
+        (
+            "Track version updates of App Store app id1232780281 in the gb storefront",
+            "/apple/apps/update/gb/id1232780281",
+        ),
+        # "search results on": what is searched follows the words for results
+        ('RSS for nyaa.si search results on "frieren"', "/nyaa/search/frieren"),
+        # "(Liquipedia page X)": the value given whole, no parameter's key
+        (
+            "Counter-Strike match results for Team Vitality (Liquipedia page Team_Vitality)",
+            "/liquipedia/counterstrike/matches/Team_Vitality",
+        ),
+        # digits in hyphenated groups are one value
+        (
+            "Alert me when new works are added to ORCID 0000-0001-5109-3700.",
+            "/orcid/0000-0001-5109-3700",
+        ),
+        # an optional id right after the kind its description names (作品 id)
+        ("晋江作品 6921873 更新章节了吗\uff0c帮我订阅", "/jjwxc/book/6921873"),
+        ("HF 用户 julien-c 最近点赞了啥", "/huggingface/activity/julien-c/likes"),
+        # a platform named plainly comes before one only a route's name matched
+        ("IT之家 7 天最热文章", "/ithome/ranking/7days"),
+        # a word for a kind of feed is no label's value: "labelled bug" still is
+        (
+            "closed issues labelled bug in microsoft/vscode",
+            "/github/issue/microsoft/vscode/closed/bug",
+        ),
+    ],
+)
+def test_clauses_keys_and_platform_order(question, path):
+    assert first_path(question) == path
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Set up a feed of pull requests on my GitHub repo.",
+        "update feed for the Chrome extension our team publishes",
+    ],
+)
+def test_a_kind_of_feed_or_the_askers_kind_is_no_name(question):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == [] and ctx.needs, f"{question!r} read {ctx.paths}"

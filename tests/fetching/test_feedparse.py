@@ -15,7 +15,7 @@ from pathlib import Path
 import feedparser
 import pytest
 
-from fetching import feeditems, feedparse, plaintext
+from fetching import feeditems, feedparse, parsing, plaintext
 from fetching.models import Outcome
 from fetching.parsing import (
     MAX_ITEMS,
@@ -634,21 +634,26 @@ def exited(pid: int) -> bool:
     return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
 
 
-def kill_once_busy(victims: list[int]) -> None:
+def busy_parser_pids() -> set[int]:
+    """The workers handed out for a parse: live and not idle (a fresh one included, when the
+    idle worker the pool took had died meanwhile)."""
+    with parsing._pool.lock:
+        return {w.pid for w in parsing._pool.live} - {w.pid for w in parsing._pool.idle}
+
+
+def kill_once_busy() -> None:
     """Kill the worker the pool hands out for a parse, as soon as it is handed out (other
     workers left idle by earlier tests stay idle, and alive)."""
     # Polled often: the kill must land while the parse runs, however busy the machine is.
-    wait_until(
-        lambda: set(victims) - set(feed_parser_pids()), what="a worker checked out", every=0.001
-    )
-    for pid in set(victims) - set(feed_parser_pids()):
+    wait_until(busy_parser_pids, what="a worker checked out", every=0.001)
+    for pid in busy_parser_pids():
         os.kill(pid, signal.SIGKILL)
 
 
 def test_it_reports_a_worker_that_dies_mid_parse_as_parse_error():
     feed_parser_warm()
-    victims = feed_parser_pids()
-    killer = threading.Thread(target=kill_once_busy, args=(victims,))
+    assert not busy_parser_pids()
+    killer = threading.Thread(target=kill_once_busy)
     killer.start()
     try:
         error = rejected(slow_body(), timeout=30)
