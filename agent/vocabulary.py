@@ -71,6 +71,7 @@ KIND_EN = frozenset(
     apps game games blog blogs podcast podcasts episode episodes chapter chapters account
     accounts package packages day days week weeks month months year years morning evening hour
     hours time times favourite favorite favourites favorites about author authors group groups
+    course courses comic comics prefecture
     project projects org organization profile profiles report reports photo photos picture
     pictures music movie movies book books"""
     )
@@ -80,7 +81,7 @@ PUT_EN = frozenset(
     str.split(
         """has have had will shall may might must pls plz but as roundup recap digest shows rss
         atom feed feeds subscribe subscribed notify alert never catch soon drop drops coming
-        added time"""
+        added time i'd i'm i've keep loop ping whenever itself every version versions"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
@@ -130,7 +131,8 @@ FILLER_ZH = sorted(
             收藏 关于 热搜 热榜 榜单 快讯 用户 话题 热门 最热 推荐 精选 热点 头条 说什么 好的 有没有
             相关 情况 进展 有新 用的 主题 镜像 首页 主页 怎么 怎么看 如何 怎样 哪些 出新 发新
             记录 日志 有关 新帖 新作 新游戏 新番 笔记 作品 新作品 来一份 来点 聊啥 在聊 都在聊 啥
-            热搜榜 分类 板块 每天 每日 天天 推给 随时 订阅 一下 通知我 提醒我 一有 变动 官网"""
+            热搜榜 分类 板块 每天 每日 天天 推给 随时 订阅 一下 通知我 提醒我 一有 变动 官网 盯着
+            就通知 就提醒 訂閱 幫我 有沒有 最近有"""
         ),
     },
     key=len,
@@ -196,6 +198,7 @@ _ZH_KINDS = "|".join(
     [
         *ZH_KIND_NOUNS,
         *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 帖子 贴吧 播客 up主"),
+        *str.split("专辑 电台 漫画 课程 番剧 节目"),
         "up 主",
     ]
 )

@@ -284,6 +284,7 @@ def params_fill(
         if value := option_named(question, slot.choices, loose=not slot.optional):
             values[slot.name], sources[slot.name] = value, "option"
     _region_fill(slots, question, values, sources)
+    _settings_said(slots, asked, values, sources, excluded)
     _spread(slots, asked, values, sources)
     _pair_fill(slots, asked, values, sources)
     used = {v.casefold().lstrip("@") for v in values.values()}  # @mkbhd is mkbhd, used once
@@ -298,6 +299,22 @@ def params_fill(
     _settle(slots, values, sources)
     path = path_build(template, values)
     return FilledPath(path=path, params=values, sources=sources, fit=fit)
+
+
+def _settings_said(
+    slots: list[Slot], asked: Asked, values: dict, sources: dict, excluded: set[str]
+) -> None:
+    """A setting the question names with its value right after ("locale de-DE", "country DE")
+    takes that value: a listed one when it lists values, else the value as given."""
+    for slot in slots:
+        if slot.subject or slot.name in values or len(slot.name) < 4:
+            continue
+        said = marked_after(asked.text, [slot.name], excluded)
+        value = said[0] if said and " " not in said[0] else None
+        if value and slot.choices:
+            value = {v.casefold(): v for _label, v in slot.choices}.get(value.casefold())
+        if value and re.fullmatch(r"[\w.\-]+", value, re.ASCII):
+            values[slot.name], sources[slot.name] = value, "option"
 
 
 def _region_fill(slots: list[Slot], question: str, values: dict, sources: dict) -> None:

@@ -97,7 +97,8 @@ def context_words_load(
     feed too ("Ask HN" chose ``/hackernews/ask``, 前端 ``/juejin/trending/frontend/weekly``)."""
     names: list[str] = []
     for platform in Platform.objects.filter(namespace__in=namespaces):
-        names += [platform.namespace, platform.name, *platform.aliases]
+        # its address too: "the blog posts on The Gradient (thegradient.pub)"
+        names += [platform.namespace, platform.name, *platform.aliases, _host(platform.url)]
     routes = Route.objects.in_bulk(set(route_ids) | {r for _p, r in paths if r})
     names += [routes[r].name for r in route_ids if r in routes]
     for path, route_id in paths:
@@ -109,6 +110,11 @@ def context_words_load(
     # the question puts them.
     words |= {fold(w) for n in names if CJK_RE.search(n) for w in zh_words(n) if len(w) > 1}
     return {w for w in words if w}
+
+
+def _host(url: str) -> str:
+    """A platform's address as a host, without scheme or www: thegradient.pub."""
+    return re.sub(r"^(?:https?://)?(?:www\.)?", "", url or "").split("/")[0]
 
 
 def _feed_words(routes: Iterable[Route]) -> list[str]:

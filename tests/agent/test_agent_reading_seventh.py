@@ -428,3 +428,34 @@ def test_a_kind_of_feed_or_the_askers_kind_is_no_name(question):
     chosen, ctx = route(question)
 
     assert chosen is False and ctx.paths == [] and ctx.needs, f"{question!r} read {ctx.paths}"
+
+
+def test_a_setting_named_with_its_value_takes_it():
+    question = "Epic Games Store free games for the German store \u2014 locale de-DE, country DE"
+    assert first_path(question) == "/epicgames/freegames/de-DE/DE"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Let me know about updates to a XuetangX course I'm taking.",
+        "I want to follow a GamerSky user's activity \u2014 a friend of mine posts there.",
+    ],
+)
+def test_a_course_or_a_user_the_asker_says_which_is_asked_for(question):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == [] and ctx.needs, f"{question!r} read {ctx.paths}"
+
+
+def test_the_platforms_address_and_how_a_question_is_put_are_no_topic():
+    from agent.summary.subject import context_words_load
+    from catalog.models import Platform
+
+    _ok, ctx = route("Subscribe me to the blog posts on The Gradient (thegradient.pub).")
+    platform = Platform.objects.get(namespace="thegradient")
+    context = context_words_load(
+        namespaces={platform.namespace}, route_ids={r for _p, r in ctx.paths}, paths=ctx.paths
+    )
+    terms = {t.casefold() for t in ctx.reading.topic(context).terms}
+    assert not terms & {"thegradient.pub", "subscribe"}, terms
