@@ -176,7 +176,7 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # a topic marked to look for ("about X", 关于X) asks for a search of it
     "search": (
         ("search", "keyword", "about", "mentioning", "regarding", "concerning"),
-        ("搜索", "关键词", "关键字", "关于", "提到", "提及", "涉及"),
+        ("搜索", "搜一下", "关键词", "关键字", "关于", "提到", "提及", "涉及"),
     ),
 }
 LATIN_WORD_RE = re.compile(r"[a-z0-9]+")
@@ -198,7 +198,7 @@ _ZH_KINDS = "|".join(
     [
         *ZH_KIND_NOUNS,
         *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 帖子 贴吧 播客 up主"),
-        *str.split("专辑 电台 漫画 课程 番剧 节目"),
+        *str.split("专辑 电台 漫画 课程 番剧 节目 书 小说"),
         "up 主",
     ]
 )

@@ -35,6 +35,7 @@ ZH_TOPIC_MARKERS = ("关于", "提到", "提及", "涉及")
 # What a word said as a verb follows (``_said_as_verb``).
 VERB_SUBJECTS = frozenset(str.split("i we you they please let's lets"))
 VERB_LEADS = frozenset(str.split("want wants need needs like love going have has wanna try trying"))
+PEOPLE_WORDS = frozenset(str.split("people folks everyone everybody"))
 SUBJECT_NAME_RIVAL = 0.5  # how strongly another platform must be named to be the one read
 NUMBER_RE = re.compile(r"(?<![\w.])\d{3,}(?![\w.])")
 
@@ -166,14 +167,18 @@ def _after_subject_marker(canonical: str, span: tuple[int, int]) -> bool:
 
 def _said_as_verb(canonical: str, span: tuple[int, int]) -> bool:
     """The name is a word said as a verb: right after a personal pronoun ("I follow"), after a
-    verb that takes another ("want to keep up"), or first before "me" ("Keep me posted")."""
+    verb that takes another ("want to keep up"), or first before "me" ("Keep me posted"); or a
+    word for people in general ("what have *people* opened")."""
     before = canonical[: span[0]].split()
     if before and before[-1] in VERB_SUBJECTS:
         return True
     after = canonical[span[1] :].split()[:1]
     if after and after[0] in ("me", "us") and not before:  # "Keep me posted": imperative
         return True
-    return len(before) > 1 and before[-1] == "to" and before[-2] in VERB_LEADS
+    if len(before) > 1 and before[-1] == "to" and before[-2] in VERB_LEADS:
+        return True
+    # "what PRs have people opened": a word for people in general names no site
+    return canonical[span[0] : span[1]].strip() in PEOPLE_WORDS
 
 
 def _after_topic_marker(canonical: str, span: tuple[int, int]) -> bool:

@@ -88,6 +88,7 @@ OWNERS = frozenset(str.split("my our your their"))
 GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
 # A quoted phrase right after 搜 (search), which alone is no marker: 热搜 is a hot list.
 SEARCHED_QUOTE_RE = re.compile(r"搜\s*[「“『\"]([^」”』\"]{1,40})")
+ARTIFACTS = frozenset(str.split("release releases version versions commits tags builds changelog"))
 SUBORDINATORS = frozenset(str.split("when whenever once if after moment until till"))
 CONTRACTED = frozenset(("what's", "who's", "where's"))
 QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
@@ -95,7 +96,7 @@ QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
 # a preposition or first ("events in mastodon org", "postgres image new tags").
 KIND_LEADS = frozenset(("", *str.split("the in of for from by on at")))
 # What follows these is a topic to search for, not an account or a name.
-ZH_TOPIC_MARKERS = ("关于", "搜索", "关键词", "关键字", "提到", "提及", "涉及")
+ZH_TOPIC_MARKERS = ("关于", "搜索", "搜一下", "搜搜", "关键词", "关键字", "提到", "提及", "涉及")
 ZH_AFTER_MARKERS = (
     "作者",
     "UP 主",
@@ -393,7 +394,10 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         led = before in KIND_LEADS or (i >= 2 and before in GENERIC and lows[i - 2] in KIND_LEADS)
         # "the Chrome extension I rely on": the asker's clause says which; Chrome is no name
         owned = i + 2 < len(lows) and lows[i + 2] in CLAUSE_PRONOUNS
-        kind = led and after in EN_KIND_NOUNS and not owned
+        # "fabric-api versions", "tokio releases": a name before the artifacts it publishes
+        # ("Track releases of ..." opens with a verb: a name of letters first is none)
+        artifact = after in ARTIFACTS and (i > 0 or not token.isalpha() or token.islower())
+        kind = led and (after in EN_KIND_NOUNS or artifact) and not owned
         named = asked or relative or kind or subordinate or contracted
         if named and _subject_word(token, excluded):
             found.append(token)

@@ -53,6 +53,12 @@ REF_RE = re.compile(r"(?<![\w&#])#(\d+)(?!\w)|(?<=[A-Za-z0-9])#(\d+)(?!\w)")
 WHAT_KEY_RE = re.compile(
     r"[A-Za-z]{2,12}\s+(?:page|slug|handle|username|account|channel)\s*[:=]?\s*$", re.I
 )
+# A number keyed by an id's name outside parentheses: "fid -7", "uid=123", "tid: 555".
+KEYED_ID_RE = re.compile(
+    r"\b((?:(?:app|user|room|post|group|forum|topic|channel)\s+)?[a-z]{0,4}id)\s*(?:[:=]\s*|\s+)"
+    r"(-?\d+)\b",
+    re.I,
+)
 # Digits in hyphenated groups (an ORCID 0000-0001-5109-3700, a date 2025-10-01): one value.
 DASHED_RE = re.compile(r"(?<![\w\-])(\d{2,}(?:-[\dX]{2,})+)(?![\w\-])")
 # A Maven (Gradle) coordinate, group:artifact, the group dotted: a pair as owner/name is.
@@ -131,6 +137,7 @@ def forms_read(text: str) -> tuple[str, list[Formed]]:
     text = URL_RE.sub(lambda m: " " * len(m.group(0)), text)
     text = BARE_URL_RE.sub(lambda m: _address_value(m, found), text)
     text = PAREN_VALUE_RE.sub(lambda m: _paren_value(m, found), text)
+    text = KEYED_ID_RE.sub(lambda m: _keyed_id(m, found), text)
     text = SAID_VALUE_RE.sub(lambda m: _said_value(m, found), text)
     for pattern, kind in (
         (QUOTED_RE, "quoted"),
@@ -170,6 +177,12 @@ def _blank(text: str, pattern: re.Pattern[str], found: list[Formed], kind: str) 
         return " " * len(match.group(0))
 
     return pattern.sub(keep, text)
+
+
+def _keyed_id(match: re.Match[str], found: list[Formed]) -> str:
+    key = "".join(match.group(1).casefold().split())  # "app ID" keys an appid
+    found.append(Formed("number", match.group(2), key))
+    return match.group(0)[: match.start(2) - match.start(0)] + " " * len(match.group(2))
 
 
 def _kind_of(value: str) -> str:

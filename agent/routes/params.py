@@ -143,7 +143,8 @@ def _labelled(label: str, slot: Slot) -> bool:
     """The key a value was given names this parameter ("(fid -7)" for ``:fid``, "(app id 570)"
     for ``:appid``)."""
     name = slot.name.casefold()
-    return name.startswith(label) or label in {w.casefold() for w in words_of(slot.name)}
+    words = {w.casefold() for w in words_of(slot.name)}
+    return name.startswith(label) or name.endswith(label) or label in words
 
 
 def _fit(entity: Entity, slot: Slot) -> int:

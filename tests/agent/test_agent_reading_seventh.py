@@ -459,3 +459,34 @@ def test_the_platforms_address_and_how_a_question_is_put_are_no_topic():
     )
     terms = {t.casefold() for t in ctx.reading.topic(context).terms}
     assert not terms & {"thegradient.pub", "subscribe"}, terms
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        # a word for people in general names no site (人民网's namespace is "people")
+        (
+            "what PRs have people opened against tauri-apps/tauri lately",
+            "/github/pull/tauri-apps/tauri/open",
+        ),
+        # a name before the artifacts it publishes; a verb opening the question is none
+        ("fabric-api versions on modrinth lately?", "/modrinth/project/fabric-api/versions"),
+        ("Track releases of inkscape/inkscape on GitLab", "/gitlab/release/inkscape/inkscape"),
+        # a number keyed by an id's name outside parentheses
+        ("NGA 分区 fid -7 最近的帖子", "/nga/forum/-7"),
+        (
+            "Official news posts for the Steam game with app ID 1086940, please.",
+            "/steam/news/1086940",
+        ),
+        # 搜一下 marks what to search for
+        ("格隆汇上搜一下 宁德时代", "/gelonghui/keyword/宁德时代"),
+    ],
+)
+def test_names_people_artifacts_keyed_ids_and_searches(question, path):
+    assert first_path(question) == path
+
+
+def test_a_book_the_asker_follows_is_asked_for():
+    chosen, ctx = route("起点上我在追的那本书更新了没")
+
+    assert chosen is False and ctx.paths == [] and ctx.needs, ctx.paths
