@@ -15,7 +15,9 @@ The platform's own names are blanked first (they name the source, not the subjec
 one stands right after a kind of subject ("Telegram 频道 telegram": the channel is named
 telegram); a word of the route's own name is never its subject ("User Activities" is no user).
 Nor is a noun that heads a clause about the asker ("the lab I follow") or a word for a kind of
-feed after a name marker ("UP 主点赞的视频").
+feed after a name marker ("UP 主点赞的视频"). Names an English question puts in a subject's
+place unmarked are read by ``agent.routes.clauses``; what is never a value, by
+``agent.routes.words``.
 """
 
 import re
@@ -23,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from agent.question import EN_STOP, keywords_of
+from agent.routes.clauses import in_subject_place
 from agent.routes.forms import (
     CJK_RE,
     DURATION_RE,
@@ -38,6 +41,7 @@ from agent.routes.forms import (
     Formed,
     forms_read,
 )
+from agent.routes.words import GENERIC, PEOPLE, describes, usable
 from agent.vocabulary import (
     CLAUSE_PRONOUNS,
     EN_KIND_NOUNS,
@@ -45,17 +49,13 @@ from agent.vocabulary import (
     FILLER_ZH,
     INDEFINITE_EN,
     INDEFINITE_ZH,
-    KIND_EN,
     LIGHT_VERBS,
     PAST_FORM_RE,
     intent_word,
-    plural_stem,
 )
 
 # Words around a topic that are not part of it ("latest posts about X"): never a topic.
 EN_FILLER = FILLER_EN
-# Words that say what kind of thing is asked for, or that no subject is named: never a subject.
-GENERIC = FILLER_EN | KIND_EN
 ZH_FILLER = FILLER_ZH
 # Where a Chinese word ends: filler of two characters or more, and the particles. Single
 # characters such as 上 or 在 start words too (上海), so they do not cut.
@@ -71,30 +71,10 @@ EN_WORD_MARKERS = frozenset(
     organization image project subreddit group creator uploader member id"""
     )
 )
-# Words for people in general: in a subject's place ("what did people say") they name nobody.
-PEOPLE = frozenset(
-    str.split(
-        """people person persons everyone everybody someone somebody anyone anybody folks they
-    them he she it you we who users user developers fans experts others he's she's they're"""
-    )
-)
-# A question's auxiliary: after a question word (or first), the word it is followed by is the
-# subject of the question's verb ("What did elonmusk post", "Has sama tweeted").
-AUXILIARIES = frozenset(
-    str.split("did does do has have had is was are were will would can could should")
-)
-PASSIVE_AUXILIARIES = frozenset(str.split("is was are were been be has have had"))
 OWNERS = frozenset(str.split("my our your their"))
 GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
 # A quoted phrase right after 搜 (search), which alone is no marker: 热搜 is a hot list.
 SEARCHED_QUOTE_RE = re.compile(r"搜\s*[「“『\"]([^」”』\"]{1,40})")
-ARTIFACTS = frozenset(str.split("release releases version versions commits tags builds changelog"))
-SUBORDINATORS = frozenset(str.split("when whenever once if after moment until till"))
-CONTRACTED = frozenset(("what's", "who's", "where's"))
-QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
-# A kind of thing right after "the X" names X ("the golang organization"), and so it does after
-# a preposition or first ("events in mastodon org", "postgres image new tags").
-KIND_LEADS = frozenset(("", *str.split("the in of for from by on at")))
 # What follows these is a topic to search for, not an account or a name.
 ZH_TOPIC_MARKERS = ("关于", "搜索", "搜一下", "搜搜", "关键词", "关键字", "提到", "提及", "涉及")
 ZH_AFTER_MARKERS = (
@@ -185,25 +165,6 @@ def _kind_before(text: str, start: int) -> bool:
     return bool(last) and before.endswith(last[-1]) and last[-1].casefold() in EN_KIND_NOUNS
 
 
-def _usable(word: str, excluded: set[str]) -> bool:
-    low = word.lower().strip(".'-_")
-    return (
-        bool(re.search(r"[^\W_]", low))
-        and low not in EN_STOP
-        and low not in GENERIC
-        and not ZH_SPAN_WORD_RE.fullmatch(low)  # 这两天 says when, not who
-        and not describes(low, excluded)
-    )
-
-
-def describes(word: str, excluded: set[str]) -> bool:
-    """``word`` is one of the route's own words, a plural as its singular ("events" of
-    Organization Event; for Chinese, a part of one: 发帖 of 用户发帖)."""
-    if word in excluded or (word.isascii() and plural_stem(word) in excluded):
-        return True
-    return bool(CJK_RE.search(word)) and any(word in e for e in excluded if not e.isascii())
-
-
 def _zh_word(run: str) -> str:
     """The first word of a CJK run: up to the first filler word (的, 最新, 文章...); a single
     character is no word."""
@@ -264,10 +225,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             continue
         if not words and phrase and low in GENERIC:
             continue  # "search results on frieren": what is searched follows
-        usable = (
-            _usable(token, excluded) if not phrase else low not in EN_STOP and low not in excluded
-        )
-        if not usable or low in EN_WORD_MARKERS:
+        fits = usable(token, excluded) if not phrase else low not in EN_STOP and low not in excluded
+        if not fits or low in EN_WORD_MARKERS:
             break
         if not phrase and _clause_head(text, match.end()):
             break  # "by the lab I follow": the asker's clause says which, no name does
@@ -341,74 +300,9 @@ def _marked_before(text: str, excluded: set[str]) -> list[str]:
                 continue
             run = runs[-1].strip(".-_")
             word = run if run.isascii() else _zh_last_word(run)
-            if word and _usable(word, excluded) and not any(f == word for f in ZH_FILLER):
+            if word and usable(word, excluded) and not any(f == word for f in ZH_FILLER):
                 values.append(word)
     return values
-
-
-def _subject_word(token: str, excluded: set[str]) -> bool:
-    low = token.lower()
-    return not CJK_RE.search(token) and low not in PEOPLE and _usable(token, excluded)
-
-
-def in_subject_place(text: str, excluded: set[str]) -> list[str]:
-    """Names an English question puts in a subject's place, unmarked:
-
-    - after a question's auxiliary, before its verb: "What did elonmusk post", "Has sama been
-      tweeting" (the auxiliary first, or after a question word);
-    - between a kind of thing and a past verb: "Repositories sindresorhus starred";
-    - between "the" (or a preposition) and a kind of account, or first before it: "the golang
-      organization", "events in the mastodon org", "postgres image new tags", also past a word
-      of how it is put ("the official postgres image").
-
-    Words for things (posts, trending), question words, people in general and the route's own
-    words are never names."""
-    if CJK_RE.search(text):
-        return []
-    raw = [t.casefold() for t in WORD_TOKEN_RE.findall(text)]
-    tokens = [POSSESSIVE_RE.sub("", t) for t in WORD_TOKEN_RE.findall(text)]
-    lows = [t.lower() for t in tokens]
-    found = []
-    for i, token in enumerate(tokens[:-1]):
-        before = lows[i - 1] if i else ""
-        after = lows[i + 1]
-        # "What did X post", "Which repositories has X starred": a question word, maybe a
-        # kind of thing, the auxiliary, the name.
-        # "Which new models has Qwen uploaded": a question word, a few words for things
-        opened = i >= 2 and any(
-            lows[j] in QUESTION_WORDS and all(w in GENERIC for w in lows[j + 1 : i - 1])
-            for j in range(max(0, i - 5), i - 1)
-        )
-        # "What issues were opened": a past participle after the auxiliary is its verb
-        participle = before in PASSIVE_AUXILIARIES and lows[i].endswith("ed") and token.islower()
-        asked = before in AUXILIARIES and (i == 1 or (i >= 2 and opened)) and not participle
-        # "Repositories sindresorhus starred"; "requests that got closed": got is no name, nor
-        # is anything before a "feed"
-        past = after.endswith("ed") and not after.endswith("eed")
-        relative = before in GENERIC and past and lows[i] not in LIGHT_VERBS
-        # "let me know when shroud goes live", "whenever Qwen uploads a new model"
-        subordinate = before in SUBORDINATORS and _verb_like(after)
-        # "what's davidehrlich been logging": what has
-        contracted = i > 0 and raw[i - 1] in CONTRACTED and after in ("been", "got", "done")
-        # "the postgres image", and past a word of how it is put: "the official postgres image"
-        led = before in KIND_LEADS or (i >= 2 and before in GENERIC and lows[i - 2] in KIND_LEADS)
-        # "the Chrome extension I rely on": the asker's clause says which; Chrome is no name
-        owned = i + 2 < len(lows) and lows[i + 2] in CLAUSE_PRONOUNS
-        # "fabric-api versions", "tokio releases": a name before the artifacts it publishes
-        # ("Track releases of ..." opens with a verb: a name of letters first is none)
-        artifact = after in ARTIFACTS and (i > 0 or not token.isalpha() or token.islower())
-        kind = led and (after in EN_KIND_NOUNS or artifact) and not owned
-        named = asked or relative or kind or subordinate or contracted
-        if named and _subject_word(token, excluded):
-            found.append(token)
-    return found
-
-
-def _verb_like(word: str) -> bool:
-    """A present verb of a third person ("goes", "uploads", "posts") or "is"/"has"."""
-    return word in ("is", "has", "goes", "does") or (
-        len(word) > 3 and word.endswith("s") and not word.endswith("ss") and word not in GENERIC
-    )
 
 
 def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
@@ -420,7 +314,7 @@ def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
     return [
         w
         for w in WORD_TOKEN_RE.findall(text)
-        if len(w) > 1 and not w.isdigit() and _usable(w, excluded)
+        if len(w) > 1 and not w.isdigit() and usable(w, excluded)
     ]
 
 
@@ -451,7 +345,7 @@ def question_read(
     found = [_quoted_role(e, by, about) if e.kind == "quoted" else e for e in found]
     # "a Twitch streamer's schedule": a kind of subject owns, no name does
     owners = [
-        o for o in OWNER_RE.findall(rest) if _usable(o, skip) and o.casefold() not in EN_KIND_NOUNS
+        o for o in OWNER_RE.findall(rest) if usable(o, skip) and o.casefold() not in EN_KIND_NOUNS
     ]
     markers = (*sorted(EN_WORD_MARKERS), *ZH_AFTER_MARKERS)
     marked = _marked_before(rest, skip) + marked_after(rest, markers, skip) + owners

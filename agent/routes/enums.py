@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from agent.question import ZH_NUMBERS
-from agent.routes.entities import GENERIC
+from agent.routes.words import GENERIC
 from catalog.search_terms import word_stem
 
 TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")

@@ -13,7 +13,6 @@ import re
 from agent.question import EN_STOP
 from agent.routes.entities import (
     AUTHOR_MARKERS,
-    GENERIC,
     ZH_AFTER_MARKERS,
     ZH_BEFORE_MARKERS,
     Asked,
@@ -24,6 +23,7 @@ from agent.routes.forms import CJK_RE
 from agent.routes.params import NOT_NAMED, FilledPath, params_fill
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
 from agent.routes.slots import words_of
+from agent.routes.words import GENERIC
 from agent.vocabulary import EN_KIND_NOUNS, REGIONS, ZH_KIND_NOUNS, intents_of, regions_said
 from catalog.models import Platform, Route
 from fetching.models import Outcome
