@@ -1,0 +1,123 @@
+"""The seventh pass of issue 29's reading rules on questions that name no one they mean: the
+asker's own or someone unnamed ("the repo I maintain", "a Twitch streamer's", 我关注的那个 UP
+主, 我在追的那本书) is asked for, on a route taking that kind of subject, instead of reading a
+feed of no one or searching the words around them. Against the real catalog snapshot, offline."""
+
+import pytest
+
+from tests.agent.test_agent_route_offline import route
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["我关注的那个 B 站 UP 主这两天更新了吗", "某位 B 站 UP 主的最新视频"],
+)
+def test_an_unnamed_subject_is_asked_for_on_a_route_taking_its_kind(question):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == []
+    assert [(n["parameter"], n["route"].split("/")[2]) for n in ctx.needs] == [("uid", "user")], (
+        f"{question!r} asked {ctx.needs}: an UP 主 is a user, not a comic or a video"
+    )
+
+
+def test_an_unnamed_repositorys_discussions_wait_for_staff_on_their_own_route():
+    # the one route serving discussions needs a token the instance lacks: the brief says so
+    # instead of asking for a repository whose discussions could not be read anyway
+    _chosen, ctx = route("Open discussions in our project's GitHub repository")
+
+    assert ctx.paths == []
+    assert [s["route"] for s in ctx.setup_needed] == [
+        "/github/discussion/:user/:repo/:state?/:category?"
+    ]
+
+
+@pytest.mark.parametrize(
+    "question, parameter",
+    [
+        ("Ping me about new issues in the repo I maintain on GitHub.", "user"),
+        ("我昨天在 V2EX 发的那个帖子有人回复吗\uff1f", "postid"),
+    ],
+)
+def test_an_unnamed_subject_is_asked_for_not_searched_around(question, parameter):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == [], f"{question!r} read {ctx.paths}"
+    assert ctx.needs[0]["parameter"] == parameter
+
+
+@pytest.mark.parametrize(
+    "text, unnamed",
+    [
+        ("我在 GitHub 上 star 的项目", True),
+        ("我昨天在 V2EX 发的那个帖子有人回复吗", True),
+        ("我想看 V2EX 最热的帖子", False),
+        ("我要看 GitHub 上最火的项目", False),
+    ],
+)
+def test_the_askers_clause_may_hold_latin_words_but_a_wish_is_no_clause(text, unnamed):
+    from agent.vocabulary import subject_unnamed
+
+    assert subject_unnamed(text) is unnamed
+
+
+@pytest.mark.parametrize(
+    "question, parameter",
+    [
+        ("Can you watch for new versions of that npm package our app depends on?", "name"),
+        ("has my favourite youtuber posted anything new?", "handle"),
+        ("did the Chrome extension I rely on update?", "id"),
+    ],
+)
+def test_the_askers_own_subject_is_asked_for(question, parameter):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == [], f"{question!r} read {ctx.paths}"
+    assert ctx.needs and ctx.needs[0]["parameter"] == parameter, ctx.needs
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I want a feed of a Twitch streamer's stream schedule",
+        "Make an RSS feed of my Trakt collection.",
+    ],
+)
+def test_a_kind_of_subject_or_a_word_for_feeds_is_no_name(question):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == [] and ctx.needs, f"{question!r} read {ctx.paths}"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Set up a feed of pull requests on my GitHub repo.",
+        "update feed for the Chrome extension our team publishes",
+    ],
+)
+def test_a_kind_of_feed_or_the_askers_kind_is_no_name(question):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == [] and ctx.needs, f"{question!r} read {ctx.paths}"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Let me know about updates to a XuetangX course I'm taking.",
+        "I want to follow a GamerSky user's activity \u2014 a friend of mine posts there.",
+    ],
+)
+def test_a_course_or_a_user_the_asker_says_which_is_asked_for(question):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == [] and ctx.needs, f"{question!r} read {ctx.paths}"
+
+
+def test_a_book_the_asker_follows_is_asked_for():
+    chosen, ctx = route("起点上我在追的那本书更新了没")
+
+    assert chosen is False and ctx.paths == [] and ctx.needs, ctx.paths
