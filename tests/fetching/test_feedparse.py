@@ -3,6 +3,7 @@
 Hostile feeds are generated here rather than stored, so each test shows exactly what it sends.
 """
 
+import functools
 import io
 import os
 import signal
@@ -634,26 +635,31 @@ def exited(pid: int) -> bool:
     return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
 
 
-def busy_parser_pids() -> set[int]:
-    """The workers handed out for a parse: live and not idle (a fresh one included, when the
-    idle worker the pool took had died meanwhile)."""
+def idle_uses() -> dict:
     with parsing._pool.lock:
-        return {w.pid for w in parsing._pool.live} - {w.pid for w in parsing._pool.idle}
+        return {worker: worker.uses for worker in parsing._pool.idle}
 
 
-def kill_once_busy() -> None:
-    """Kill the worker the pool hands out for a parse, as soon as it is handed out (other
-    workers left idle by earlier tests stay idle, and alive)."""
+def parsing_workers(uses_when_idle: dict) -> set:
+    """The workers a request was sent to: live, not idle, and used once more than when idle (a
+    worker checked out is first polled for life, and one found dead then is replaced, not used)."""
+    with parsing._pool.lock:
+        handed_out = parsing._pool.live - set(parsing._pool.idle)
+    return {w for w in handed_out if w.uses > uses_when_idle.get(w, 0)}
+
+
+def kill_once_parsing(uses_when_idle: dict) -> None:
+    """Kill the worker a parse was sent to, once it was sent (other workers stay alive)."""
     # Polled often: the kill must land while the parse runs, however busy the machine is.
-    wait_until(busy_parser_pids, what="a worker checked out", every=0.001)
-    for pid in busy_parser_pids():
-        os.kill(pid, signal.SIGKILL)
+    sent = functools.partial(parsing_workers, uses_when_idle)
+    wait_until(sent, what="a worker sent the parse", every=0.001)
+    for worker in sent():
+        os.kill(worker.pid, signal.SIGKILL)
 
 
 def test_it_reports_a_worker_that_dies_mid_parse_as_parse_error():
     feed_parser_warm()
-    assert not busy_parser_pids()
-    killer = threading.Thread(target=kill_once_busy)
+    killer = threading.Thread(target=kill_once_parsing, args=(idle_uses(),))
     killer.start()
     try:
         error = rejected(slow_body(), timeout=30)
