@@ -87,6 +87,8 @@ PUT_EN = frozenset(
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
 # Pronouns that open a clause about the asker right after a noun: that noun is no name.
 CLAUSE_PRONOUNS = frozenset(str.split("i we you they i'm we're i've we've i'd my our"))
+# Possessive pronouns: what they stand before is the asker's (or someone's) own, named by no one.
+OWNERS = frozenset(str.split("my our your their"))
 # Words for kinds of subject a route's name or parameter says: a name stands beside them.
 EN_KIND_NOUNS = frozenset(
     str.split(

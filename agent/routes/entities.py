@@ -50,6 +50,7 @@ from agent.vocabulary import (
     INDEFINITE_EN,
     INDEFINITE_ZH,
     LIGHT_VERBS,
+    OWNERS,
     PAST_FORM_RE,
     intent_word,
 )
@@ -71,7 +72,6 @@ EN_WORD_MARKERS = frozenset(
     organization image project subreddit group creator uploader member id"""
     )
 )
-OWNERS = frozenset(str.split("my our your their"))
 GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
 # A quoted phrase right after 搜 (search), which alone is no marker: 热搜 is a hot list.
 SEARCHED_QUOTE_RE = re.compile(r"搜\s*[「“『\"]([^」”』\"]{1,40})")

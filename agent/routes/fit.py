@@ -33,6 +33,9 @@ from fetching.paths import template_parameters
 ZH_KIND_MARKERS = frozenset(m for m in (*ZH_BEFORE_MARKERS, *ZH_AFTER_MARKERS) if " " not in m)
 # Words for any site's content, which name no one feed of it (文章: articles of any kind).
 CONTENT_ZH = frozenset(str.split("文章 新闻 资讯 内容 帖子 视频 动态 更新 最新 最热 热门 主题"))
+# A route name's words: Latin words and runs of other letters (a Chinese name's phrases).
+NAME_WORD_RE = re.compile(r"[a-z0-9]+|[^\sa-z0-9\W]+")
+LATIN_WORD_RE = re.compile(r"[a-z0-9]+")
 # Route-name words that say how a feed is addressed, not which part of a site it reads.
 ADDRESS_WORDS = frozenset(
     str.split("timeline feed feeds id ids handle details profile user users account accounts")
@@ -52,13 +55,13 @@ def name_said(
     said when a question word shares its first four letters (repos, repositories); a Chinese
     word when one of its character pairs occurs."""
     asked = question.casefold()
-    latin = set(re.findall(r"[a-z0-9]+", asked))
+    latin = set(LATIN_WORD_RE.findall(asked))
     said = unsaid = 0
     name = platform_blank(route_name, platform_words).casefold()
     for marker in (m for m in AUTHOR_MARKERS if CJK_RE.search(m)):  # UP 主, 用户: whose feed
         name = name.replace(marker.casefold(), " ")
     taken = {w[:4] for n, _r, _o in template_parameters(template) for w in words_of(n)}
-    for word in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", name):
+    for word in NAME_WORD_RE.findall(name):
         if word.isascii():
             content = "" if word in GENERIC or word in EN_STOP else word
         else:
@@ -83,7 +86,7 @@ def kind_said(route_name: str, template: str, question: str, parameters: object 
     question puts by its subject (原神*吧*, *用户* X) that the route's name or a parameter's
     description says (吧名: the forum's name)."""
     asked = question.casefold()
-    latin = set(re.findall(r"[a-z0-9]+", asked))
+    latin = set(LATIN_WORD_RE.findall(asked))
     names = [w for n, _r, _o in template_parameters(template) for w in words_of(n)]
     words = set(re.findall(r"[a-z]+", route_name.casefold())) | set(names)
     kinds = {w[:4] for w in words if w in EN_KIND_NOUNS and _word_said(w, latin, asked)}
@@ -200,8 +203,8 @@ def feed_named(query: str, route: Route) -> bool:
     whole, a Chinese pair of characters."""
     name = platform_blank(route.name, platform_words(route.platform)).casefold()
     asked = query.casefold()
-    latin = set(re.findall(r"[a-z0-9]+", asked))
-    words = re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", name)
+    latin = set(LATIN_WORD_RE.findall(asked))
+    words = NAME_WORD_RE.findall(name)
     return any(
         (w in latin and len(w) > 3 and w not in EN_STOP and w not in GENERIC)
         if w.isascii()

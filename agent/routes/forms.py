@@ -33,13 +33,15 @@ BARE_URL_RE = re.compile(
     re.I | re.ASCII,
 )
 URL_RE = re.compile(r"https?://\S+", re.I)
+# Words saying what a value is ("page", "handle"): after other words they name no parameter.
+WHAT_WORDS = r"(?:page|slug|handle|username|account|channel)"
 # A value in parentheses right after what it names, perhaps after its kind: "uBlock Origin
 # (ublock-origin)", "微信 (id414478124)", "(slug: iris)", "(app 1086940)". A bare number of four
 # digits or fewer (a year, a count) names nothing.
 PAREN_VALUE_RE = re.compile(
     r"[(\uff08]\s*(?:[A-Za-z]{2,12}\s*[:\uff1a=]\s*|[\u4e00-\u9fff]{2,6}\s*[:\uff1a]?\s*"
     # "(Liquipedia page Team_Vitality)": words, then a word for what the value is
-    r"|(?:[A-Za-z]{2,12}\s+){0,2}(?:page|slug|handle|username|account|channel)\s*[:=]?\s+"
+    rf"|(?:[A-Za-z]{{2,12}}\s+){{0,2}}{WHAT_WORDS}\s*[:=]?\s+"
     r"|(?:(?:app|id|uid|slug|user|code|room)\s+){1,2})?"
     r"((?=[\w.\-]*[A-Za-z]|\d{5})[A-Za-z0-9][\w.\-]*[A-Za-z0-9])\s*[)\uff09]"
     # a short key before a number, which may be negative: "(fid -7)"
@@ -50,9 +52,7 @@ PAREN_VALUE_RE = re.compile(
 # after "#" is no tag but an issue's or a pull request's ("rust-lang/rust#44265", "PR #12").
 HASHTAG_RE = re.compile(rf"(?<![\w&#])#([{CJK}]+)#|(?<![\w&#])#((?=\w*[^\W\d_])[\w][\w\-]*)", re.I)
 REF_RE = re.compile(r"(?<![\w&#])#(\d+)(?!\w)|(?<=[A-Za-z0-9])#(\d+)(?!\w)")
-WHAT_KEY_RE = re.compile(
-    r"[A-Za-z]{2,12}\s+(?:page|slug|handle|username|account|channel)\s*[:=]?\s*$", re.I
-)
+WHAT_KEY_RE = re.compile(rf"[A-Za-z]{{2,12}}\s+{WHAT_WORDS}\s*[:=]?\s*$", re.I)
 # A number keyed by an id's name outside parentheses: "fid -7", "uid=123", "tid: 555".
 KEYED_ID_RE = re.compile(
     r"\b((?:(?:app|user|room|post|group|forum|topic|channel)\s+)?[a-z]{0,4}id)\s*(?:[:=]\s*|\s+)"
