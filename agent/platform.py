@@ -16,7 +16,15 @@ from django.db.models import Count, Q
 from agent import llm
 from agent.context import RunContext
 from agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
-from agent.routes.forms import BARE_URL_RE, DOMAIN_RE, FEDI_HANDLE_RE, PAIR_RE, VIDEO_RE
+from agent.routes.forms import (
+    BARE_URL_RE,
+    DOMAIN_RE,
+    FEDI_HANDLE_RE,
+    PAIR_RE,
+    SCHEME_RE,
+    VIDEO_RE,
+)
+from agent.routes.page import page_namespaces
 from agent.routes.setup import platforms_waiting
 from briefs import reasons
 from catalog.models import Platform
@@ -155,6 +163,13 @@ def named_short(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
     return [p.namespace for p in found[:MAX_PLATFORMS]]
 
 
+def page_home(ctx: RunContext, _candidates: list[PlatformHit]) -> list[str]:
+    """The platform whose page the question gives, when RSSHub Radar's rules map the page to
+    one of its routes ("https://github.com/vercel/next.js/issues"): the page says the site more
+    plainly than any name ("next.js" is also a platform's)."""
+    return page_namespaces(ctx.brief.question, ctx.tried_namespaces | set(UTILITY_NAMESPACES))
+
+
 def value_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
     """The platform whose value the question names by its form ("tokio-rs/tokio 的贡献者",
     "BV1GJ411x7h7 的评论"), or whose address it gives (soundcloud.com/odesza), when it names no
@@ -180,7 +195,8 @@ def value_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
 def _site_addressed(ctx: RunContext, query: str) -> str | None:
     """The readable platform whose own address the question gives ("soundcloud.com/odesza",
     "mdpi.com/journal/sensors")."""
-    hosts = {m.group(1).casefold().removeprefix("www.") for m in BARE_URL_RE.finditer(query)}
+    bare = SCHEME_RE.sub(" ", query)
+    hosts = {m.group(1).casefold().removeprefix("www.") for m in BARE_URL_RE.finditer(bare)}
     if not hosts:
         return None
     found = (
@@ -224,6 +240,7 @@ async def node_platform(ctx: RunContext) -> bool:
     """Choose up to three platforms; False when the catalog offers none that is left."""
     candidates = await sync_to_async(platform_candidates)(ctx)
     for find, why in (
+        (page_home, reasons.PLATFORM_PAGE),
         (named_waiting, reasons.PLATFORM_NAMED_WAITING),
         (named_short, reasons.PLATFORM_NAMED_PLACE),
         (value_home, reasons.PLATFORM_VALUE_HOME),

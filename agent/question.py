@@ -22,6 +22,8 @@ CARRIED_KEYWORD_CHARS = 40
 
 CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_RE = re.compile(f"[{CJK}]")
+# An address's scheme and "www.": how it is written, not what it names (its host stays a word).
+SCHEME_RE = re.compile(r"\bhttps?://(?:www\.)?", re.I)
 WORD_RE = re.compile(
     rf"[A-Za-z0-9]*[{CJK}][{CJK}A-Za-z0-9]*|[A-Za-z0-9][A-Za-z0-9+#.\-']*[A-Za-z0-9+#]|[A-Za-z0-9]"
 )
@@ -214,6 +216,7 @@ def keywords_of(text: str) -> list[str]:
     """Topic words: Latin words without stopwords, CJK runs without question and time words."""
     for pattern, _language in RELATIVE_RULES:
         text = pattern.sub(" ", text)
+    text = SCHEME_RE.sub(" ", text)
     words: list[str] = []
     for token in WORD_RE.findall(text):
         if CJK_RE.search(token):

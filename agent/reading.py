@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from agent.question import Rewrite
 from agent.routes.entities import Asked, question_read
 from agent.summary.subject import Subject, subject_of, topic_of
-from agent.vocabulary import intents_of, subject_unnamed
+from agent.vocabulary import asked_intents, subject_unnamed
 from catalog.search import platforms_named
 
 
@@ -56,14 +56,17 @@ class Reading:
         return self._asked[key]
 
     def route_subjects(
-        self, platform_words: tuple[str, ...], excluded: frozenset[str] = frozenset()
+        self,
+        platform_words: tuple[str, ...],
+        excluded: frozenset[str] = frozenset(),
+        hosts: tuple[str, ...] = (),
     ) -> Asked:
         """The query read for one route's parameters (its platform's names blanked, its own
         words ``excluded``), once per route and run."""
-        key = ("query", tuple(platform_words), excluded)
+        key = ("query", tuple(platform_words), excluded, hosts)
         if key not in self._asked:
             self._asked[key] = question_read(
-                self.query, platform_words=platform_words, excluded=excluded
+                self.query, platform_words=platform_words, excluded=excluded, hosts=hosts
             )
         return self._asked[key]
 
@@ -86,6 +89,6 @@ def question_reading(question: str, rewrite: Rewrite) -> Reading:
         question=question,
         query=rewrite.query,
         keywords=tuple(rewrite.keywords),
-        intents=intents_of(rewrite.query),
+        intents=asked_intents(rewrite.query),
         unnamed=subject_unnamed(rewrite.query),
     )

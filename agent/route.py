@@ -18,12 +18,14 @@ from agent.routes.choice import MAX_PATHS
 from agent.routes.fit import (
     kind_said,
     offline_choice,
+    platform_hosts,
     platform_words,
     route_about,
     route_fill,
     template_intents,
 )
 from agent.routes.model import routes_by_model
+from agent.routes.page import page_path
 from agent.routes.params import FilledPath, SubjectMissing
 from agent.routes.setup import setup_needed
 from agent.routes.slots import route_words
@@ -57,7 +59,8 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
 
 def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
     words = platform_words(route.platform)
-    asked = ctx.reading.route_subjects(words, route_words(route.path, route.name))
+    hosts = platform_hosts(route.platform)
+    asked = ctx.reading.route_subjects(words, route_words(route.path, route.name), hosts)
     return route_fill(route, ctx.rewrite.query, asked=asked)
 
 
@@ -127,6 +130,12 @@ async def node_route(ctx: RunContext) -> bool:
     Routes whose parameters cannot be filled are refused and the next candidates tried, within
     the same step."""
     first = await sync_to_async(route_candidates)(ctx)
+    if page := await sync_to_async(page_path)(ctx, first):
+        ctx.tried_routes.add(page[1])
+        ctx.paths = [page]
+        reason = reasons.ROUTE_PAGE.english()
+        await ctx.step("choice", node="route", chosen=[page[0]], reason=reason, method="offline")
+        return True
     if not ctx.tried_routes and await sync_to_async(_setup_check)(ctx, first):
         return False
     while candidates := first or await sync_to_async(route_candidates)(ctx):

@@ -60,7 +60,8 @@ ITEM_EN = frozenset(
     find out more other new newest top noting notable noteworthy worthy remarkable
     significant anything news lately recently currently now soon today tonight yesterday
     when next launch launches announce announces announcement announcements publish publishes
-    ship ships posting streaming happening going up change changes request requests notes"""
+    ship ships posting streaming happening going up change changes request requests notes
+    submission submissions edition editions upcoming homepage site original rn let let's lets"""
     )
 )
 # Words for kinds of things: they say what kind is asked for, never which one.
@@ -81,7 +82,8 @@ PUT_EN = frozenset(
     str.split(
         """has have had will shall may might must pls plz but as roundup recap digest shows rss
         atom feed feeds subscribe subscribed notify alert never catch soon drop drops coming
-        added time i'd i'm i've keep loop ping whenever itself every version versions"""
+        added time i'd i'm i've keep loop ping whenever itself every version versions not only
+        over too also included including instead either full"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
@@ -134,7 +136,7 @@ FILLER_ZH = sorted(
             相关 情况 进展 有新 用的 主题 镜像 首页 主页 怎么 怎么看 如何 怎样 哪些 出新 发新
             记录 日志 有关 新帖 新作 新游戏 新番 笔记 作品 新作品 来一份 来点 聊啥 在聊 都在聊 啥
             热搜榜 分类 板块 每天 每日 天天 推给 随时 订阅 一下 通知我 提醒我 一有 变动 官网 盯着
-            就通知 就提醒 訂閱 幫我 有沒有 最近有"""
+            就通知 就提醒 訂閱 幫我 有沒有 最近有 东西 我订 订一个 最多 只要 那种 那些 值得"""
         ),
     },
     key=len,
@@ -231,6 +233,22 @@ def intents_of(text: str) -> frozenset[str]:
         if words & set(latin) or any(w in folded for w in chinese):
             found.add(concept)
     return frozenset(found)
+
+
+# What the question says it does not want: "not full vods", "不是视频哈", "文章和想法不用".
+_BREAK = "\uff0c,\u3002.;\uff1b!\uff01?\uff1f()\uff08\uff09\\s"  # punctuation, space
+NEGATED_RE = re.compile(
+    r"\b(?:not|no|without|except|excluding|rather\s+than)\s+(?:(?:the|a|any|full|just)\s+)?"
+    r"[\w\-]+"
+    rf"|(?:不是|不要|不用|不含|除了|而非)[^{_BREAK}]{{1,8}}"
+    rf"|[^{_BREAK}]{{1,10}}(?:不用|不要|不需要)(?=[{_BREAK}]|$)",
+    re.I,
+)
+
+
+def asked_intents(question: str) -> frozenset[str]:
+    """The kinds of feed a question asks for, those it says it does not want left out."""
+    return intents_of(NEGATED_RE.sub(" ", question))
 
 
 INTENT_WORDS = frozenset(w for latin, chinese in INTENTS.values() for w in (*latin, *chinese))

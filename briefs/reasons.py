@@ -46,6 +46,8 @@ PLATFORM_NAMED_WAITING = Reason(
 PLATFORM_VALUE_HOME = Reason(
     noop("the platform whose form of value the question names (owner/repo, a BV id, user@host)")
 )
+PLATFORM_PAGE = Reason(noop("the site whose page address the question gives"))
+ROUTE_PAGE = Reason(noop("the route the page address the question gives maps to"))
 ROUTE_SUBJECT = Reason(noop("route that takes the subject the question names"))
 ROUTE_BEST = Reason(noop("best-matching route"))
 ROUTE_PER_PLATFORM = Reason(noop("one per chosen platform"))

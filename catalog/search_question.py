@@ -34,7 +34,10 @@ TOPIC_MARKERS = frozenset(("about", "regarding", "mentioning", "concerning"))
 ZH_TOPIC_MARKERS = ("关于", "提到", "提及", "涉及")
 # What a word said as a verb follows (``_said_as_verb``).
 VERB_SUBJECTS = frozenset(str.split("i we you they please let's lets"))
-VERB_LEADS = frozenset(str.split("want wants need needs like love going have has wanna try trying"))
+# "a way to follow", "how to keep up with": the name is an infinitive's verb
+VERB_LEADS = frozenset(
+    str.split("want wants need needs like love going have has wanna try trying way ways how able")
+)
 PEOPLE_WORDS = frozenset(str.split("people folks everyone everybody"))
 SUBJECT_NAME_RIVAL = 0.5  # how strongly another platform must be named to be the one read
 NUMBER_RE = re.compile(r"(?<![\w.])\d{3,}(?![\w.])")

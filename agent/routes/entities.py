@@ -138,7 +138,8 @@ def _name_pattern(word: str) -> re.Pattern[str]:
         # "Hugging Face" is huggingface, "Docker-Hub" Docker Hub: spaces and hyphens may part
         # a name's letters.
         spaced = r"[\s\-]?".join(re.escape(c) for c in word.replace(" ", ""))
-        return re.compile(rf"(?<![{LATIN}./\-]){spaced}{NOT_LATIN_AFTER}", re.I)
+        # after "@" a name is a handle's or its host's (Gargron@mastodon.social), not the source
+        return re.compile(rf"(?<![{LATIN}./\-@]){spaced}{NOT_LATIN_AFTER}", re.I)
     # "B 站" is B站: a space may part a name's Latin and Chinese characters
     return re.compile(r"\s?".join(re.escape(c) for c in word.replace(" ", "")), re.I)
 
@@ -323,20 +324,23 @@ def question_read(
     *,
     platform_words: Iterable[str],
     excluded: Iterable[str],
+    hosts: tuple[str, ...] = (),
     keywords: list[str] | None = None,
 ) -> Asked:
     """Read ``question`` for a route of the platform named by ``platform_words``.
 
     ``excluded`` holds lower-case words that describe the route (its name, its literal path
-    segments): never a subject value. ``keywords`` are topic words for keyword parameters;
-    by default those of the question without the platform's names and time spans."""
+    segments): never a subject value. ``hosts`` are the platform's: a name under one is a
+    blog's or a user's own (noahpinion.substack.com). ``keywords`` are topic words for keyword
+    parameters; by default those of the question without the platform's names and time
+    spans."""
     platform = {w.lower() for w in platform_words if w}
     # Each word of a platform's names names the source too: "Docker" of Docker Hub.
     parts = {p for w in platform for p in WORD_TOKEN_RE.findall(w) if len(p) > 2}
     skip = {w.lower() for w in excluded} | platform | parts
     text = platform_blank(question.replace("\u2019", "'"), platform)
     rest, formed = forms_read(text)
-    found = [_formed_entity(f) for f in formed if not describes(f.value.lower(), skip)]
+    found = [_formed_entity(f, hosts) for f in formed if not describes(f.value.lower(), skip)]
     # 'the user "pg"': a quoted name after an account's marker is someone's; '搜索“具身智能”':
     # one after a topic's marker is something to search for
     by = set(marked_after(text, AUTHOR_MARKERS, skip))
@@ -372,13 +376,26 @@ def question_read(
     return Asked(text=text, entities=_unique(_names_whole(found)), topic=tuple(topic))
 
 
-def _formed_entity(formed: Formed) -> Entity:
+def _formed_entity(formed: Formed, hosts: tuple[str, ...] = ()) -> Entity:
+    if formed.kind == "domain" and (name := _name_under(formed.value, hosts)):
+        return Entity(name, "marked", marked=True, role="account")
     if formed.kind == "hashtag":  # something to look for under a tag, as "about X" is
         return Entity(formed.value, "topic", marked=True, role="tag")
     if formed.kind == "ref":  # an issue's or a pull request's number
         return Entity(formed.value, "number", marked=True, role="ref")
     role = "account" if formed.kind == "handle" else ""
     return Entity(formed.value, formed.kind, role=role, label=formed.label)
+
+
+def _name_under(domain: str, hosts: tuple[str, ...]) -> str:
+    """The name a domain gives under the platform's host: a blog's or a user's own subdomain
+    (noahpinion.substack.com: noahpinion); "" for any other domain."""
+    low = domain.casefold()
+    for host in hosts:
+        name = low.removesuffix("." + host)
+        if name != low and name not in ("www", "m") and "." not in name:
+            return domain[: len(name)]
+    return ""
 
 
 def _quoted_role(entity: Entity, by: set[str], about: set[str]) -> Entity:

@@ -27,7 +27,15 @@ MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 MD_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
 # A backticked value, and the label in parentheses (full-width or not) that may follow it
 INLINE_VALUE_RE = re.compile(
-    r"`([A-Za-z0-9_.\-]{1,40})`(?:\s*[(\uff08]([^()\uff08\uff09`]{1,20})[)\uff09])?"
+    r"`([A-Za-z0-9_.\-]{1,40})`(?:\s*[(\uff08]([^()\uff08\uff09`]{1,20})[)\uff09]"
+    # or a Chinese label right after it: "默认`1`全部快讯 ... 可设置为`2`只看重要的"
+    r"|([\u4e00-\u9fff][^\uff0c,\u3002;\uff1b`()\uff08\uff09]{0,11}))?"
+)
+# One value to fill in for a feature, its label after it: "填入 `pre` 以包含预发布版本".
+FLAG_VALUE_RE = re.compile(
+    r"(?:填入|填写|设为|设置为|\bset\s+(?:it\s+)?to|\bfill\s+in|\buse|\bpass)\s*"
+    r"`([A-Za-z0-9_.\-]{1,40})`\s*(?:以|to\s+)?([^\uff0c,\u3002;\uff1b`]{1,20})",
+    re.I,
 )
 # "(week, month, year, infinity)": slugs only, no spaces inside one ("e.g. foo" is no list)
 PAREN_LIST_RE = re.compile(r"\(\s*([a-z0-9_\-]{1,40}(?:\s*[,/|]\s*[a-z0-9_\-]{1,40})+)\s*\)")
@@ -59,6 +67,8 @@ HOME_PAGE_RE = re.compile(r"\b(front|home)[\s-]+page\b", re.I)
 SYNONYMS: list[tuple[str, ...]] = [
     ("最热", "热门", "最火", "热榜", "hot", "popular"),
     ("最新", "latest", "new", "newest"),
+    # "answers newest first": sorted by when each was created (said so, not "newest" alone)
+    ("newest first", "latest first", "按时间", "created"),
     ("推荐", "recommend", "recommended"),
     ("精选", "featured"),
     ("精华", "digest", "essence"),
@@ -115,9 +125,12 @@ def inline_values(text: str) -> list[tuple[str, str]]:
     """Values listed in a parameter's description, when it lists two or more: backticked
     ("can be `all`, `owner`", each with the label in parentheses after it: "`hot` (热门)"),
     else a bare list in parentheses ("Period (week, month, year)") or said as one ("Choose
-    from: date, week, month")."""
-    found = INLINE_VALUE_RE.findall(text or "")
+    from: date, week, month"). A lone value to fill in for a feature comes with its label
+    ("填入 `pre` 以包含预发布版本")."""
+    found = [(v, paren or glued) for v, paren, glued in INLINE_VALUE_RE.findall(text or "")]
     values = list(dict.fromkeys(value for value, _label in found))
+    if len(values) == 1 and (flag := FLAG_VALUE_RE.search(text or "")):
+        return [(flag.group(1), flag.group(1)), (flag.group(2).strip(), flag.group(1))]
     listed = PAREN_LIST_RE.search(text or "") or SAID_LIST_RE.search(text or "")
     if len(values) < 2 and listed:
         parts = re.split(r"\s*(?:[,/|\u3001]|\bor\b)\s*", listed.group(1))
@@ -229,7 +242,7 @@ def _translated(question: str) -> set[str]:
     grams = _grams(question)
     low = question.lower()
     for words in SYNONYMS:
-        if any(w in low if not w.isascii() else w in grams for w in words):
+        if any(w in low if not w.isascii() or " " in w else w in grams for w in words):
             for word in words:
                 grams |= _grams(word) if word.isascii() else {word}
     return grams

@@ -24,7 +24,14 @@ from agent.routes.params import NOT_NAMED, FilledPath, params_fill
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
 from agent.routes.slots import words_of
 from agent.routes.words import GENERIC
-from agent.vocabulary import EN_KIND_NOUNS, REGIONS, ZH_KIND_NOUNS, intents_of, regions_said
+from agent.vocabulary import (
+    EN_KIND_NOUNS,
+    REGIONS,
+    ZH_KIND_NOUNS,
+    asked_intents,
+    intents_of,
+    regions_said,
+)
 from catalog.models import Platform, Route
 from fetching.models import Outcome
 from fetching.paths import template_parameters
@@ -104,10 +111,11 @@ def kind_said(route_name: str, template: str, question: str, parameters: object 
 
 def _head_said(kind: str, question: str) -> bool:
     """A Chinese kind noun the question says as the head of what it asks for: not one that
-    qualifies another kind noun right after it (镜像仓库 asks for repositories, of images)."""
+    qualifies another kind noun right after it (镜像仓库 asks for repositories, of images; 频道的
+    社区帖子 for a community's posts, of a channel)."""
     at = question.find(kind)
     while at != -1:
-        rest = question[at + len(kind) :]
+        rest = question[at + len(kind) :].lstrip(" 的")
         if not any(rest.startswith(other) for other in ZH_KIND_NOUNS):
             return True
         at = question.find(kind, at + 1)
@@ -131,6 +139,13 @@ def platform_words(platform: Platform) -> tuple[str, ...]:
     return (platform.namespace, platform.name, *platform.aliases)
 
 
+def platform_hosts(platform: Platform) -> tuple[str, ...]:
+    """The platform's host, under which a name is a blog's or a user's own
+    (noahpinion.substack.com, ``entities.question_read``)."""
+    host = re.sub(r"^(?:https?://)?(?:www\.)?", "", platform.url or "").split("/")[0].casefold()
+    return (host,) if "." in host else ()
+
+
 def route_fill(route: Route, question: str, *, asked: Asked | None = None) -> FilledPath:
     """``route``'s path with its parameters filled from ``question`` (``params_fill``; ``asked``:
     the question's subjects as the run's reading gives them); raises ``RoutePathRejected``."""
@@ -141,6 +156,7 @@ def route_fill(route: Route, question: str, *, asked: Asked | None = None) -> Fi
         example=route.example,
         question=question,
         platform_words=platform_words(route.platform),
+        platform_hosts=platform_hosts(route.platform),
         route_name=route.name,
         asked=asked,
     )
@@ -169,7 +185,7 @@ def route_intents(route: Route) -> frozenset[str]:
 def intent_said(query: str, route: Route) -> int:
     """How many kinds of feed the question asks for (releases, 发行版, discussions...) the route
     serves: among a platform's routes, the one for what was asked."""
-    return len(intents_of(query) & route_intents(route))
+    return len(asked_intents(query) & route_intents(route))
 
 
 def region_said(query: str, route: Route) -> int:

@@ -32,7 +32,8 @@ BARE_URL_RE = re.compile(
     r"((?:/[\w.\-~%]+)+)/?(?![\w/])",
     re.I | re.ASCII,
 )
-URL_RE = re.compile(r"https?://\S+", re.I)
+# A scheme before an address: the address is read as if written bare.
+SCHEME_RE = re.compile(r"\bhttps?://", re.I)
 # Words saying what a value is ("page", "handle"): after other words they name no parameter.
 WHAT_WORDS = r"(?:page|slug|handle|username|account|channel)"
 # A value in parentheses right after what it names, perhaps after its kind: "uBlock Origin
@@ -119,7 +120,10 @@ TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]|[{CJK}]+", re
 WORD_TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]")
 CJK_RE = re.compile(f"[{CJK}]")
 POSSESSIVE_RE = re.compile(r"'s$", re.I)
-OWNER_RE = re.compile(rf"{NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)'s(?![{LATIN}])", re.ASCII)
+# "riotgames' channel": a name ending in s takes the apostrophe alone
+OWNER_RE = re.compile(
+    rf"{NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)(?:'s|(?<=[sS])')(?![{LATIN}])", re.ASCII
+)
 RUN_RE = re.compile(rf"[{CJK}{LATIN}_\-.+#]+")
 
 
@@ -134,7 +138,7 @@ class Formed(NamedTuple):
 def forms_read(text: str) -> tuple[str, list[Formed]]:
     """The values of ``text`` whose form says what they are, and the text with them blanked."""
     found: list[Formed] = []
-    text = URL_RE.sub(lambda m: " " * len(m.group(0)), text)
+    text = SCHEME_RE.sub(lambda m: " " * len(m.group(0)), text)
     text = BARE_URL_RE.sub(lambda m: _address_value(m, found), text)
     text = PAREN_VALUE_RE.sub(lambda m: _paren_value(m, found), text)
     text = KEYED_ID_RE.sub(lambda m: _keyed_id(m, found), text)
@@ -194,10 +198,12 @@ def _kind_of(value: str) -> str:
 
 
 def _address_value(match: re.Match[str], found: list[Formed]) -> str:
-    """The last segment of a site's address is what it names (soundcloud.com/odesza: odesza);
-    the site is kept as a domain."""
+    """The last segment of a site's address is what it names (soundcloud.com/odesza: odesza;
+    bilibili.com/video/BV1GJ411x7h7: a video), as the form it has; the site is kept as a
+    domain."""
     found.append(Formed("domain", match.group(1)))
-    found.append(Formed("quoted", match.group(2).rstrip("/").rsplit("/", 1)[-1]))
+    last = match.group(2).rstrip("/").rsplit("/", 1)[-1]
+    found.append(Formed("quoted" if _kind_of(last) == "domain" else _kind_of(last), last))
     return " " * len(match.group(0))
 
 

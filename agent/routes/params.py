@@ -264,6 +264,7 @@ def params_fill(
     question: str,
     keywords: list[str] | None = None,
     platform_words: tuple[str, ...] | list[str] = (),
+    platform_hosts: tuple[str, ...] = (),
     route_name: str = "",
     asked: Asked | None = None,
 ) -> FilledPath:
@@ -277,7 +278,11 @@ def params_fill(
     excluded = set(route_words(template, route_name))
     if asked is None:
         asked = question_read(
-            question, platform_words=platform_words, excluded=excluded, keywords=keywords
+            question,
+            platform_words=platform_words,
+            hosts=platform_hosts,
+            excluded=excluded,
+            keywords=keywords,
         )
     values: dict[str, str] = {}
     sources: dict[str, str] = {}
@@ -296,7 +301,8 @@ def params_fill(
             if value is not None:
                 values[slot.name], sources[slot.name] = value, source
                 used.add(value.casefold().lstrip("@"))
-                fit += suits
+                # its default said ("on gitlab.com") suits no better than leaving it out
+                fit += 0 if value.casefold() == (slot.default or "").casefold() else suits
     _settle(slots, values, sources)
     path = path_build(template, values)
     return FilledPath(path=path, params=values, sources=sources, fit=fit)

@@ -198,6 +198,8 @@ def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:
         return []
     for word in cjk_context:
         rest = re.sub(re.escape(word), " ", rest, flags=re.I)
+    # a filler the segmenter would part (盯 着, 就 通知) goes before it does
+    rest = FILLER_CJK_RE.sub(" ", rest)
     terms: list[str] = []
     lone = ""  # a character the segmenter left alone: part of a name it does not know (泽菲尔)
     for word in zh_words(rest):

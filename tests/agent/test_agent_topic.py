@@ -46,7 +46,9 @@ def test_a_question_of_filler_alone_is_never_off_topic(run_owner, stub_rsshub, q
 
     brief = brief_run(run_owner, question)
 
-    assert brief.outcome == BriefOutcome.ANSWERED, brief.body
+    # Soon after midnight no item is of "today" and the brief says so (not answered in the
+    # window): that is the time window's verdict; the topic check's is never off topic.
+    assert brief.outcome != BriefOutcome.OFF_TOPIC, brief.body
     assert len(brief.citations) == 5
 
 

@@ -1,0 +1,84 @@
+"""A page's address in the question: the route RSSHub Radar's rules map it to
+(``catalog.radar``).
+
+"New issues on https://github.com/vercel/next.js/issues" gives its subject and its feed by the
+page's address, so the route its rules map the page to is read, whatever else the question's
+words would rank first. When the page maps to several routes (a repository's page: its issues,
+pulls, contributors...), the question's other words choose among them: the kind of feed it asks
+for, then the words of a route's name it says, then the search's order. A kind of feed none of
+them serves is read on a route of the platform serving it that the page's values fill by
+parameter name; when none can, on the route of the page that fits the question's words best
+(GitHub has no feed of a repository's releases: "new releases of
+https://github.com/vercel/next.js" reads its events, not an unrelated feed of GitHub).
+"""
+
+from agent.context import RunContext
+from agent.routes.fit import route_intents, route_said
+from catalog.models import Route
+from catalog.radar import RadarHit, radar_hits
+from catalog.search import RouteHit
+from fetching.paths import RoutePathRejected, path_build, template_parameters
+
+
+def page_hits(ctx: RunContext) -> list[RadarHit]:
+    """The routes of the chosen platforms the question's page maps to, not tried yet."""
+    return [
+        hit
+        for hit in radar_hits(ctx.brief.question)
+        if hit.namespace in ctx.platforms and hit.route_id not in ctx.tried_routes
+    ]
+
+
+def page_namespaces(question: str, exclude: set[str]) -> list[str]:
+    """The platform whose page the question gives, when its rules map the page to a route."""
+    found = [h.namespace for h in radar_hits(question) if h.namespace not in exclude]
+    return found[:1]
+
+
+def page_path(ctx: RunContext, candidates: list[RouteHit]) -> tuple[str, int] | None:
+    """The path to read for the question's page, and its route; None when it gives none that
+    serves what it asks for."""
+    hits = page_hits(ctx)
+    if not hits:
+        return None
+    routes = Route.objects.select_related("platform").in_bulk(
+        {h.route_id for h in hits} | {c.route_id for c in candidates}
+    )
+    asked = ctx.reading.intents
+    if asked:
+        serving = [h for h in hits if asked & route_intents(routes[h.route_id])]
+        if serving:
+            hits = serving
+        elif filled := _filled_by_page(hits, [routes[c.route_id] for c in candidates], asked):
+            return filled
+    rank = {c.route_id: i for i, c in enumerate(candidates)}
+    query = ctx.rewrite.query
+
+    def fit(hit: RadarHit) -> tuple:
+        said, unsaid = route_said(query, routes[hit.route_id])
+        return (-hit.literals, -said, unsaid, rank.get(hit.route_id, len(rank)), hit.path)
+
+    best = min(hits, key=fit)
+    return best.path, best.route_id
+
+
+def _filled_by_page(
+    hits: list[RadarHit], candidates: list[Route], asked: frozenset[str]
+) -> tuple[str, int] | None:
+    """The first candidate serving the kind of feed asked for whose parameters the page's values
+    fill by name (a repository page's user and repo fill the repository's releases)."""
+    values = {k: v for hit in hits for k, v in hit.values}
+    for route in candidates:
+        if not asked & route_intents(route):
+            continue
+        names = [(name, optional) for name, _regex, optional in template_parameters(route.path)]
+        if any(not optional and name not in values for name, optional in names):
+            continue
+        if not any(name in values for name, _optional in names):
+            continue  # a feed of the site no value of the page says (Apple's security releases)
+        try:
+            path = path_build(route.path, {n: values[n] for n, _o in names if n in values})
+        except RoutePathRejected:
+            continue
+        return path, route.pk
+    return None

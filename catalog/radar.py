@@ -1,0 +1,174 @@
+"""RSSHub Radar: the routes a page's address maps to.
+
+A route of the catalog may carry radar rules (``Route.radar``, imported with it): each maps the
+addresses of a site's pages (``github.com/:user/:repo/issues``) to the route that reads them,
+its parameters taken from the address (``target``; the route's own key when none is given).
+RSSHub's browser extension finds a page's feeds with them; here a question that gives a page's
+address ("new issues on https://github.com/vercel/next.js/issues") is read on the route its
+page maps to.
+
+A source is matched on the host (``www.`` aside, case aside) and the path, segment by segment:
+a literal segment must be equal, ``:name`` takes one segment, ``:name?`` may be absent, and
+``*name`` or ``:name*`` takes the rest. A segment may mix both (``:id.html``). Sources that
+match on a query string or a fragment (single-page sites) are left out: the path alone does not
+decide them. Of the rules an address matches, those with more literal segments are the more
+specific ones (``/:user/:repo/issues`` over ``/:user/:repo/:type``); every route of the most
+specific level is a hit, for the question's other words to choose among.
+"""
+
+import re
+from dataclasses import dataclass
+from urllib.parse import quote, unquote
+
+from catalog.models import Route
+from fetching.paths import SEGMENT_SAFE, RoutePathRejected, path_confine, route_for_path
+
+# A page's address: with its scheme, or bare with at least one path segment (a host alone, or
+# a word like "next.js", names no page). ASCII only, so a Chinese word after it is not part of
+# it ("https://space.bilibili.com/2267573的投稿").
+ADDRESS_RE = re.compile(
+    r"(?:\bhttps?://|(?<![\w.@/\-]))(?:www\.)?"
+    r"((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{2,12})(?::\d{1,5})?"
+    r"((?:/[\w\-.~%!$&'*+,;=:@]*)*)(?:[?#]\S*)?",
+    re.I | re.ASCII,
+)
+SCHEME_RE = re.compile(r"^https?://", re.I)
+TRAILING = ".,;:!'"  # sentence punctuation after an address is not part of it
+MAX_ADDRESSES = 3
+PARAM_RE = re.compile(r":(\w+)([?*]?)|\*(\w+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Address:
+    host: str  # lower case, without "www."
+    segments: tuple[str, ...]  # decoded, empty ones dropped
+
+
+@dataclass(frozen=True, slots=True)
+class RadarHit:
+    route_id: int
+    namespace: str
+    path: str  # canonical, ready to fetch
+    literals: int  # literal segments of the source matched: the more, the more specific
+    values: tuple[tuple[str, str], ...]  # what the address gave each parameter, decoded
+
+
+def page_addresses(text: str) -> list[Address]:
+    """The page addresses ``text`` gives, first ones first."""
+    found = []
+    for match in ADDRESS_RE.finditer(text):
+        has_scheme = bool(SCHEME_RE.match(match.group(0)))
+        path = match.group(2).rstrip(TRAILING)
+        segments = tuple(unquote(s) for s in path.split("/") if s)
+        if segments or has_scheme:
+            found.append(Address(match.group(1).casefold(), segments))
+    return found[:MAX_ADDRESSES]
+
+
+def radar_hits(text: str) -> list[RadarHit]:
+    """The enabled routes the pages ``text`` gives map to, of the most specific rules each
+    address matches; the first address with any hit decides."""
+    for address in page_addresses(text):
+        if hits := _address_hits(address):
+            return hits
+    return []
+
+
+def _address_hits(address: Address) -> list[RadarHit]:
+    routes = Route.objects.filter(
+        enabled=True, platform__enabled=True, radar__icontains=address.host
+    ).select_related("platform")
+    hits = [hit for route in routes for hit in _route_hits(route, address)]
+    best = max((h.literals for h in hits), default=0)
+    level = [h for h in hits if h.literals == best]
+    return list({h.path: h for h in level}.values())
+
+
+def _route_hits(route: Route, address: Address) -> list[RadarHit]:
+    hits = []
+    for rule in route.radar if isinstance(route.radar, list) else []:
+        if not isinstance(rule, dict) or not isinstance(rule.get("source"), list):
+            continue
+        target = rule.get("target")
+        key = route.path.removeprefix("/" + route.platform.namespace) or "/"
+        target = target if isinstance(target, str) and target else key
+        for source in rule["source"]:
+            matched = _source_match(source, address) if isinstance(source, str) else None
+            if matched is None:
+                continue
+            values, literals = matched
+            path = _target_fill(route.platform.namespace, target, values)
+            if path and _owned_by(path, route):
+                given = tuple(sorted(values.items()))
+                hits.append(RadarHit(route.pk, route.platform.namespace, path, literals, given))
+                break
+    return hits
+
+
+def _source_match(source: str, address: Address) -> tuple[dict[str, str], int] | None:
+    """The values a source takes from the address, and its literal segments; None when it does
+    not match."""
+    if "#" in source or any("/" in s for s in address.segments):
+        return None  # a fragment's route, or an encoded "/" no rule's segments know
+    host, _, path = SCHEME_RE.sub("", source).partition("/")
+    if "?" in re.sub(r":\w+\?", "", path) or host.casefold().removeprefix("www.") != address.host:
+        return None
+    pattern, literals = [], 0
+    for segment in (s for s in path.split("/") if s):
+        if not PARAM_RE.search(segment):
+            literals += 1
+        pattern.append(_segment_pattern(segment))
+    regex = "".join(pattern) + "/?"
+    try:
+        matched = re.fullmatch(regex, "".join("/" + s for s in address.segments), re.I)
+    except re.error:
+        return None
+    if matched is None:
+        return None
+    return {k: v for k, v in matched.groupdict().items() if v}, literals
+
+
+def _segment_pattern(segment: str) -> str:
+    """One source segment as a regex with a leading "/": an optional parameter may be absent,
+    a rest parameter takes the segments left."""
+    whole = PARAM_RE.fullmatch(segment)
+    if whole and (whole.group(2) == "*" or whole.group(3)):
+        return f"(?:/(?P<{whole.group(1) or whole.group(3)}>.+))?"
+    if whole and whole.group(2) == "?":
+        return f"(?:/(?P<{whole.group(1)}>[^/]+))?"
+    parts, at = [], 0
+    for match in PARAM_RE.finditer(segment):
+        parts.append(re.escape(segment[at : match.start()]))
+        parts.append(f"(?P<{match.group(1) or match.group(3)}>[^/]+?)")
+        at = match.end()
+    parts.append(re.escape(segment[at:]))
+    return "/" + "".join(parts)
+
+
+def _target_fill(namespace: str, target: str, values: dict[str, str]) -> str | None:
+    """The route path a rule's target names with the address's values; None when the address
+    lacks a value it needs or a value cannot go in a path."""
+    out = []
+    for segment in (s for s in target.split("/") if s):
+        param = PARAM_RE.fullmatch(re.sub(r"\{.*\}", "", segment))
+        if not param:
+            out.append(segment)
+            continue
+        name = param.group(1) or param.group(3)
+        value = values.get(name)
+        if value is None:
+            if param.group(2) in ("?", "*"):
+                break  # trailing optionals go; none after a missing one is kept
+            return None
+        out.append("/".join(quote(part, safe=SEGMENT_SAFE) for part in value.split("/")))
+    try:
+        return path_confine("/" + "/".join([namespace, *out]))
+    except RoutePathRejected:
+        return None
+
+
+def _owned_by(path: str, route: Route) -> bool:
+    """The filled path falls under the rule's own route (a target naming another route's path
+    would read a feed the rule does not describe)."""
+    template = route_for_path(path)
+    return template is not None and template.route_id == route.pk
