@@ -51,8 +51,11 @@ INSTANCE_TAG_RE = re.compile(
     rf"|{DOMAIN_RE.pattern}\s*(?:上|里).{{0,20}}?#\w+",
     re.I,
 )
+# An UP 主 is bilibili's word for a channel's owner, when the question names no platform.
+UPLOADER_RE = re.compile(r"(?<![A-Za-z])UP\s?主", re.I)
 VALUE_HOMES = (
     (VIDEO_RE, "bilibili"),
+    (UPLOADER_RE, "bilibili"),
     (INSTANCE_TAG_RE, "mastodon"),
     (FEDI_HANDLE_RE, "mastodon"),
     (PAIR_RE, "github"),

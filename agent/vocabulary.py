@@ -117,13 +117,14 @@ ZH_KIND_NOUNS = {
     "条目": "subject",
     "插件": "plugin",
     "主播": "streamer",
+    "扩展": "extension",
 }
 # Words that say a subject is there but left unnamed ("some GitHub user", "某位 UP 主"): such a
 # question asks for one, it is not read as asking for no one.
 UNNAMED_EN = frozenset(str.split("some certain someone somebody"))
-UNNAMED_ZH = tuple(str.split("某个 某位 某些 某一 某人 哪个 哪位 那位 这位"))
+UNNAMED_ZH = tuple(str.split("某个 某位 某些 某一 某人 哪个 哪位 那位 这位 有个 有一个"))
 INDEFINITE_ZH = (
-    *str.split("某个 某位 某些 某一 这个 那个 这位 那位 这些 那些 一个 一位 哪个 哪位 哪些 任意"),
+    *str.split("某个 某位 某些 某一 这个 那个 这位 那位 这些 那些 一个 一位 哪个 哪位 哪些 任意 有个"),
     *str.split("我们 我的 你们 你的 他们 她们 自己 团队 公司 同事 朋友 家人 常用 经常 在用"),
 )
 FILLER_ZH = sorted(
@@ -136,7 +137,8 @@ FILLER_ZH = sorted(
             相关 情况 进展 有新 用的 主题 镜像 首页 主页 怎么 怎么看 如何 怎样 哪些 出新 发新
             记录 日志 有关 新帖 新作 新游戏 新番 笔记 作品 新作品 来一份 来点 聊啥 在聊 都在聊 啥
             热搜榜 分类 板块 每天 每日 天天 推给 随时 订阅 一下 通知我 提醒我 一有 变动 官网 盯着
-            就通知 就提醒 訂閱 幫我 有沒有 最近有 东西 我订 订一个 最多 只要 那种 那些 值得"""
+            就通知 就提醒 訂閱 幫我 有沒有 最近有 东西 我订 订一个 最多 只要 那种 那些 值得 能不能
+            第一时间 知道"""
         ),
     },
     key=len,
@@ -202,7 +204,7 @@ _ZH_KINDS = "|".join(
     [
         *ZH_KIND_NOUNS,
         *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 帖子 贴吧 播客 up主"),
-        *str.split("专辑 电台 漫画 课程 番剧 节目 书 小说"),
+        *str.split("专辑 电台 漫画 课程 番剧 节目 书 小说 app 软件"),
         "up 主",
     ]
 )
@@ -214,6 +216,12 @@ ASKERS_KIND_ZH = re.compile(
     rf"(?!想|要|需要|希望|看)"  # "我想看 V2EX 最热的帖子": what the asker wants is no clause
     rf"(?:[^\s\uff0c\u3002\uff1f\uff01\u3001的]|\s(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\s){{0,20}}的"
     rf"[^\uff0c\u3002\uff1f\uff01\u3001的]{{0,16}}?(?:{_ZH_KINDS})"
+)
+
+# "关注的一个UP主", "我装的一个 Chrome 扩展", "有个 app": one of a kind, said which by no name
+# (a Latin word between them qualifies the kind: a Chrome extension)
+ONE_OF_KIND_ZH = re.compile(
+    rf"(?:一个|一位|有个|有一个|某个|某位)\s*(?:[A-Za-z][\w.\-]{{0,15}}\s*)?(?:{_ZH_KINDS})", re.I
 )
 
 
@@ -282,6 +290,7 @@ def subject_unnamed(text: str) -> bool:
         or ASKERS_KIND_EN.search(folded) is not None
         or KIND_ASKERS_EN.search(folded) is not None
         or ASKERS_KIND_ZH.search(folded) is not None
+        or ONE_OF_KIND_ZH.search(folded) is not None
     )
 
 

@@ -50,6 +50,7 @@ from agent.vocabulary import (
     INDEFINITE_EN,
     INDEFINITE_ZH,
     LIGHT_VERBS,
+    ONE_OF_KIND_ZH,
     OWNERS,
     PAST_FORM_RE,
     intent_word,
@@ -311,6 +312,7 @@ def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
         return []
     for marker in ZH_AFTER_MARKERS + ZH_TOPIC_MARKERS:  # "UP 主" is a marker, not a subject
         text = re.sub(re.escape(marker), " ", text, flags=re.I)
+    text = ONE_OF_KIND_ZH.sub(" ", text)  # "一个 Chrome 扩展": Chrome says which kind, not which
     # a lone letter (雪球大V, B 站) is part of a word, never a name
     return [
         w

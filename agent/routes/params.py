@@ -24,7 +24,7 @@ from urllib.parse import unquote
 
 from agent.routes.entities import Asked, Entity, marked_after, question_read
 from agent.routes.enums import option_named
-from agent.routes.forms import DOMAIN_RE
+from agent.routes.forms import CJK_RE, DOMAIN_RE
 from agent.routes.slots import (
     TOPIC_PARAMS,
     Slot,
@@ -106,6 +106,8 @@ def _fits(entity: Entity, slot: Slot) -> bool:
         return entity.kind == shape or _domain_handle(entity, shape)
     if shape == "stock":
         return entity.kind == "stock" or (entity.kind == "number" and len(entity.value) == 6)
+    if shape == "id" and CJK_RE.search(entity.value):
+        return False  # an id (id414478124, UC...) is never Chinese words
     if entity.kind == "topic":  # "about X", "搜索 X": something to search for, not a name
         return _searched(slot)
     if entity.kind in ("pair", "domain") or (entity.kind == "number" and not entity.marked):

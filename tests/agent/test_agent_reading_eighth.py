@@ -117,3 +117,29 @@ def test_a_page_of_the_site_that_serves_no_asked_feed_is_still_its_page():
 )
 def test_a_description_lists_values_with_their_labels(text, values):
     assert inline_values(text) == values
+
+
+@pytest.mark.parametrize(
+    "question, parameter, platform",
+    [
+        # one of a kind, said which by no name: a Latin word before the kind qualifies it
+        ("我装的一个 Chrome 扩展更新了能提醒我吗", "id", "google"),
+        # an UP 主 is bilibili's, when no platform is named
+        ("关注的一个UP主更新视频了能不能第一时间知道", "uid", "bilibili"),
+        # Chinese words are never an app's id
+        ("App Store 里有个 app 我想等降价再买\uff0c能提醒吗", "id", "apple"),
+    ],
+)
+def test_one_of_a_kind_named_by_no_name_is_asked_for(question, parameter, platform):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == [], ctx.paths
+    assert ctx.platforms[0] == platform
+    assert ctx.needs and ctx.needs[0]["parameter"] == parameter, ctx.needs
+
+
+def test_an_indefinite_word_is_no_search_term():
+    # "一个" is also a word of the app ONE·一个's name: saying "one" names no platform
+    _chosen, ctx = route("我装的一个 Chrome 扩展更新了能提醒我吗")
+
+    assert "wufazhuce" not in ctx.platforms
