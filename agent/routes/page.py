@@ -1,5 +1,5 @@
 """A page's address in the question: the route RSSHub Radar's rules map it to
-(``catalog.radar``).
+(``fetching.radar``).
 
 "New issues on https://github.com/vercel/next.js/issues" gives its subject and its feed by the
 page's address, so the route its rules map the page to is read, whatever else the question's
@@ -15,7 +15,7 @@ https://github.com/vercel/next.js" reads its events, not an unrelated feed of Gi
 from agent.context import RunContext
 from agent.routes.fit import route_intents, route_said
 from catalog.models import Route
-from catalog.radar import RadarHit, radar_hits
+from fetching.radar import RadarHit, radar_hits
 from catalog.search import RouteHit
 from fetching.paths import RoutePathRejected, path_build, template_parameters
 

@@ -1,10 +1,10 @@
-"""RSSHub Radar's rules map a page's address to the routes that read it (``catalog.radar``):
+"""RSSHub Radar's rules map a page's address to the routes that read it (``fetching.radar``):
 addresses read from text, sources matched segment by segment, targets filled and confined.
 Against the real catalog snapshot."""
 
 import pytest
 
-from catalog.radar import Address, _source_match, page_addresses, radar_hits
+from fetching.radar import Address, _source_match, page_addresses, radar_hits
 from fetching.paths import path_confine
 
 
