@@ -124,7 +124,9 @@ ZH_KIND_NOUNS = {
 UNNAMED_EN = frozenset(str.split("some certain someone somebody"))
 UNNAMED_ZH = tuple(str.split("某个 某位 某些 某一 某人 哪个 哪位 那位 这位 有个 有一个"))
 INDEFINITE_ZH = (
-    *str.split("某个 某位 某些 某一 这个 那个 这位 那位 这些 那些 一个 一位 哪个 哪位 哪些 任意 有个"),
+    *str.split(
+        "某个 某位 某些 某一 这个 那个 这位 那位 这些 那些 一个 一位 哪个 哪位 哪些 任意 有个"
+    ),
     *str.split("我们 我的 你们 你的 他们 她们 自己 团队 公司 同事 朋友 家人 常用 经常 在用"),
 )
 FILLER_ZH = sorted(

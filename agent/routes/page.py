@@ -15,9 +15,9 @@ https://github.com/vercel/next.js" reads its events, not an unrelated feed of Gi
 from agent.context import RunContext
 from agent.routes.fit import route_intents, route_said
 from catalog.models import Route
-from fetching.radar import RadarHit, radar_hits
 from catalog.search import RouteHit
 from fetching.paths import RoutePathRejected, path_build, template_parameters
+from fetching.radar import RadarHit, radar_hits
 
 
 def page_hits(ctx: RunContext) -> list[RadarHit]:

@@ -4,8 +4,8 @@ Against the real catalog snapshot."""
 
 import pytest
 
-from fetching.radar import Address, _source_match, page_addresses, radar_hits
 from fetching.paths import path_confine
+from fetching.radar import Address, _source_match, page_addresses, radar_hits
 
 
 @pytest.mark.parametrize(
