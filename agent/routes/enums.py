@@ -59,6 +59,10 @@ TIME_ADVERBS |= {"yearly": "year", "annually": "year", "annual": "year"}
 PASSING = frozenset({"all", "latest", "new", "newest", "news", "default", "全部", "最新", "新闻"})
 # A passing word after these is said in passing, never asked for ("what's new", "anything new").
 PASSING_AFTER_RE = re.compile(r"\b(?:what'?s|what\s+is|anything|something|all\s+the)\s+$", re.I)
+# Words that take something as well as what else was asked for.
+INCLUDING_RE = re.compile(
+    r"\b(?:too|as\s+well|also|included|including|both)\b|也|一起|一并|连同|包括", re.I
+)
 # The site's home said as one thing: "front page" is no "front".
 HOME_PAGE_RE = re.compile(r"\b(front|home)[\s-]+page\b", re.I)
 
@@ -103,7 +107,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("评论", "comment", "comments"),
     ("问答", "qa", "question"),
     ("开放", "open"),
-    ("关闭", "closed"),
+    ("关闭", "关掉", "closed"),
     ("中文", "chinese", "zh"),
     ("英文", "英语", "english", "en"),
     ("日语", "japanese", "ja"),
@@ -255,6 +259,15 @@ def asked_for(word: str, question: str) -> bool:
         if not PASSING_AFTER_RE.search(question[: match.start()]):
             return True
     return False
+
+
+def option_widened(question: str, choices: list[tuple[str, str]], value: str) -> str:
+    """``value``, or the list's "all" when the question takes the one it names as well ("已经关掉的
+    也一起推给我", "closed ones too"): both are asked for."""
+    every = next((v for label, v in choices if v.casefold() == "all" or label == "全部"), None)
+    if every is None or value == every or not INCLUDING_RE.search(question):
+        return value
+    return every
 
 
 def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) -> str | None:

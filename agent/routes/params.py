@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from agent.routes.entities import Asked, Entity, marked_after, question_read
-from agent.routes.enums import option_named
+from agent.routes.enums import option_named, option_widened
 from agent.routes.forms import CJK_RE, DOMAIN_RE
 from agent.routes.slots import (
     TOPIC_PARAMS,
@@ -290,7 +290,8 @@ def params_fill(
     sources: dict[str, str] = {}
     for slot in (s for s in slots if s.choices):
         if value := option_named(question, slot.choices, loose=not slot.optional):
-            values[slot.name], sources[slot.name] = value, "option"
+            values[slot.name] = option_widened(question, slot.choices, value)
+            sources[slot.name] = "option"
     _region_fill(slots, question, values, sources)
     _settings_said(slots, asked, values, sources, excluded)
     _spread(slots, asked, values, sources)

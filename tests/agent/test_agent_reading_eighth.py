@@ -62,6 +62,13 @@ def test_a_kind_of_feed_the_question_does_not_want_is_not_asked_for(question, in
             "/zhihu/question/19550225/created",
         ),
         ("Zhihu question 19550225 new answers", "/zhihu/question/19550225"),
+        # a listed value taken as well as the default asks for all of them
+        ("issues in vercel/next.js, closed ones too", "/github/issue/vercel/next.js/all"),
+        (
+            "帮我盯着 facebook/react 的 pull request\uff0c已经关掉的也一起推给我",
+            "/github/pull/facebook/react/all",
+        ),
+        ("facebook/react 已经关掉的 PR", "/github/pull/facebook/react/closed"),
         # a handle's host is not the platform said
         ("posts from Gargron@mastodon.social", "/mastodon/acct/Gargron@mastodon.social/statuses"),
     ],
