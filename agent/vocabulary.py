@@ -98,7 +98,7 @@ EN_KIND_NOUNS = frozenset(
     project playlist subreddit group community page profile library crate module topic
     organizations channels accounts users repos repositories packages images projects
     playlists groups communities topics mod mods plugin plugins extension extensions addon
-    addons streamer streamers youtuber youtubers vtuber creator creators subject"""
+    addons streamer streamers youtuber youtubers vtuber creator creators subject branch"""
     )
 )
 # Chinese words for kinds of subject, each with the English one a route's name or parameter
@@ -178,6 +178,9 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "comment": (("comment", "comments", "reply", "replies"), ("评论", "回复")),
     "paper": (("paper", "papers"), ("论文",)),
     "video": (("video", "videos", "upload"), ("视频",)),
+    # a stream going on now, and the times of those to come
+    "live": (("live", "streaming"), ("直播", "开播")),
+    "schedule": (("schedule",), ("日程", "时间表", "排期")),
     # a feed's language, where a site has one per language (/blog and /blog-zh)
     "english": (("english", "en"), ("英文", "英语")),
     "chinese": (("chinese", "zh", "cn"), ("中文", "汉语")),

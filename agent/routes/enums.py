@@ -72,7 +72,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("最热", "热门", "最火", "热榜", "hot", "popular"),
     ("最新", "latest", "new", "newest"),
     # "answers newest first": sorted by when each was created (said so, not "newest" alone)
-    ("newest first", "latest first", "按时间", "created"),
+    ("newest first", "latest first", "按时间", "发布时间", "created"),
     ("推荐", "recommend", "recommended"),
     ("精选", "featured"),
     ("精华", "digest", "essence"),

@@ -26,6 +26,13 @@ SAID_VALUE_RE = re.compile(
     r"([A-Za-z0-9][\w.\-]*[A-Za-z0-9])",
     re.I,
 )
+# A file in a repository, by its name and extension (a web language's name, next.js, is none):
+# CHANGELOG.md, docs/guide.md, Cargo.toml.
+FILE_RE = re.compile(
+    r"(?<![\w./@\-])((?:[\w\-]+/)*[\w\-]+\.(?:md|markdown|txt|json|ya?ml|toml|lock|cfg|ini|xml"
+    r"|py|rst|adoc|gradle|csv))(?![\w/.])",
+    re.ASCII,
+)
 # A site's address without its scheme: soundcloud.com/odesza, mdpi.com/journal/sensors.
 BARE_URL_RE = re.compile(
     r"(?<![\w.\-/@])(?:www\.)?((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{2,12})"
@@ -149,6 +156,7 @@ def forms_read(text: str) -> tuple[str, list[Formed]]:
         (FEDI_HANDLE_RE, "handle"),
         (SCOPED_RE, "scoped"),
         (COORDINATE_RE, "coordinate"),
+        (FILE_RE, "file"),
         (PAIR_RE, "pair"),
         (HASHTAG_RE, "hashtag"),
         (HANDLE_RE, "handle"),

@@ -102,7 +102,7 @@ def _fits(entity: Entity, slot: Slot) -> bool:
     shape = shape_of(slot.example)
     if slot.regex and not re.fullmatch(slot.regex, entity.value):
         return False
-    if shape in ("pair", "number", "video", "domain"):
+    if shape in ("pair", "number", "video", "domain", "file"):
         return entity.kind == shape or _domain_handle(entity, shape)
     if shape == "stock":
         return entity.kind == "stock" or (entity.kind == "number" and len(entity.value) == 6)
@@ -110,7 +110,7 @@ def _fits(entity: Entity, slot: Slot) -> bool:
         return False  # an id (id414478124, UC...) is never Chinese words
     if entity.kind == "topic":  # "about X", "搜索 X": something to search for, not a name
         return _searched(slot)
-    if entity.kind in ("pair", "domain") or (entity.kind == "number" and not entity.marked):
+    if entity.kind in ("pair", "domain", "file") or (entity.kind == "number" and not entity.marked):
         return False
     return " " not in entity.value or entity.kind == "quoted" or _searched(slot)
 
@@ -167,7 +167,7 @@ def _fit(entity: Entity, slot: Slot) -> int:
         return 1 if entity.value[:2] == example[:2] else -1
     if _domain_handle(entity, shape):
         return 1
-    return int(shape in ("number", "stock", "video", "domain") and entity.kind == shape)
+    return int(shape in ("number", "stock", "video", "domain", "file") and entity.kind == shape)
 
 
 def _slug_for_id(entity: Entity, slot: Slot, text: str) -> bool:

@@ -11,7 +11,7 @@ from urllib.parse import unquote
 from django.utils.translation import gettext_noop as noop
 
 from agent.routes.enums import inline_values, options_of, table_blocks
-from agent.routes.forms import CJK_RE, DOMAIN_RE, ID_RE, STOCK_RE, VIDEO_RE
+from agent.routes.forms import CJK_RE, DOMAIN_RE, FILE_RE, ID_RE, STOCK_RE, VIDEO_RE
 from fetching.paths import template_parameters, template_values
 
 # Parameters whose name says they choose a setting, not a subject (by their last word).
@@ -141,9 +141,12 @@ def route_slots(template: str, parameters: object, description: str, example: st
 
 
 def shape_of(value: str | None) -> str | None:
-    """The form a value takes: pair, number, stock, video, domain, id or word (None: unknown)."""
+    """The form a value takes: pair, file, number, stock, video, domain, id or word (None:
+    unknown)."""
     if not value:
         return None
+    if FILE_RE.fullmatch(value):
+        return "file"
     if "/" in value:
         return "pair"
     if value.isdigit():
@@ -151,6 +154,7 @@ def shape_of(value: str | None) -> str | None:
     for pattern, shape in (
         (STOCK_RE, "stock"),
         (VIDEO_RE, "video"),
+        (FILE_RE, "file"),
         (DOMAIN_RE, "domain"),
         (ID_RE, "id"),
     ):

@@ -69,6 +69,15 @@ def test_a_kind_of_feed_the_question_does_not_want_is_not_asked_for(question, in
             "/github/pull/facebook/react/all",
         ),
         ("facebook/react 已经关掉的 PR", "/github/pull/facebook/react/closed"),
+        # a file by its name and extension, and a branch named before the word branch
+        (
+            "commits touching CHANGELOG.md on the main branch of facebook/react",
+            "/github/file/facebook/react/main/CHANGELOG.md",
+        ),
+        # going live is a kind of feed, a stream's schedule another
+        ("ping me the moment shroud starts streaming on twitch", "/twitch/live/shroud"),
+        ("When is xQc streaming next? Give me his Twitch schedule", "/twitch/schedule/xQc"),
+        ("知乎问题 28626263 下面的回答\uff0c按发布时间排", "/zhihu/question/28626263/created"),
         # a handle's host is not the platform said
         ("posts from Gargron@mastodon.social", "/mastodon/acct/Gargron@mastodon.social/statuses"),
     ],
@@ -150,3 +159,20 @@ def test_an_indefinite_word_is_no_search_term():
     _chosen, ctx = route("我装的一个 Chrome 扩展更新了能提醒我吗")
 
     assert "wufazhuce" not in ctx.platforms
+
+
+@pytest.mark.parametrize(
+    "text, files",
+    [
+        ("commits touching CHANGELOG.md", ["CHANGELOG.md"]),
+        ("changes to docs/guide/intro.md in vuejs/core", ["docs/guide/intro.md"]),
+        ("Cargo.toml of tokio", ["Cargo.toml"]),
+        ("what's new in next.js and vue.js", []),  # a web framework's name is no file
+        ("posts on example.org", []),
+    ],
+)
+def test_a_file_is_read_by_its_name_and_extension(text, files):
+    from agent.routes.forms import forms_read
+
+    _rest, found = forms_read(text)
+    assert [f.value for f in found if f.kind == "file"] == files
