@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import translation
 from pytest_django.plugin import blocking_manager_key
 
 from agent.llm.transport import strict_refusals_forget
@@ -130,6 +131,15 @@ def catalog_cache_fresh():
     catalog_cache_clear()
     yield
     catalog_cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def language_reset():
+    """A request a test makes may leave its reader's language active in the thread (the sign-in
+    activates the profile's, as Django's LocaleMiddleware does per request): the next test in
+    this worker must not write its English brief in Chinese."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -298,7 +298,7 @@ def test_values_given_in_the_ways_people_give_them(question, path):
     "question, path",
     [
         # the subject of a clause after "the moment"; "Keep me posted" is no platform
-        ("ping me the moment shroud starts streaming on twitch", "/twitch/schedule/shroud"),
+        ("ping me the moment shroud starts streaming on twitch", "/twitch/live/shroud"),
         (
             "Keep me posted on new issues filed against neovim/neovim",
             "/github/issue/neovim/neovim",
