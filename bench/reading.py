@@ -5,13 +5,15 @@
 On a throwaway database (as ``bench/catalog.py``: a temporary SQLite file, or a scratch
 database on the PostgreSQL server ``DATABASE_URL`` names) holding the seed catalog, every
 question of the eval sets (``eval/routing-dev.jsonl``, ``subject-intent-dev.jsonl``,
-``reading-dev.jsonl``, ``reading-fresh.jsonl``, ``reading-fresh2.jsonl``) goes through what the
+``reading-dev.jsonl``, ``reading-fresh.jsonl``, ``reading-fresh2.jsonl``,
+``reading-sixteenth.jsonl``) goes through what the
 agent does with a question before any fetch:
 
 - search: ``catalog.search.search_catalog`` (platforms and routes);
 - reading: the offline rewrite (``agent.question.rewrite_offline``) and the run's one reading
   of it (``agent.reading``): its subjects for the first platform found and the topic the topic
-  check would look for. Chinese goes through jieba, its dictionary loaded before the rounds (a
+  check would look for, and the routes a page address in it maps to (``fetching.radar``; a
+  database query only when it gives one). Chinese goes through jieba, its dictionary loaded before the rounds (a
   worker loads it once, before it forks).
 
 It prints p50 and p99 in milliseconds, wall and thread CPU time, for each and for both together
@@ -33,6 +35,7 @@ SETS = (
     "reading-dev.jsonl",
     "reading-fresh.jsonl",
     "reading-fresh2.jsonl",
+    "reading-sixteenth.jsonl",  # two of its questions give a page's address
 )
 
 
@@ -55,10 +58,12 @@ def question_reading(question: str, platform: tuple[str, ...]):
     from agent.question import rewrite_offline
     from agent.reading import question_reading
 
+    from fetching.radar import radar_hits
+
     reading = question_reading(question, rewrite_offline(question))
     asked = reading.subjects(platform)
     subject = reading.topic({w.casefold() for w in platform})
-    return asked, subject
+    return asked, subject, radar_hits(question)
 
 
 def timed(call, cpu: list[float]) -> float:
