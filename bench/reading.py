@@ -57,7 +57,6 @@ def question_search(question: str):
 def question_reading(question: str, platform: tuple[str, ...]):
     from agent.question import rewrite_offline
     from agent.reading import question_reading
-
     from fetching.radar import radar_hits
 
     reading = question_reading(question, rewrite_offline(question))
