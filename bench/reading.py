@@ -13,8 +13,8 @@ agent does with a question before any fetch:
 - reading: the offline rewrite (``agent.question.rewrite_offline``) and the run's one reading
   of it (``agent.reading``): its subjects for the first platform found and the topic the topic
   check would look for, and the routes a page address in it maps to (``fetching.radar``; a
-  database query only when it gives one). Chinese goes through jieba, its dictionary loaded before the rounds (a
-  worker loads it once, before it forks).
+  database query only when it gives one). Chinese goes through jieba, its dictionary loaded
+  before the rounds (a worker loads it once, before it forks).
 
 It prints p50 and p99 in milliseconds, wall and thread CPU time, for each and for both together
 (the aim: under 10 ms p50 per question).
