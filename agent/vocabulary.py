@@ -43,7 +43,9 @@ ASKER_EN = frozenset(
     boss employer family work job use uses used using care cares follow follows followed
     following watch watches watched watching like likes liked love loves own owns maintain
     maintains maintained deploy deploys deployed run runs play plays played subscribe
-    subscribed prefer need want check"""
+    subscribed prefer need want check professor professors teacher teachers classmate
+    classmates roommate partner wife husband mom dad mum parents brother sister kid kids son
+    daughter"""
     )
 )
 # Words around a topic that are not part of it ("latest posts about X"), and words of how a
@@ -209,7 +211,7 @@ _ZH_KINDS = "|".join(
     [
         *ZH_KIND_NOUNS,
         *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 帖子 贴吧 播客 up主"),
-        *str.split("专辑 电台 漫画 课程 番剧 节目 书 小说 app 软件"),
+        *str.split("专辑 电台 漫画 课程 番剧 节目 书 小说 app 软件 答主 歌手 画师 主播"),
         "up 主",
     ]
 )

@@ -16,7 +16,7 @@ AUXILIARIES = frozenset(
 PASSIVE_AUXILIARIES = frozenset(str.split("is was are were been be has have had"))
 ARTIFACTS = frozenset(str.split("release releases version versions commits tags builds changelog"))
 SUBORDINATORS = frozenset(str.split("when whenever once if after moment until till"))
-CONTRACTED = frozenset(("what's", "who's", "where's"))
+CONTRACTED = frozenset(("what's", "who's", "where's", "whats"))
 QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
 # A kind of thing right after "the X" names X ("the golang organization"), and so it does after
 # a preposition or first ("events in mastodon org", "postgres image new tags").

@@ -56,6 +56,9 @@ from agent.vocabulary import (
     intent_word,
 )
 
+THIS_RE = re.compile(r"(?:这个|那个|这位|那位|这一)$")
+# Auxiliaries before a verb's -ing form ("has been uploading", "is streaming").
+PARTICIPLE_LEADS = frozenset(str.split("been is are was were be am"))
 # Words around a topic that are not part of it ("latest posts about X"): never a topic.
 EN_FILLER = FILLER_EN
 ZH_FILLER = FILLER_ZH
@@ -196,8 +199,10 @@ def _zh_last_word(run: str) -> str:
 def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -> str:
     """The word (or, for ``phrase``, up to four words) at ``start``, skipping stop words."""
     words: list[str] = []
+    previous = ""
     for match in TOKEN_RE.finditer(text, start):
         token = match.group(0)
+        skipped, previous = previous, token.lower()
         if CJK_RE.match(token):
             # "UP 主的最新投稿", "用户某位": the marker is possessed or its name left open.
             # A name marker's name stands right after it ("用户最近的回答" names no one).
@@ -234,6 +239,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             break  # "by the lab I follow": the asker's clause says which, no name does
         if not phrase and (PAST_FORM_RE.fullmatch(token) or low in LIGHT_VERBS):
             break  # "the image on Docker Hub picked up": a verb, no name
+        if token.islower() and low.endswith("ing") and skipped in PARTICIPLE_LEADS:
+            break  # "the Qwen org been uploading": a verb in its -ing form, no name
         if not phrase and (
             _feed_kind(low, text, match.end()) or _modifies_owned_kind(text, match.end())
         ):
@@ -297,8 +304,10 @@ def _marked_before(text: str, excluded: set[str]) -> list[str]:
     values = []
     for marker in ZH_BEFORE_MARKERS:
         for match in re.finditer(re.escape(marker), text):
-            runs = RUN_RE.findall(text[: match.start()].rstrip())
-            if not runs or not text[: match.start()].rstrip().endswith(runs[-1]):
+            # "可转债 这个话题": a demonstrative may stand between the name and its marker
+            before = THIS_RE.sub("", text[: match.start()].rstrip()).rstrip()
+            runs = RUN_RE.findall(before)
+            if not runs or not before.endswith(runs[-1]):
                 continue
             run = runs[-1].strip(".-_")
             word = run if run.isascii() else _zh_last_word(run)
@@ -317,7 +326,7 @@ def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
     return [
         w
         for w in WORD_TOKEN_RE.findall(text)
-        if len(w) > 1 and not w.isdigit() and usable(w, excluded)
+        if len(w) > 1 and not w.isdigit() and usable(w, excluded) and w.lower() not in PEOPLE
     ]
 
 

@@ -93,6 +93,8 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("足球", "football", "soccer"),
     ("篮球", "basketball"),
     ("电影", "movie", "movies", "film"),
+    ("剧集", "电视剧", "series", "show"),
+    ("最高", "highest", "top"),
     ("音乐", "music"),
     ("健康", "health"),
     ("教育", "education"),

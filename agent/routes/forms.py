@@ -96,6 +96,9 @@ STOCK_RE = re.compile(
     rf"{NOT_LATIN_BEFORE}((?:SH|SZ|BJ|HK|sh|sz|bj|hk)\d{{5,6}}|\d{{6}}\.(?:SH|SZ|BJ)|\d{{4,5}}\.HK)"
     rf"{NOT_LATIN_AFTER}"
 )
+# A US stock's ticker, in capitals (NVDA, $AAPL): read only for a parameter whose example is one
+# (``params._subject_value``), any other capitals being an acronym (AI, NBA).
+TICKER_RE = re.compile(r"(?<![\w$.@/\-])\$?([A-Z]{2,5})(?![\w.@/\-]|\s?主)")  # UP 主: no ticker
 # An id that mixes letters and digits: 3 digits or more, or 12 characters or more
 # (UCaXkIU1QidjPwiAYu6GcHjg, PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf; iPhone15 is no id).
 ID_RE = re.compile(

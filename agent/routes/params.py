@@ -24,7 +24,7 @@ from urllib.parse import unquote
 
 from agent.routes.entities import Asked, Entity, marked_after, question_read
 from agent.routes.enums import option_named, option_widened
-from agent.routes.forms import CJK_RE, DOMAIN_RE
+from agent.routes.forms import CJK_RE, DOMAIN_RE, TICKER_RE
 from agent.routes.slots import (
     TOPIC_PARAMS,
     Slot,
@@ -215,6 +215,10 @@ def _subject_value(
     for entity in candidates:
         if entity.value.casefold().lstrip("@") not in used and _fits(entity, slot):
             return _formed_as(entity, slot, asked), entity.kind, _fit(entity, slot)
+    if shape_of(slot.example) == "ticker":  # capitals, where a ticker is asked for: NVDA
+        for match in TICKER_RE.finditer(asked.text):
+            if match.group(1).casefold() not in used:
+                return match.group(1), "ticker", 1
     if shape_of(slot.example) == "number":  # a slug for a numbered id, when no number fits
         for entity in candidates:
             if entity.value.casefold() not in used and _slug_for_id(entity, slot, asked.text):

@@ -11,7 +11,7 @@ from urllib.parse import unquote
 from django.utils.translation import gettext_noop as noop
 
 from agent.routes.enums import inline_values, options_of, table_blocks
-from agent.routes.forms import CJK_RE, DOMAIN_RE, FILE_RE, ID_RE, STOCK_RE, VIDEO_RE
+from agent.routes.forms import CJK_RE, DOMAIN_RE, FILE_RE, ID_RE, STOCK_RE, TICKER_RE, VIDEO_RE
 from fetching.paths import template_parameters, template_values
 
 # Parameters whose name says they choose a setting, not a subject (by their last word).
@@ -147,6 +147,8 @@ def shape_of(value: str | None) -> str | None:
         return None
     if FILE_RE.fullmatch(value):
         return "file"
+    if TICKER_RE.fullmatch(value):
+        return "ticker"
     if "/" in value:
         return "pair"
     if value.isdigit():

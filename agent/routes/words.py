@@ -16,7 +16,8 @@ GENERIC = FILLER_EN | KIND_EN
 PEOPLE = frozenset(
     str.split(
         """people person persons everyone everybody someone somebody anyone anybody folks they
-    them he she it you we who users user developers fans experts others he's she's they're"""
+    them he she it you we who users user developers fans experts others he's she's they're
+    ta"""
     )
 )
 

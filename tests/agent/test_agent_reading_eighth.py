@@ -78,6 +78,23 @@ def test_a_kind_of_feed_the_question_does_not_want_is_not_asked_for(question, in
         ("ping me the moment shroud starts streaming on twitch", "/twitch/live/shroud"),
         ("When is xQc streaming next? Give me his Twitch schedule", "/twitch/schedule/xQc"),
         ("知乎问题 28626263 下面的回答\uff0c按发布时间排", "/zhihu/question/28626263/created"),
+        # read after reading-holdout4's one run:
+        # a verb's -ing form after "been" is no name; "whats" is "what's"
+        (
+            "what models has the Qwen org been uploading to hugging face lately",
+            "/huggingface/models/Qwen",
+        ),
+        (
+            "whats davidehrlich been logging on letterboxd lately? want his diary",
+            "/letterboxd/user/diary/davidehrlich",
+        ),
+        # a demonstrative between a name and its marker
+        ("集思录里 可转债 这个话题下的帖子", "/jisilu/topic/%E5%8F%AF%E8%BD%AC%E5%80%BA"),
+        # capitals fill a parameter whose example is a ticker
+        ("latest NVDA headlines from finviz", "/finviz/news/NVDA"),
+        ("finviz news for $AAPL", "/finviz/news/AAPL"),
+        # "highest" is top, "series" shows
+        ("imdb's list of the highest rated tv series (the 250 one)", "/imdb/chart/toptv"),
         # a handle's host is not the platform said
         ("posts from Gargron@mastodon.social", "/mastodon/acct/Gargron@mastodon.social/statuses"),
     ],
@@ -142,6 +159,13 @@ def test_a_description_lists_values_with_their_labels(text, values):
         ("我装的一个 Chrome 扩展更新了能提醒我吗", "id", "google"),
         # an UP 主 is bilibili's, when no platform is named
         ("关注的一个UP主更新视频了能不能第一时间知道", "uid", "bilibili"),
+        # the asker's professor names no one; ta is a pronoun
+        (
+            "my professor shared a YouTube playlist with us, can I get new videos from it?",
+            "id",
+            "youtube",
+        ),
+        ("知乎上有个答主写得很好\uff0c想订阅ta的回答", "id", "zhihu"),
         # Chinese words are never an app's id
         ("App Store 里有个 app 我想等降价再买\uff0c能提醒吗", "id", "apple"),
     ],
@@ -176,3 +200,10 @@ def test_a_file_is_read_by_its_name_and_extension(text, files):
 
     _rest, found = forms_read(text)
     assert [f.value for f in found if f.kind == "file"] == files
+
+
+def test_capitals_elsewhere_are_no_ticker():
+    # an acronym fills no parameter that takes no ticker
+    chosen, ctx = route("HN newest")
+
+    assert chosen is True and ctx.paths[0][0] == "/hackernews/newest"
