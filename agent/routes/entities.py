@@ -17,7 +17,7 @@ telegram); a word of the route's own name is never its subject ("User Activities
 Nor is a noun that heads a clause about the asker ("the lab I follow") or a word for a kind of
 feed after a name marker ("UP 主点赞的视频"). Names an English question puts in a subject's
 place unmarked are read by ``agent.routes.clauses``; what is never a value, by
-``agent.routes.words``.
+``agent.routes.words``; the marker words, in ``agent.routes.markers``.
 """
 
 import re
@@ -41,6 +41,17 @@ from agent.routes.forms import (
     Formed,
     forms_read,
 )
+from agent.routes.markers import (
+    AUTHOR_MARKERS,
+    EN_PHRASE_MARKERS,
+    EN_WORD_MARKERS,
+    PARTICIPLE_LEADS,
+    THIS_RE,
+    TOPIC_LEADS,
+    ZH_AFTER_MARKERS,
+    ZH_BEFORE_MARKERS,
+    ZH_TOPIC_MARKERS,
+)
 from agent.routes.words import GENERIC, PEOPLE, describes, usable
 from agent.vocabulary import (
     CLAUSE_PRONOUNS,
@@ -56,57 +67,15 @@ from agent.vocabulary import (
     intent_word,
 )
 
-THIS_RE = re.compile(r"(?:这个|那个|这位|那位|这一)$")
-# Auxiliaries before a verb's -ing form ("has been uploading", "is streaming").
-PARTICIPLE_LEADS = frozenset(str.split("been is are was were be am"))
 # Words around a topic that are not part of it ("latest posts about X"): never a topic.
 EN_FILLER = FILLER_EN
 ZH_FILLER = FILLER_ZH
 # Where a Chinese word ends: filler of two characters or more, and the particles. Single
 # characters such as 上 or 在 start words too (上海), so they do not cut.
 ZH_CUT = [w for w in ZH_FILLER if len(w) > 1] + ["的", "了", "吗", "呢", "吧"]
-EN_PHRASE_MARKERS = (
-    *("about", "search for", "search", "searching for", "tagged", "called", "named"),
-    *("mentioning", "regarding", "concerning"),
-)
-TOPIC_LEADS = frozenset(("about", "regarding", "concerning", "mentioning"))
-EN_WORD_MARKERS = frozenset(
-    str.split(
-        """of from by for tag user package app repo repository channel account author org
-    organization image project subreddit group creator uploader member id"""
-    )
-)
 GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
 # A quoted phrase right after 搜 (search), which alone is no marker: 热搜 is a hot list.
 SEARCHED_QUOTE_RE = re.compile(r"搜\s*[「“『\"]([^」”』\"]{1,40})")
-# What follows these is a topic to search for, not an account or a name.
-ZH_TOPIC_MARKERS = ("关于", "搜索", "搜一下", "搜搜", "关键词", "关键字", "提到", "提及", "涉及")
-ZH_AFTER_MARKERS = (
-    "作者",
-    "UP 主",
-    "UP主",
-    "up 主",
-    "up主",
-    "用户",
-    "博主",
-    "频道",
-    "话题",
-    "账号",
-    "仓库",
-    "标签",
-    "房间",
-    "直播间",
-    "条目",
-    "小组",
-)
-# What follows these names someone (an account), not a topic or a tag.
-AUTHOR_MARKERS = (
-    *str.split("from by user author account creator uploader member"),
-    *("作者", "UP 主", "UP主", "up 主", "up主", "用户", "博主", "账号"),
-)
-ZH_BEFORE_MARKERS = (
-    *("标签", "话题", "频道", "专栏", "仓库", "圈子", "吧", "用户", "博主", "房间", "直播间"),
-)
 
 
 @dataclass(frozen=True)

@@ -11,15 +11,9 @@ offline choice), read from the route's name and parameters against the question'
 import re
 
 from agent.question import EN_STOP
-from agent.routes.entities import (
-    AUTHOR_MARKERS,
-    ZH_AFTER_MARKERS,
-    ZH_BEFORE_MARKERS,
-    Asked,
-    platform_blank,
-    zh_content,
-)
+from agent.routes.entities import Asked, platform_blank, zh_content
 from agent.routes.forms import CJK_RE
+from agent.routes.markers import AUTHOR_MARKERS, ZH_AFTER_MARKERS, ZH_BEFORE_MARKERS
 from agent.routes.params import NOT_NAMED, FilledPath, params_fill
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
 from agent.routes.slots import words_of
