@@ -46,10 +46,14 @@ def test_a_question_of_filler_alone_is_never_off_topic(run_owner, stub_rsshub, q
 
     brief = brief_run(run_owner, question)
 
-    # Soon after midnight no item is of "today" and the brief says so (not answered in the
-    # window): that is the time window's verdict; the topic check's is never off topic.
+    # The stand-in items are one to five hours old: soon after midnight fewer of them (or none)
+    # are of "today", and the brief cites those in the window (or says none is and cites the
+    # newest). That is the time window's verdict; the topic check's is never off topic.
     assert brief.outcome != BriefOutcome.OFF_TOPIC, brief.body
-    assert len(brief.citations) == 5
+    if "today" not in question:
+        assert len(brief.citations) == 5
+    else:
+        assert brief.citations, brief.body
 
 
 CONTEXT = {"36kr", "36氪", "快讯", "newsflashes", "test", "rsshub"}
