@@ -170,7 +170,7 @@ def page_home(ctx: RunContext, _candidates: list[PlatformHit]) -> list[str]:
     """The platform whose page the question gives, when RSSHub Radar's rules map the page to
     one of its routes ("https://github.com/vercel/next.js/issues"): the page says the site more
     plainly than any name ("next.js" is also a platform's)."""
-    return page_namespaces(ctx.brief.question, ctx.tried_namespaces | set(UTILITY_NAMESPACES))
+    return page_namespaces(ctx, ctx.tried_namespaces | set(UTILITY_NAMESPACES))
 
 
 def value_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:

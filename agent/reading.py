@@ -32,6 +32,7 @@ from agent.routes.entities import Asked, question_read
 from agent.summary.subject import Subject, subject_of, topic_of
 from agent.vocabulary import asked_intents, subject_unnamed
 from catalog.search import platforms_named
+from fetching.radar import RadarHit, radar_hits
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,13 @@ class Reading:
         if "platforms_named" not in self._asked:
             self._asked["platforms_named"] = dict(platforms_named(self.query))
         return self._asked["platforms_named"]
+
+    def pages(self) -> list[RadarHit]:
+        """The routes the page address the question gives maps to (``fetching.radar``); once
+        per run: the platform and the route node both read them."""
+        if "pages" not in self._asked:
+            self._asked["pages"] = radar_hits(self.question)
+        return self._asked["pages"]
 
     def topic(self, context_words: set[str]) -> Subject:
         """What the items must mention, the words naming the feeds read (``context_words``)

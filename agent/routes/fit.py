@@ -12,7 +12,7 @@ import re
 
 from agent.question import EN_STOP
 from agent.routes.entities import Asked, platform_blank, zh_content
-from agent.routes.forms import CJK_RE
+from agent.routes.forms import CJK_RE, address_host
 from agent.routes.markers import AUTHOR_MARKERS, ZH_AFTER_MARKERS, ZH_BEFORE_MARKERS
 from agent.routes.params import NOT_NAMED, FilledPath, params_fill
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
@@ -20,6 +20,7 @@ from agent.routes.slots import words_of
 from agent.routes.words import GENERIC
 from agent.vocabulary import (
     EN_KIND_NOUNS,
+    LATIN_WORD_RE,
     REGIONS,
     ZH_KIND_NOUNS,
     asked_intents,
@@ -36,7 +37,6 @@ ZH_KIND_MARKERS = frozenset(m for m in (*ZH_BEFORE_MARKERS, *ZH_AFTER_MARKERS) i
 CONTENT_ZH = frozenset(str.split("文章 新闻 资讯 内容 帖子 视频 动态 更新 最新 最热 热门 主题"))
 # A route name's words: Latin words and runs of other letters (a Chinese name's phrases).
 NAME_WORD_RE = re.compile(r"[a-z0-9]+|[^\sa-z0-9\W]+")
-LATIN_WORD_RE = re.compile(r"[a-z0-9]+")
 # Route-name words that say how a feed is addressed, not which part of a site it reads.
 ADDRESS_WORDS = frozenset(
     str.split("timeline feed feeds id ids handle details profile user users account accounts")
@@ -136,7 +136,7 @@ def platform_words(platform: Platform) -> tuple[str, ...]:
 def platform_hosts(platform: Platform) -> tuple[str, ...]:
     """The platform's host, under which a name is a blog's or a user's own
     (noahpinion.substack.com, ``entities.question_read``)."""
-    host = re.sub(r"^(?:https?://)?(?:www\.)?", "", platform.url or "").split("/")[0].casefold()
+    host = address_host(platform.url).casefold()
     return (host,) if "." in host else ()
 
 

@@ -39,8 +39,11 @@ BARE_URL_RE = re.compile(
     r"((?:/[\w.\-~%]+)+)/?(?![\w/])",
     re.I | re.ASCII,
 )
-# A scheme before an address: the address is read as if written bare.
+# A scheme before an address: the address is read as if written bare (a "www." stays: a
+# domain said whole is read whole).
 SCHEME_RE = re.compile(r"\bhttps?://", re.I)
+# What a site's address says before its host.
+HOST_PREFIX_RE = re.compile(r"^(?:https?://)?(?:www\.)?")
 # Words saying what a value is ("page", "handle"): after other words they name no parameter.
 WHAT_WORDS = r"(?:page|slug|handle|username|account|channel)"
 # A value in parentheses right after what it names, perhaps after its kind: "uBlock Origin
@@ -143,6 +146,11 @@ class Formed(NamedTuple):
     kind: str
     value: str
     label: str = ""
+
+
+def address_host(url: str) -> str:
+    """A site's address as a host, without scheme or www: thegradient.pub."""
+    return HOST_PREFIX_RE.sub("", url or "").split("/")[0]
 
 
 def forms_read(text: str) -> tuple[str, list[Formed]]:

@@ -17,21 +17,21 @@ from agent.routes.fit import route_intents, route_said
 from catalog.models import Route
 from catalog.search import RouteHit
 from fetching.paths import RoutePathRejected, path_build, template_parameters
-from fetching.radar import RadarHit, radar_hits
+from fetching.radar import RadarHit
 
 
 def page_hits(ctx: RunContext) -> list[RadarHit]:
     """The routes of the chosen platforms the question's page maps to, not tried yet."""
     return [
         hit
-        for hit in radar_hits(ctx.brief.question)
+        for hit in ctx.reading.pages()
         if hit.namespace in ctx.platforms and hit.route_id not in ctx.tried_routes
     ]
 
 
-def page_namespaces(question: str, exclude: set[str]) -> list[str]:
+def page_namespaces(ctx: RunContext, exclude: set[str]) -> list[str]:
     """The platform whose page the question gives, when its rules map the page to a route."""
-    found = [h.namespace for h in radar_hits(question) if h.namespace not in exclude]
+    found = [h.namespace for h in ctx.reading.pages() if h.namespace not in exclude]
     return found[:1]
 
 

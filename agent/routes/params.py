@@ -215,11 +215,12 @@ def _subject_value(
     for entity in candidates:
         if entity.value.casefold().lstrip("@") not in used and _fits(entity, slot):
             return _formed_as(entity, slot, asked), entity.kind, _fit(entity, slot)
-    if shape_of(slot.example) == "ticker":  # capitals, where a ticker is asked for: NVDA
+    shape = shape_of(slot.example)
+    if shape == "ticker":  # capitals, where a ticker is asked for: NVDA
         for match in TICKER_RE.finditer(asked.text):
             if match.group(1).casefold() not in used:
                 return match.group(1), "ticker", 1
-    if shape_of(slot.example) == "number":  # a slug for a numbered id, when no number fits
+    if shape == "number":  # a slug for a numbered id, when no number fits
         for entity in candidates:
             if entity.value.casefold() not in used and _slug_for_id(entity, slot, asked.text):
                 return entity.value, entity.kind, -1

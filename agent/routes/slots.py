@@ -156,7 +156,6 @@ def shape_of(value: str | None) -> str | None:
     for pattern, shape in (
         (STOCK_RE, "stock"),
         (VIDEO_RE, "video"),
-        (FILE_RE, "file"),
         (DOMAIN_RE, "domain"),
         (ID_RE, "id"),
     ):

@@ -25,7 +25,7 @@ from urllib.parse import unquote
 from agent.question import CJK_RE, EN_STOP, WORD_RE
 from agent.routes.entities import marked_after, platform_blank
 from agent.routes.fit import template_intents, template_literals
-from agent.routes.forms import DURATION_RE, POSSESSIVE_RE, ZH_SPAN_WORD_RE
+from agent.routes.forms import DURATION_RE, POSSESSIVE_RE, ZH_SPAN_WORD_RE, address_host
 from agent.routes.markers import EN_PHRASE_MARKERS, ZH_TOPIC_MARKERS
 from agent.routes.slots import route_slots
 from agent.segment import zh_words
@@ -94,7 +94,7 @@ def context_words_load(
     names: list[str] = []
     for platform in Platform.objects.filter(namespace__in=namespaces):
         # its address too: "the blog posts on The Gradient (thegradient.pub)"
-        names += [platform.namespace, platform.name, *platform.aliases, _host(platform.url)]
+        names += [platform.namespace, platform.name, *platform.aliases, address_host(platform.url)]
     routes = Route.objects.in_bulk(set(route_ids) | {r for _p, r in paths if r})
     names += [routes[r].name for r in route_ids if r in routes]
     for path, route_id in paths:
@@ -106,11 +106,6 @@ def context_words_load(
     # the question puts them.
     words |= {fold(w) for n in names if CJK_RE.search(n) for w in zh_words(n) if len(w) > 1}
     return {w for w in words if w}
-
-
-def _host(url: str) -> str:
-    """A platform's address as a host, without scheme or www: thegradient.pub."""
-    return re.sub(r"^(?:https?://)?(?:www\.)?", "", url or "").split("/")[0]
 
 
 def _feed_words(routes: Iterable[Route]) -> list[str]:
