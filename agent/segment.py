@@ -49,3 +49,13 @@ def zh_words(run: str) -> list[str]:
         words += [w for w in tokenizer.cut(match.group(0), HMM=True) if w.strip()]
         last = match.end()
     return words + run[last:].split()
+
+
+def zh_parts(run: str) -> list[str]:
+    """The words of a run and the dictionary's words inside them (jieba's search mode:
+    实时票房榜 is 实时, 票房, 票房榜): what a name's words say, each part alone."""
+    tokenizer = segmenter().tokenizer
+    parts: list[str] = []
+    for word in zh_words(run):
+        parts += tokenizer.cut_for_search(word, HMM=True) if CJK_ONLY_RE.search(word) else [word]
+    return parts

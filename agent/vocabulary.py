@@ -85,10 +85,14 @@ PUT_EN = frozenset(
         """has have had will shall may might must pls plz but as roundup recap digest shows rss
         atom feed feeds subscribe subscribed notify alert never catch soon drop drops coming
         added time i'd i'm i've keep loop ping whenever itself every version versions not only
-        over too also included including instead either full"""
+        over too also included including incl instead either full come comes came send sends
+        reader readers"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
+# How often the asker wants to hear: a topic never ("wikipedia current events, daily"), though
+# a route's setting may be ("weekly" trending), so these are no filler to route choice.
+FREQUENCY_EN = frozenset(str.split("daily weekly monthly hourly yearly nightly biweekly"))
 # Pronouns that open a clause about the asker right after a noun: that noun is no name.
 CLAUSE_PRONOUNS = frozenset(str.split("i we you they i'm we're i've we've i'd my our"))
 # Possessive pronouns: what they stand before is the asker's (or someone's) own, named by no one.
@@ -142,7 +146,7 @@ FILLER_ZH = sorted(
             记录 日志 有关 新帖 新作 新游戏 新番 笔记 作品 新作品 来一份 来点 聊啥 在聊 都在聊 啥
             热搜榜 分类 板块 每天 每日 天天 推给 随时 订阅 一下 通知我 提醒我 一有 变动 官网 盯着
             就通知 就提醒 訂閱 幫我 有沒有 最近有 东西 我订 订一个 最多 只要 那种 那些 值得 能不能
-            第一时间 知道"""
+            第一时间 知道 重要"""
         ),
     },
     key=len,
@@ -161,6 +165,10 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "trend": (
         ("trend", "trends", "trending", "hot", "hottest"),
         ("趋势", "热搜", "热门", "最热", "最火", "热榜"),
+    ),
+    "rank": (
+        ("rank", "ranking", "rankings", "leaderboard", "chart", "charts"),
+        ("排行", "排名", "排行榜"),
     ),
     "bookmark": (("bookmark", "fav", "favourite", "favorite", "collect"), ("收藏",)),
     "like": (("like", "liked", "likes"), ("点赞", "喜欢")),

@@ -64,6 +64,7 @@ from agent.vocabulary import (
     ONE_OF_KIND_ZH,
     OWNERS,
     PAST_FORM_RE,
+    PUT_EN,
     intent_word,
 )
 
@@ -201,6 +202,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             continue
         if not words and phrase and low in GENERIC:
             continue  # "search results on frieren": what is searched follows
+        if phrase and words and low in PUT_EN:
+            break  # "tagged Obsidian pls": how the question is put ends the phrase
         fits = usable(token, excluded) if not phrase else low not in EN_STOP and low not in excluded
         if not fits or low in EN_WORD_MARKERS:
             break

@@ -116,17 +116,20 @@ DOMAIN_RE = re.compile(
     rf"{NOT_LATIN_BEFORE}((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}}){NOT_LATIN_AFTER}",
     re.I | re.ASCII,
 )
-# A span of time ("24 小时", "7 days"): when to read, never what about.
+# A span of time ("24 小时", "7 days") or how often ("every day"): when to read, never what
+# about.
 DURATION_RE = re.compile(
-    r"\d+\s*(?:个)?(?:小时|天|日|周|星期|月|年|hours?|hrs?|days?|weeks?|months?|years?)",
+    r"\d+\s*(?:个)?(?:小时|天|日|周|星期|月|年|hours?|hrs?|days?|weeks?|months?|years?)"
+    r"|\b(?:every|each)\s+(?:day|week|month|hour|morning|evening|night)\b"
+    r"|\b7\s*[x\u00d7*]\s*24\b",  # round the clock: 7x24 快讯
     re.I,
 )
 # A Chinese word that is a span of time (一周, 半年, 这两天) or a count of items (几条): matched
 # whole, on a segmenter's words, so 统一 or 唯一 never lend their 一 to a span.
 ZH_SPAN_WORD_RE = re.compile(
     r"(?:这|那|近|最近)?[一两二三四五六七八九十半几]个?(?:小时|天|日|周|星期|月|年)"
-    # a count of items (几条, 三篇): how many, not what about
-    r"|[一两二三四五六七八九十几]+[条个篇则项件]"
+    # a count of items (几条, 三篇) or issues (一期, 三集): how many, not what about
+    r"|[一两二三四五六七八九十几]+[条个篇则项件期集章话首]"
 )
 NUMBER_RE = re.compile(rf"(?<![{LATIN}_.\-])(\d+)(?![{LATIN}_\-]|\.\d)")
 TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]|[{CJK}]+", re.ASCII)

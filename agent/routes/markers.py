@@ -12,9 +12,9 @@ THIS_RE = re.compile(r"(?:这个|那个|这位|那位|这一)$")
 PARTICIPLE_LEADS = frozenset(str.split("been is are was were be am"))
 EN_PHRASE_MARKERS = (
     *("about", "search for", "search", "searching for", "tagged", "called", "named"),
-    *("mentioning", "regarding", "concerning"),
+    *("mentioning", "mention", "mentions", "regarding", "concerning"),
 )
-TOPIC_LEADS = frozenset(("about", "regarding", "concerning", "mentioning"))
+TOPIC_LEADS = frozenset(("about", "regarding", "concerning", "mentioning", "mention", "mentions"))
 EN_WORD_MARKERS = frozenset(
     str.split(
         """of from by for tag user package app repo repository channel account author org

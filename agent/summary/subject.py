@@ -28,11 +28,12 @@ from agent.routes.fit import template_intents, template_literals
 from agent.routes.forms import DURATION_RE, POSSESSIVE_RE, ZH_SPAN_WORD_RE, address_host
 from agent.routes.markers import EN_PHRASE_MARKERS, ZH_TOPIC_MARKERS
 from agent.routes.slots import route_slots
-from agent.segment import zh_words
+from agent.segment import zh_parts, zh_words
 from agent.vocabulary import (
     FILLER_EN,
     FILLER_ZH,
     FILLER_ZH_WORDS,
+    FREQUENCY_EN,
     INTENTS,
     LATIN_WORD_RE,
     PAST_FORM_RE,
@@ -44,10 +45,14 @@ from fetching.paths import template_values
 # Words that say what kind of items are wanted, or how the question is put, not what it is
 # about: the one filler vocabulary (``agent.vocabulary``). Latin words are compared whole;
 # Chinese ones are cut out of a keyword wherever they are (no single character: 上 starts 上海).
-FILLER_LATIN = FILLER_EN | EN_STOP
+# A feed's language ("from the original English site") says which feed, not what about.
+LANGUAGES_LATIN = frozenset((*INTENTS["english"][0], *INTENTS["chinese"][0]))
+FILLER_LATIN = FILLER_EN | EN_STOP | FREQUENCY_EN | LANGUAGES_LATIN
 FILLER_CJK = FILLER_ZH_WORDS
 FILLER_CJK_SET = frozenset(FILLER_ZH)
 FILLER_CJK_RE = re.compile("|".join(map(re.escape, FILLER_ZH_WORDS)))
+# An owner's possessive right before a word: "Indonesia's BMKG".
+SOURCE_OWNER_RE = re.compile(r"(\b[A-Za-z][\w.\-]*(?:'s|\u2019s))(\s+[\w.\-]+)")
 
 
 @dataclass(frozen=True)
@@ -104,7 +109,8 @@ def context_words_load(
     words = {fold(n) for n in names} | {fold(w) for n in names for w in WORD_RE.findall(n)}
     # A Chinese name is read in words too: 正在上映的电影 names 正在, 上映 and 电影 wherever
     # the question puts them.
-    words |= {fold(w) for n in names if CJK_RE.search(n) for w in zh_words(n) if len(w) > 1}
+    # and in the words inside its words: 实时票房榜 names 票房 too.
+    words |= {fold(w) for n in names if CJK_RE.search(n) for w in zh_parts(n) if len(w) > 1}
     return {w for w in words if w}
 
 
@@ -154,7 +160,8 @@ def subject_of(
     cjk_context = sorted((w for w in context_words if CJK_RE.search(w)), key=len, reverse=True)
     # A platform's name parted into keywords ("Hugging", "Face") is still its name.
     # A span of time ("24 小时", "一周") says when, not what about.
-    keywords = [platform_blank(DURATION_RE.sub(" ", " ".join(keywords)), context_words)]
+    text = _source_owners_blank(DURATION_RE.sub(" ", " ".join(keywords)), context_words)
+    keywords = [platform_blank(text, context_words)]
     terms: list[str] = []
     for keyword in keywords:
         for token in WORD_RE.findall(keyword):
@@ -165,6 +172,17 @@ def subject_of(
     return Subject(tuple(dict.fromkeys(t for t in terms if len(t) >= 2 or t.isdigit())))
 
 
+def _source_owners_blank(text: str, context_words: set[str]) -> str:
+    """``text`` without the owners of a source's name: "Indonesia's BMKG" names the source,
+    the items need not mention Indonesia."""
+
+    def owner(match: re.Match[str]) -> str:
+        named = fold(match.group(2)) in context_words
+        return " " * len(match.group(1)) + match.group(2) if named else match.group(0)
+
+    return SOURCE_OWNER_RE.sub(owner, text)
+
+
 # A verb's past form said in lower case ("launched", "announced", "published"): what happened
 # to the items, not what they are about.
 def _latin_term(token: str, context_words: set[str]) -> bool:
@@ -173,6 +191,9 @@ def _latin_term(token: str, context_words: set[str]) -> bool:
     word = fold(token.removesuffix("'s").removesuffix("\u2019s"))
     if word in context_words or word in FILLER_LATIN:
         return False
+    parts = [part for part in word.split("-") if part]
+    if len(parts) > 1 and all(p in context_words or p in FILLER_LATIN for p in parts):
+        return False  # "pre-releases" for /python/pre: each part names the feed
     return PAST_FORM_RE.fullmatch(token) is None
 
 

@@ -1,0 +1,100 @@
+"""The ninth pass of issue 29's reading rules: what a question says of when or how often it
+wants to hear (daily, every day, 7x24, 一期), of the feed's language, and of how it is put
+(incl., as they come out) is no topic; nor is the part of a Chinese name inside its words
+(票房 of 实时票房榜) or the owner of a source's name (Indonesia's BMKG). A phrase marked for a
+value ends where the question's manner begins (tagged Obsidian pls), and "that mention X"
+marks X for a search. Against the real catalog snapshot, offline."""
+
+import pytest
+
+from agent.question import rewrite_offline
+from agent.reading import question_reading
+from agent.segment import zh_parts
+from agent.summary.subject import context_words_load
+from agent.vocabulary import asked_intents
+from catalog.models import Route
+from tests.agent.test_agent_route_offline import route
+
+pytestmark = pytest.mark.django_db
+
+
+def topic_terms(question: str, namespace: str, template: str, path: str) -> tuple[str, ...]:
+    """The terms the topic check looks for when ``path`` of ``template`` was read."""
+    read = Route.objects.get(path=template)
+    words = context_words_load(namespaces={namespace}, route_ids={read.pk}, paths=[(path, read.pk)])
+    return question_reading(question, rewrite_offline(question)).topic(words).terms
+
+
+@pytest.mark.parametrize(
+    "question, namespace, template, path",
+    [
+        ("wikipedia current events, daily", "wikipedia",
+         "/wikipedia/current-events/:includeToday?", "/wikipedia/current-events"),
+        ("Send me the LeetCode daily question every day", "leetcode",
+         "/leetcode/dailyquestion/en", "/leetcode/dailyquestion/en"),
+        ("HelloGitHub 月刊出新一期提醒我", "hellogithub", "/hellogithub/volume",
+         "/hellogithub/volume"),
+        ("华尔街见闻 7x24 实时快讯", "wallstreetcn", "/wallstreetcn/live/:category?/:score?",
+         "/wallstreetcn/live"),
+        ("python releases incl. pre-releases", "python", "/python/:pre?", "/python/pre"),
+        ("Anthropic research posts, as they come out", "anthropic", "/anthropic/research",
+         "/anthropic/research"),
+        ("Daily NASA Astronomy Picture of the Day from the original English site", "nasa",
+         "/nasa/apod", "/nasa/apod"),
+    ],
+)  # fmt: skip
+def test_when_how_often_and_how_a_question_is_put_are_no_topic(question, namespace, template, path):
+    """Such a question names nothing the items must mention: it is never off topic."""
+    assert topic_terms(question, namespace, template, path) == ()
+
+
+@pytest.mark.parametrize(
+    "question, namespace, template, path, terms",
+    [
+        ("wikipedia current events about Ukraine, daily", "wikipedia",
+         "/wikipedia/current-events/:includeToday?", "/wikipedia/current-events", ("Ukraine",)),
+        ("华尔街见闻 7x24 快讯里关于黄金的", "wallstreetcn",
+         "/wallstreetcn/live/:category?/:score?", "/wallstreetcn/live", ("黄金",)),
+        ("Anthropic research posts about interpretability, as they come out", "anthropic",
+         "/anthropic/research", "/anthropic/research", ("interpretability",)),
+    ],
+)  # fmt: skip
+def test_a_topic_beside_them_is_still_the_topic(question, namespace, template, path, terms):
+    assert topic_terms(question, namespace, template, path) == terms
+
+
+def test_the_words_inside_a_chinese_routes_name_name_the_feed():
+    assert "票房" in zh_parts("实时票房榜")
+    assert topic_terms("猫眼实时票房", "maoyan", "/maoyan/box", "/maoyan/box") == ()
+    named = topic_terms("猫眼实时票房里有哪吒吗", "maoyan", "/maoyan/box", "/maoyan/box")
+    assert named == ("哪吒",)
+
+
+def test_the_owner_of_a_sources_name_is_no_topic_but_an_owner_of_anything_else_is():
+    question = "Show me the recent earthquakes reported by Indonesia's BMKG."
+    assert topic_terms(question, "bmkg", "/bmkg/earthquake", "/bmkg/earthquake") == ()
+    other = "Recent earthquakes on BMKG about Indonesia's capital"
+    assert "Indonesia" in topic_terms(other, "bmkg", "/bmkg/earthquake", "/bmkg/earthquake")
+
+
+def test_a_ranking_is_a_kind_of_feed_in_both_languages():
+    assert "rank" in asked_intents("IT之家 24小时 阅读排行")
+    assert "rank" in asked_intents("Best of JS monthly rankings")
+    assert (
+        topic_terms(
+            "IT之家 24小时 阅读排行", "ithome", "/ithome/ranking/:type", "/ithome/ranking/24h"
+        )
+        == ()
+    )
+
+
+def test_a_phrase_marked_for_a_value_ends_where_the_manner_begins():
+    chosen, ctx = route("sspai articles tagged Obsidian pls")
+
+    assert chosen and ctx.paths[0][0] == "/sspai/tag/Obsidian"
+
+
+def test_that_mention_marks_what_to_search_for():
+    chosen, ctx = route("hackerone reports that mention nextcloud")
+
+    assert chosen and ctx.paths[0][0] == "/hackerone/search/nextcloud"
