@@ -28,7 +28,7 @@ from agent.routes.model import routes_by_model
 from agent.routes.page import page_path
 from agent.routes.params import FilledPath, SubjectMissing
 from agent.routes.setup import setup_needed
-from agent.routes.slots import route_words
+from agent.routes.slots import Slot, route_slots, route_words
 from briefs import reasons
 from catalog.models import Route
 from catalog.search import RouteHit, routes_for_platforms
@@ -86,6 +86,12 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
             if isinstance(exc, SubjectMissing):
                 missing.append((route, exc))
                 below = below or route_about(ctx.rewrite.query, route)
+    if ctx.reading.unnamed:
+        # "晋江某个作者的新文": a route whose subject may be left out reads no one's then
+        for entry in [f for f in filled if not f[2].names_subject]:
+            if empty := _subject_left_out(entry[1], entry[2]):
+                filled.remove(entry)
+                missing.append((entry[1], SubjectMissing(empty)))
     if missing and ctx.reading.unnamed:
         # "某位 B 站 UP 主的最新视频": someone is meant, and a feed of no one is not theirs, nor
         # a search for the words around them ("about new issues in the repo I maintain")
@@ -100,6 +106,12 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
         reasons.reason_join(reason.english(), reasons.ROUTE_PER_PLATFORM.english()),
         rejected,
     )
+
+
+def _subject_left_out(route: Route, filled: FilledPath) -> list[Slot]:
+    """The optional subject parameters ``filled`` leaves without a value."""
+    slots = route_slots(route.path, route.parameters, route.description, route.example)
+    return [s for s in slots if s.subject and s.optional and not filled.params.get(s.name)]
 
 
 def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> None:

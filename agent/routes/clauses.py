@@ -4,6 +4,8 @@ before the artifacts a name publishes ("fabric-api versions"), as the subject of
 "when" ("when shroud goes live"). Read by ``agent.routes.entities``.
 """
 
+import re
+
 from agent.routes.forms import CJK_RE, POSSESSIVE_RE, WORD_TOKEN_RE
 from agent.routes.words import GENERIC, PEOPLE, usable
 from agent.vocabulary import CLAUSE_PRONOUNS, EN_KIND_NOUNS, LIGHT_VERBS
@@ -21,6 +23,8 @@ QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
 # A kind of thing right after "the X" names X ("the golang organization"), and so it does after
 # a preposition or first ("events in mastodon org", "postgres image new tags").
 KIND_LEADS = frozenset(("", *str.split("the in of for from by on at")))
+SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
+SLUG_KINDS = EN_KIND_NOUNS | {"tag"}
 
 
 def _subject_word(token: str, excluded: set[str]) -> bool:
@@ -74,7 +78,10 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         # "fabric-api versions", "tokio releases": a name before the artifacts it publishes
         # ("Track releases of ..." opens with a verb: a name of letters first is none)
         artifact = after in ARTIFACTS and (i > 0 or not token.isalpha() or token.islower())
-        kind = led and (after in EN_KIND_NOUNS or artifact) and not owned
+        # "a new fabric-api version", "climate-crisis tag": a slug (lower case, hyphened) is a
+        # name before its kind or artifact whatever leads it
+        slug = SLUG_RE.fullmatch(token) is not None and (after in SLUG_KINDS or artifact)
+        kind = ((led and (after in EN_KIND_NOUNS or artifact)) or slug) and not owned
         named = asked or relative or kind or subordinate or contracted
         if named and _subject_word(token, excluded):
             found.append(token)

@@ -103,7 +103,10 @@ class Asked:
 def platform_blank(question: str, words: Iterable[str]) -> str:
     """``question`` with the platform's names, aliases and namespace replaced by spaces."""
     for word in sorted({w for w in words if w and len(w) > 1}, key=len, reverse=True):
-        question = _name_pattern(word).sub(lambda m: " " * len(m.group(0)), question)
+        pattern = _name_pattern(word)
+        if word.isascii():  # "The Economist's China section": the possessive goes with it
+            pattern = re.compile(pattern.pattern + r"(?:'s)?", pattern.flags)
+        question = pattern.sub(lambda m: " " * len(m.group(0)), question)
     return question
 
 

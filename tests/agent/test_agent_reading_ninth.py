@@ -98,3 +98,46 @@ def test_that_mention_marks_what_to_search_for():
     chosen, ctx = route("hackerone reports that mention nextcloud")
 
     assert chosen and ctx.paths[0][0] == "/hackerone/search/nextcloud"
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        ("notify me when there's a new fabric-api version on modrinth",
+         "/modrinth/project/fabric-api/versions"),
+        ("al jazeera english, climate-crisis tag", "/aljazeera/english/tag/climate-crisis"),
+    ],
+)  # fmt: skip
+def test_a_slug_before_its_kind_is_a_name_whatever_leads_it(question, path):
+    chosen, ctx = route(question)
+
+    assert chosen and ctx.paths[0][0] == path
+
+
+def test_a_hyphened_word_of_the_feeds_own_is_no_slug():
+    chosen, ctx = route("any new pre-release version of python")
+
+    assert chosen and ctx.paths[0][0] == "/python/pre"
+
+
+def test_a_sources_possessive_is_no_value():
+    """ "The Economist's China section": the 's goes with the name, never a value "s"."""
+    chosen, ctx = route("Is there an RSS for The Economist's China section?")
+
+    assert chosen
+    assert ctx.paths[0][0].casefold() == "/economist/china"
+
+
+@pytest.mark.parametrize("question", ["晋江某个作者的新文", "某个晋江作者最近更新了什么"])
+def test_someone_unnamed_asks_even_where_the_route_may_leave_them_out(question):
+    """/jjwxc/author/:id? reads a feed of no one without its id: the run asks instead."""
+    chosen, ctx = route(question)
+
+    assert not chosen
+    assert [n["parameter"] for n in ctx.needs] == ["id"]
+
+
+def test_a_route_that_may_leave_its_subject_out_is_read_when_no_one_is_meant():
+    chosen, ctx = route("晋江作者的最新排行")
+
+    assert chosen and ctx.needs == []
