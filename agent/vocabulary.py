@@ -185,7 +185,7 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "branch": (("branch", "branches"), ("分支",)),
     "follower": (("follower", "followers"), ("粉丝",)),
     "contributor": (("contributor", "contributors"), ("贡献者",)),
-    "comment": (("comment", "comments", "reply", "replies"), ("评论", "回复")),
+    "comment": (("comment", "comments", "reply", "replies"), ("评论", "回复", "吐槽")),
     "paper": (("paper", "papers"), ("论文",)),
     "video": (("video", "videos", "upload"), ("视频",)),
     # a stream going on now, and the times of those to come

@@ -106,7 +106,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("股票", "stock", "stocks"),
     ("视频", "video", "videos"),
     ("图片", "photo", "photos", "picture"),
-    ("评论", "comment", "comments"),
+    ("评论", "吐槽", "comment", "comments"),
     ("问答", "qa", "question"),
     ("开放", "open"),
     ("关闭", "关掉", "closed"),

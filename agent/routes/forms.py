@@ -102,6 +102,8 @@ STOCK_RE = re.compile(
 # A US stock's ticker, in capitals (NVDA, $AAPL): read only for a parameter whose example is one
 # (``params._subject_value``), any other capitals being an acronym (AI, NBA).
 TICKER_RE = re.compile(r"(?<![\w$.@/\-])\$?([A-Z]{2,5})(?![\w.@/\-]|\s?主)")  # UP 主: no ticker
+# A device's model identifier, a comma between its numbers: iPhone15,2, iPad13,1, Mac14,7.
+DEVICE_RE = re.compile(rf"{NOT_LATIN_BEFORE}([a-z]*[A-Z][A-Za-z]*\d+,\d+){NOT_LATIN_AFTER}")
 # An id that mixes letters and digits: 3 digits or more, or 12 characters or more
 # (UCaXkIU1QidjPwiAYu6GcHjg, PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf; iPhone15 is no id).
 ID_RE = re.compile(
@@ -178,6 +180,7 @@ def forms_read(text: str) -> tuple[str, list[Formed]]:
         (STOCK_RE, "stock"),
         (DASHED_RE, "quoted"),
         (DOMAIN_RE, "domain"),
+        (DEVICE_RE, "id"),
         (ID_RE, "id"),
     ):
         text = _blank(text, pattern, found, kind)

@@ -9,6 +9,7 @@ import pytest
 
 from agent.question import rewrite_offline
 from agent.reading import question_reading
+from agent.routes.forms import forms_read
 from agent.segment import zh_parts
 from agent.summary.subject import context_words_load
 from agent.vocabulary import asked_intents
@@ -141,3 +142,21 @@ def test_a_route_that_may_leave_its_subject_out_is_read_when_no_one_is_meant():
     chosen, ctx = route("晋江作者的最新排行")
 
     assert chosen and ctx.needs == []
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        ("any new beta firmware for iPhone15,2? want a feed", "/ipsw.dev/index/iPhone15,2"),
+        ("bgm.tv 条目 400602 的吐槽有新的就推给我", "/bangumi.tv/subject/400602/comments"),
+    ],
+)
+def test_a_device_identifier_is_whole_and_tucao_is_comments(question, path):
+    chosen, ctx = route(question)
+
+    assert chosen and ctx.paths[0][0] == path
+
+
+def test_a_count_with_a_comma_is_no_device():
+    _rest, found = forms_read("top 10,000 posts from v2,3 of the app")
+    assert not [f for f in found if "," in f.value]
