@@ -272,6 +272,10 @@ def option_widened(question: str, choices: list[tuple[str, str]], value: str) ->
     return every
 
 
+# What parts a Chinese label's names for one value: a fullwidth slash, 、
+LABEL_PARTS_RE = re.compile(r"\s*[\uff0f\u3001]\s*")
+
+
 def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) -> str | None:
     """The value of the option the question names best, or None.
 
@@ -289,7 +293,9 @@ def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) 
     said = _grams(question)
     best: tuple[float, bool, bool, bool, int, str] | None = None
     for label, value in choices:
-        for text in (label, value):
+        # a label of two names for one value ("回复\uff0f查看") names it by either
+        parts = LABEL_PARTS_RE.split(label)
+        for text in (label, *(parts if len(parts) > 1 else ()), value):
             if text.startswith("/"):
                 continue  # a table's example path, no label: /nature/research/nature
             grams = _grams(text)

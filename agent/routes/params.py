@@ -43,6 +43,7 @@ REGION_PARAMS = frozenset(str.split("country region area market store"))
 # A parameter whose description asks for its value in lower case.
 LOWER_CASE_RE = re.compile(r"全小写|小写|lower[- ]?case", re.I)
 SLUG_ID_RE = re.compile(r"[a-z][a-z0-9_\-]{3,}")
+ID_SAID_RE = re.compile(r"(?<![A-Za-z])id(?![A-Za-z])", re.I)  # a description saying "ID"
 NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
 
 
@@ -311,9 +312,31 @@ def params_fill(
                 used.add(value.casefold().lstrip("@"))
                 # its default said ("on gitlab.com") suits no better than leaving it out
                 fit += 0 if value.casefold() == (slot.default or "").casefold() else suits
+    _keyed_settings(slots, asked, values, sources, used)
     _settle(slots, values, sources)
     path = path_build(template, values)
     return FilledPath(path=path, params=values, sources=sources, fit=fit)
+
+
+def _keyed_settings(
+    slots: list[Slot], asked: Asked, values: dict, sources: dict, used: set[str]
+) -> None:
+    """A numbered setting (a category's id, no values listed) takes the number the question
+    keys as its id ("分类 ID 29" for ``:caty``, described as 分类 ID), never its example."""
+    for slot in slots:
+        if slot.subject or slot.choices or slot.name in values:
+            continue
+        if shape_of(slot.example) != "number":
+            continue
+        for entity in asked.entities:
+            keyed = entity.label and (
+                _labelled(entity.label, slot)
+                or (entity.label == "id" and ID_SAID_RE.search(slot.description))
+            )
+            if entity.kind == "number" and keyed and entity.value not in used:
+                values[slot.name], sources[slot.name] = entity.value, "option"
+                used.add(entity.value)
+                break
 
 
 def _settings_said(

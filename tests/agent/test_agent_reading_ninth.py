@@ -160,3 +160,17 @@ def test_a_device_identifier_is_whole_and_tucao_is_comments(question, path):
 def test_a_count_with_a_comma_is_no_device():
     _rest, found = forms_read("top 10,000 posts from v2,3 of the app")
     assert not [f for f in found if "," in f.value]
+
+
+def test_a_numbered_setting_takes_the_id_the_question_keys_not_its_example():
+    """/caai/:caty's example is 45 and its description "分类 ID": "分类 ID 29" is the value."""
+    chosen, ctx = route("中国人工智能学会 caai.cn 分类 ID 29 的学会动态")
+
+    assert chosen and ctx.paths[0][0] == "/caai/29"
+
+
+def test_a_label_of_two_names_names_its_value_by_either():
+    """2cycd's sort lists "回复\uff0f查看" for ``replies``: 按回复排序 asks for it."""
+    chosen, ctx = route("二次元虫洞 动漫下载 板块\uff0c按回复排序")
+
+    assert chosen and ctx.paths[0][0] == "/2cycd/53/replies"
