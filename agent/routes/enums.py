@@ -29,7 +29,9 @@ MD_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
 INLINE_VALUE_RE = re.compile(
     r"`([A-Za-z0-9_.\-]{1,40})`(?:\s*[(\uff08]([^()\uff08\uff09`]{1,20})[)\uff09]"
     # or a Chinese label right after it: "默认`1`全部快讯 ... 可设置为`2`只看重要的"
-    r"|([\u4e00-\u9fff][^\uff0c,\u3002;\uff1b`()\uff08\uff09]{0,11}))?"
+    r"|([\u4e00-\u9fff][^\uff0c,\u3002;\uff1b`()\uff08\uff09]{0,11})"
+    # or one said to be it: "`answer` 即 `回复`"
+    r"|\s*即\s*`([^`]{1,20})`)?"
 )
 # One value to fill in for a feature, its label after it: "填入 `pre` 以包含预发布版本".
 FLAG_VALUE_RE = re.compile(
@@ -133,7 +135,7 @@ def inline_values(text: str) -> list[tuple[str, str]]:
     else a bare list in parentheses ("Period (week, month, year)") or said as one ("Choose
     from: date, week, month"). A lone value to fill in for a feature comes with its label
     ("填入 `pre` 以包含预发布版本")."""
-    found = [(v, paren or glued) for v, paren, glued in INLINE_VALUE_RE.findall(text or "")]
+    found = [(v, "".join(labels)) for v, *labels in INLINE_VALUE_RE.findall(text or "")]
     values = list(dict.fromkeys(value for value, _label in found))
     if len(values) == 1 and (flag := FLAG_VALUE_RE.search(text or "")):
         return [(flag.group(1), flag.group(1)), (flag.group(2).strip(), flag.group(1))]

@@ -9,6 +9,7 @@ import pytest
 
 from agent.question import rewrite_offline
 from agent.reading import question_reading
+from agent.routes.enums import inline_values
 from agent.routes.forms import forms_read
 from agent.segment import zh_parts
 from agent.summary.subject import context_words_load
@@ -174,3 +175,13 @@ def test_a_label_of_two_names_names_its_value_by_either():
     chosen, ctx = route("二次元虫洞 动漫下载 板块\uff0c按回复排序")
 
     assert chosen and ctx.paths[0][0] == "/2cycd/53/replies"
+
+
+def test_a_value_said_to_be_a_label_is_listed_with_it():
+    """ "`answer` 即 `回复`": 回复 labels ``answer``, and is no value of its own."""
+    listed = inline_values("类型\uff0c可选值为 `questions` 即 `主题` 或 `answer` 即 `回复`")
+
+    assert ("回复", "answer") in listed and ("主题", "questions") in listed
+    assert all(value in ("questions", "answer") for _label, value in listed)
+    chosen, ctx = route("集思录用户「饭斗」的回复")
+    assert chosen and ctx.paths[0][0].endswith("/answer")
