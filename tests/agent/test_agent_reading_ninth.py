@@ -183,5 +183,7 @@ def test_a_value_said_to_be_a_label_is_listed_with_it():
 
     assert ("回复", "answer") in listed and ("主题", "questions") in listed
     assert all(value in ("questions", "answer") for _label, value in listed)
+    bare = inline_values("排序方式\uff0c可选 `0` 即 最新回复 或 `1` 即 最新发布")
+    assert ("最新发布", "1") in bare and ("最新回复", "0") in bare
     chosen, ctx = route("集思录用户「饭斗」的回复")
     assert chosen and ctx.paths[0][0].endswith("/answer")
