@@ -223,6 +223,10 @@ _ZH_KINDS = "|".join(
         "up 主",
     ]
 )
+# Kinds of subject that are people or their accounts.
+_ZH_PEOPLE = "|".join(
+    [*str.split("主播 博主 答主 作者 用户 up主 账号 画师 歌手 设计师 大佬 太太"), "up 主"]
+)
 # "我关注的频道", "朋友运营的 Telegram 频道", "我关注的那个 B 站 UP 主", "我昨天在 V2EX 发的那个
 # 帖子": the asker's circle, a short clause (spaces only around Latin words), 的, then (after
 # 那个 or a platform's name, at most) a kind of subject
@@ -236,7 +240,11 @@ ASKERS_KIND_ZH = re.compile(
 # "关注的一个UP主", "我装的一个 Chrome 扩展", "有个 app": one of a kind, said which by no name
 # (a Latin word between them qualifies the kind: a Chrome extension)
 ONE_OF_KIND_ZH = re.compile(
-    rf"(?:一个|一位|有个|有一个|某个|某位)\s*(?:[A-Za-z][\w.\-]{{0,15}}\s*)?(?:{_ZH_KINDS})", re.I
+    rf"(?:一个|一位|有个|有一个|某个|某位)\s*(?:[A-Za-z][\w.\-]{{0,15}}\s*)?(?:{_ZH_KINDS})"
+    # one of the people who post, a short Chinese word between (a platform's name, an
+    # adjective): 一个斗鱼主播, 一位知乎答主, 一个有趣的博主
+    rf"|(?:一个|一位|有个|有一个|某个|某位)[\u4e00-\u9fff]{{0,4}}的?\s*(?:{_ZH_PEOPLE})",
+    re.I,
 )
 
 

@@ -13,7 +13,7 @@ from agent.routes.enums import inline_values
 from agent.routes.forms import forms_read
 from agent.segment import zh_parts
 from agent.summary.subject import context_words_load
-from agent.vocabulary import asked_intents
+from agent.vocabulary import asked_intents, subject_unnamed
 from catalog.models import Route
 from tests.agent.test_agent_route_offline import route
 
@@ -187,3 +187,24 @@ def test_a_value_said_to_be_a_label_is_listed_with_it():
     assert ("最新发布", "1") in bare and ("最新回复", "0") in bare
     chosen, ctx = route("集思录用户「饭斗」的回复")
     assert chosen and ctx.paths[0][0].endswith("/answer")
+
+
+@pytest.mark.parametrize(
+    "question", ["帮我订阅一个斗鱼主播的开播提醒", "一位知乎答主的新回答", "我关注的一个太太更新了"]
+)
+def test_one_of_the_people_who_post_a_platform_between_is_unnamed(question):
+    assert subject_unnamed(question)
+
+
+@pytest.mark.parametrize(
+    "question", ["斗鱼主播排行", "一个月内的知乎热榜", "一个人也能玩的游戏推荐"]
+)
+def test_a_kind_of_people_named_by_no_one_of_them_is_not_unnamed(question):
+    assert not subject_unnamed(question)
+
+
+def test_one_streamer_of_a_platform_is_asked_for_not_another_platforms_feed():
+    chosen, ctx = route("帮我订阅一个斗鱼主播的开播提醒")
+
+    assert not chosen
+    assert [n["parameter"] for n in ctx.needs] == ["id"]
