@@ -215,11 +215,13 @@ KIND_ASKERS_EN = re.compile(
 # "our project's repository", "my favourite YouTube channel": a possessive, then within three
 # words a kind of subject
 ASKERS_KIND_EN = re.compile(rf"\b(?:my|our|your)\s+(?:[\w.'\u2019-]+\s+){{0,3}}?(?:{_KINDS})\b")
+# "a YouTuber's uploads", "an org's models": one of a kind, owning, said which by no name
+ONE_OF_KIND_EN = re.compile(rf"\b(?:a|an|one)\s+(?:{_KINDS})(?:'s|\u2019s)")
 _ZH_KINDS = "|".join(
     [
         *ZH_KIND_NOUNS,
         *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 帖子 贴吧 播客 up主"),
-        *str.split("专辑 电台 漫画 课程 番剧 节目 书 小说 app 软件 答主 歌手 画师"),
+        *str.split("专辑 电台 漫画 课程 番剧 节目 书 小说 app 软件 答主 歌手 画师 剧 电影"),
         "up 主",
     ]
 )
@@ -240,7 +242,8 @@ ASKERS_KIND_ZH = re.compile(
 # "关注的一个UP主", "我装的一个 Chrome 扩展", "有个 app": one of a kind, said which by no name
 # (a Latin word between them qualifies the kind: a Chrome extension)
 ONE_OF_KIND_ZH = re.compile(
-    rf"(?:一个|一位|有个|有一个|某个|某位)\s*(?:[A-Za-z][\w.\-]{{0,15}}\s*)?(?:{_ZH_KINDS})"
+    rf"(?:一个|一位|有个|有一个|某个|某位|有部|一部|某部|有本|一本|某本|有款|一款|某款)"
+    rf"\s*(?:[A-Za-z][\w.\-]{{0,15}}\s*)?(?:{_ZH_KINDS})"
     # one of the people who post, a short Chinese word between (a platform's name, an
     # adjective): 一个斗鱼主播, 一位知乎答主, 一个有趣的博主
     rf"|(?:一个|一位|有个|有一个|某个|某位)[\u4e00-\u9fff]{{0,4}}的?\s*(?:{_ZH_PEOPLE})",
@@ -311,6 +314,7 @@ def subject_unnamed(text: str) -> bool:
         bool(UNNAMED_EN & set(LATIN_WORD_RE.findall(folded)))
         or any(w in folded for w in UNNAMED_ZH)
         or ASKERS_KIND_EN.search(folded) is not None
+        or ONE_OF_KIND_EN.search(folded) is not None
         or KIND_ASKERS_EN.search(folded) is not None
         or ASKERS_KIND_ZH.search(folded) is not None
         or ONE_OF_KIND_ZH.search(folded) is not None

@@ -190,14 +190,29 @@ def test_a_value_said_to_be_a_label_is_listed_with_it():
 
 
 @pytest.mark.parametrize(
-    "question", ["帮我订阅一个斗鱼主播的开播提醒", "一位知乎答主的新回答", "我关注的一个太太更新了"]
+    "question",
+    [
+        "帮我订阅一个斗鱼主播的开播提醒",
+        "一位知乎答主的新回答",
+        "我关注的一个太太更新了",
+        "字幕侠上有部剧我在追",
+        "I want to follow a YouTuber's uploads through RSS.",
+        "issues of a repo's main branch",
+    ],
 )
 def test_one_of_the_people_who_post_a_platform_between_is_unnamed(question):
     assert subject_unnamed(question)
 
 
 @pytest.mark.parametrize(
-    "question", ["斗鱼主播排行", "一个月内的知乎热榜", "一个人也能玩的游戏推荐"]
+    "question",
+    [
+        "斗鱼主播排行",
+        "一个月内的知乎热榜",
+        "一个人也能玩的游戏推荐",
+        "a YouTuber ranking",
+        "MKBHD's uploads",
+    ],
 )
 def test_a_kind_of_people_named_by_no_one_of_them_is_not_unnamed(question):
     assert not subject_unnamed(question)
