@@ -185,6 +185,8 @@ def test_a_value_said_to_be_a_label_is_listed_with_it():
     assert all(value in ("questions", "answer") for _label, value in listed)
     bare = inline_values("排序方式\uff0c可选 `0` 即 最新回复 或 `1` 即 最新发布")
     assert ("最新发布", "1") in bare and ("最新回复", "0") in bare
+    meant = inline_values("热榜类型\uff0c`1` 指热议话题\uff0c`2` 指全站热贴")
+    assert ("全站热贴", "2") in meant and ("热议话题", "1") in meant
     chosen, ctx = route("集思录用户「饭斗」的回复")
     assert chosen and ctx.paths[0][0].endswith("/answer")
 
