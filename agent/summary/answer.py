@@ -23,6 +23,7 @@ from agent.summary.outcome import RunFacts, Verdict, outcome_decide
 from agent.summary.subject import Subject, context_words_load
 from agent.summary.terms import background_counts
 from briefs.models import BriefOutcome
+from catalog.models import Route
 from fetching.models import Item
 
 OFF_TOPIC_SHOWN = 5  # newest items an off-topic brief lists
@@ -43,7 +44,7 @@ class AnswerPlan:
 
 def answer_plan(ctx: RunContext, candidates: list[SourceItem]) -> AnswerPlan:
     """Choose the items and decide the outcome (reads the catalog: call from sync code)."""
-    subject = _subject(ctx) if candidates else Subject()
+    subject = topic_subject(ctx) if candidates else Subject()
     about = subject_items(candidates, subject) if subject else None
     pool = about or candidates
     terms = list(subject.terms) or ctx.rewrite.keywords
@@ -81,10 +82,21 @@ def background_load(candidates: list[SourceItem]) -> Background:
     return background_counts(f"{title} {summary[:500]}" for title, summary in rows)
 
 
-def _subject(ctx: RunContext) -> Subject:
-    words = context_words_load(
-        namespaces=ctx.tried_namespaces, route_ids=ctx.tried_routes, paths=ctx.paths
+def topic_subject(ctx: RunContext) -> Subject:
+    """What the items must mention: the question's topic, without the words that name the
+    feeds read. A platform names them when a path of it was read (or tried); one that was only
+    a candidate names nothing, nor do its routes: "36kr newsflashes about Tesla" keeps Tesla
+    though the platform Tesla was a candidate."""
+    read = set(
+        Route.objects.filter(pk__in=[r for _path, r in ctx.paths if r]).values_list(
+            "platform__namespace", flat=True
+        )
     )
+    # with no feed read, the platforms asked for are still no topic
+    namespaces = (ctx.tried_namespaces & read) or ctx.tried_namespaces
+    routes = Route.objects.filter(pk__in=ctx.tried_routes, platform__namespace__in=namespaces)
+    route_ids = set(routes.values_list("pk", flat=True))
+    words = context_words_load(namespaces=namespaces, route_ids=route_ids, paths=ctx.paths)
     return ctx.reading.topic(words)
 
 

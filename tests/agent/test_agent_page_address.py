@@ -5,7 +5,7 @@ the real catalog snapshot, offline."""
 
 import pytest
 
-from agent.summary.answer import _subject
+from agent.summary.answer import topic_subject
 from tests.agent.test_agent_route_offline import route, steps
 
 pytestmark = pytest.mark.django_db
@@ -55,4 +55,4 @@ def test_the_address_is_no_topic_but_its_subject_is_carried_by_the_path():
     _chosen, ctx = route("anything about rust on https://sspai.com/u/ee0vj778/posts")
 
     assert ctx.paths[0][0] == "/sspai/author/ee0vj778"
-    assert _subject(ctx).terms == ("rust",)
+    assert topic_subject(ctx).terms == ("rust",)

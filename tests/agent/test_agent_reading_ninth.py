@@ -12,6 +12,7 @@ from agent.reading import question_reading
 from agent.routes.enums import inline_values
 from agent.routes.forms import forms_read
 from agent.segment import zh_parts
+from agent.summary.answer import topic_subject
 from agent.summary.subject import context_words_load
 from agent.vocabulary import asked_intents, subject_unnamed
 from catalog.models import Route
@@ -225,3 +226,18 @@ def test_one_streamer_of_a_platform_is_asked_for_not_another_platforms_feed():
 
     assert not chosen
     assert [n["parameter"] for n in ctx.needs] == ["id"]
+
+
+def test_a_candidate_platform_not_read_names_no_feed():
+    """The platform Tesla was a candidate but only 36kr was read: its items must mention Tesla,
+    else the brief would list every newsflash as about it."""
+    _chosen, ctx = route("36kr newsflashes about Tesla")
+    ctx.tried_namespaces.add("tesla")
+
+    assert topic_subject(ctx).terms == ("Tesla",)
+
+
+def test_a_platform_read_names_the_feed():
+    _chosen, ctx = route("Hacker News 首页现在有什么")
+
+    assert ctx.paths and topic_subject(ctx).terms == ()

@@ -52,7 +52,7 @@ from agent.rewrite import node_rewrite
 from agent.route import node_route
 from agent.routes.params import example_leaks
 from agent.routes.slots import route_slots
-from agent.summary.subject import context_words_load
+from agent.summary.answer import topic_subject
 from briefs.models import Brief
 from catalog.models import Route
 from fetching.paths import template_values
@@ -103,11 +103,7 @@ def _subject_values(chosen: list[tuple[str, int | None]]) -> list[str]:
 def _topic_terms(ctx: RunContext) -> list[str]:
     """The terms the topic check would look for in the items of the chosen paths (none when
     every path carries one: ``agent.summary.answer`` keeps such a feed's items whole)."""
-    route_ids = {route_id for _path, route_id in ctx.paths if route_id}
-    words = context_words_load(
-        namespaces=set(ctx.platforms), route_ids=route_ids, paths=list(ctx.paths)
-    )
-    subject = ctx.reading.topic(words)
+    subject = topic_subject(ctx)
     if ctx.paths and all(subject.carried_by(path) for path, _route in ctx.paths):
         return []  # every feed read was chosen for the subject: its items need not mention it
     return list(subject.terms)
