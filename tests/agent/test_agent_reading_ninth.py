@@ -241,3 +241,12 @@ def test_a_platform_read_names_the_feed():
     _chosen, ctx = route("Hacker News 首页现在有什么")
 
     assert ctx.paths and topic_subject(ctx).terms == ()
+
+
+@pytest.mark.django_db
+def test_a_switch_takes_only_a_switch_value():
+    """An optional setting whose example is ``true`` or ``false`` is a switch: a capitalised word
+    of the question ("Set me up") is never its value."""
+    chosen, ctx = route("Any new TikTok videos from @mkbhd? Set me up a feed please.")
+    assert chosen
+    assert ctx.paths[0][0] == "/tiktok/user/@mkbhd", ctx.paths
