@@ -99,15 +99,12 @@ def _searched(slot: Slot) -> bool:
     return slot.name.lower() in TOPIC_PARAMS or (bool(words) and words[-1].endswith("tag"))
 
 
-BOOLEANS = frozenset(("true", "false"))
-
-
 def _fits(entity: Entity, slot: Slot) -> bool:
     shape = shape_of(slot.example)
     if slot.regex and not re.fullmatch(slot.regex, entity.value):
         return False
-    if (slot.example or "").lower() in BOOLEANS:  # a switch takes only a switch's value
-        return entity.value.lower() in BOOLEANS
+    if shape == "switch":  # a switch takes only a switch's value
+        return shape_of(entity.value) == "switch"
     if shape in ("pair", "number", "video", "domain", "file"):
         return entity.kind == shape or _domain_handle(entity, shape)
     if shape == "stock":

@@ -141,10 +141,12 @@ def route_slots(template: str, parameters: object, description: str, example: st
 
 
 def shape_of(value: str | None) -> str | None:
-    """The form a value takes: pair, file, number, stock, video, domain, id or word (None:
-    unknown)."""
+    """The form a value takes: pair, file, number, stock, video, domain, id, switch (true or
+    false) or word (None: unknown)."""
     if not value:
         return None
+    if value.lower() in ("true", "false"):
+        return "switch"
     if FILE_RE.fullmatch(value):
         return "file"
     if TICKER_RE.fullmatch(value):
