@@ -22,8 +22,10 @@ from catalog.search_terms import word_stem
 
 TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")
 TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")
-SLUG_RE = re.compile(r"[A-Za-z0-9_.\-]+")
+SLUG_RE = re.compile(r"(?:[A-Za-z0-9_.\-]|%[0-9A-Fa-f]{2})+")  # govt%27s-words is one
 MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+# Markup around a table's caption line: "::: info Topic", "## Categories", "**分区**"
+CAPTION_MARKUP_RE = re.compile(r"^\s*(?::::\s*(?:tip|info|warning|details)?|#+)|[*:]", re.I)
 MD_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
 # A backticked value, and the label in parentheses (full-width or not) that may follow it
 INLINE_VALUE_RE = re.compile(
@@ -35,10 +37,12 @@ INLINE_VALUE_RE = re.compile(
 )
 # One value to fill in for a feature, its label after it: "填入 `pre` 以包含预发布版本".
 FLAG_VALUE_RE = re.compile(
-    r"(?:填入|填写|设为|设置为|\bset\s+(?:it\s+)?to|\bfill\s+in|\buse|\bpass)\s*"
+    r"(?:填入|填写|设为|设置为|\bset(?:\s+(?:it\s+)?to)?|\bfill\s+in|\buse|\bpass)\s*"
     r"`([A-Za-z0-9_.\-]{1,40})`\s*(?:以|to\s+)?([^\uff0c,\u3002;\uff1b`]{1,20})",
     re.I,
 )
+# What a feature's value is said to do, no label of it: "set `free` to enable"
+SWITCHED_ON = frozenset({"enable", "enable it", "turn it on", "启用", "开启", "打开"})
 # "(week, month, year, infinity)": slugs only, no spaces inside one ("e.g. foo" is no list)
 PAREN_LIST_RE = re.compile(r"\(\s*([a-z0-9_\-]{1,40}(?:\s*[,/|]\s*[a-z0-9_\-]{1,40})+)\s*\)")
 # "Choose from: date, week, month", "one of hot, new", "可选值 hot、new": a list said in words
@@ -114,7 +118,13 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("关闭", "关掉", "closed"),
     ("中文", "chinese", "zh"),
     ("英文", "英语", "english", "en"),
-    ("日语", "japanese", "ja"),
+    ("日语", "日文", "日本語", "japanese", "ja"),
+    ("德语", "德文", "german", "deutsch", "de"),
+    ("法语", "法文", "french", "français", "fr"),
+    ("韩语", "韩文", "한국어", "korean", "ko"),
+    ("西班牙语", "spanish", "español", "es"),
+    ("简体", "简中", "simplified", "sc", "zh-hans", "zh-cn"),
+    ("繁体", "繁體", "繁中", "traditional", "tc", "zh-hant", "zh-tw"),
 ]
 
 
@@ -138,7 +148,10 @@ def inline_values(text: str) -> list[tuple[str, str]]:
     found = [(v, "".join(labels)) for v, *labels in INLINE_VALUE_RE.findall(text or "")]
     values = list(dict.fromkeys(value for value, _label in found))
     if len(values) == 1 and (flag := FLAG_VALUE_RE.search(text or "")):
-        return [(flag.group(1), flag.group(1)), (flag.group(2).strip(), flag.group(1))]
+        label = flag.group(2).strip()  # "set `free` to enable": the value is its own label
+        return [(flag.group(1), flag.group(1))] + (
+            [(label, flag.group(1))] if label.lower() not in SWITCHED_ON else []
+        )
     listed = PAREN_LIST_RE.search(text or "") or SAID_LIST_RE.search(text or "")
     if len(values) < 2 and listed:
         parts = re.split(r"\s*(?:[,/|\u3001]|\bor\b)\s*", listed.group(1))
@@ -156,7 +169,14 @@ def description_table(description: str) -> list[tuple[str, str]]:
 
 
 def table_blocks(description: str) -> list[list[tuple[str, str]]]:
-    """(label, value) pairs of each markdown table of a route description.
+    """(label, value) pairs of each markdown table of a route description."""
+    return [pairs for _caption, pairs in captioned_tables(description)]
+
+
+def captioned_tables(description: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each markdown table of a route description as its caption (the line said just above it,
+    and a one-value-a-row table's header: "Language codes", "| Category | Slug |") and its
+    (label, value) pairs.
 
     Upstream lays them out two ways. Rows of labels may alternate with rows of values (or
     values over labels, when only the upper row reads as values). Otherwise a table lists one
@@ -164,16 +184,18 @@ def table_blocks(description: str) -> list[list[tuple[str, str]]]:
     each other column a label for it. ``[text](url)`` cells count as their text.
     """
     blocks = []
-    for rows in _table_rows(description or ""):
+    for caption, rows in _table_rows(description or ""):
         pairs = _listed(rows) if not _alternating(rows) else None
-        if pairs is None:
+        if pairs is not None:  # its header names its columns ("| Category | Slug |")
+            caption = " ".join([caption, *rows[0]])
+        else:
             pairs = []
             for labels, values in zip(rows[0::2], rows[1::2], strict=False):
                 if _all_slugs(labels) and not _all_slugs(values):
                     labels, values = values, labels
                 pairs.extend((lab, val) for lab, val in zip(labels, values, strict=False) if val)
         if pairs:
-            blocks.append(pairs)
+            blocks.append((caption.strip(), pairs))
     return blocks
 
 
@@ -198,18 +220,23 @@ def _listed(rows: list[list[str]]) -> list[tuple[str, str]] | None:
     return [(row[i], row[at]) for row in body for i in labels if row[i] and row[at]]
 
 
-def _table_rows(description: str) -> list[list[list[str]]]:
-    """The tables of a description, each a list of rows of cleaned cells (rules left out)."""
-    blocks: list[list[list[str]]] = [[]]
+def _table_rows(description: str) -> list[tuple[str, list[list[str]]]]:
+    """The tables of a description, each with the text line said last before it and its rows
+    of cleaned cells (rules left out)."""
+    blocks: list[tuple[str, list[list[str]]]] = [("", [])]
+    said = ""
     for line in description.splitlines():
         match = TABLE_ROW_RE.match(line)
         if match is None:
-            if blocks[-1]:
-                blocks.append([])
+            if blocks[-1][1]:
+                blocks.append(("", []))
+            if text := CAPTION_MARKUP_RE.sub(" ", line).strip():
+                said = text
+                blocks[-1] = (said, blocks[-1][1])
         elif not TABLE_RULE_RE.match(line):
             cells = (_cell_text(cell) for cell in match.group(1).split("|"))
-            blocks[-1].append(list(cells))
-    return [block for block in blocks if block]
+            blocks[-1][1].append(list(cells))
+    return [block for block in blocks if block[1]]
 
 
 def _cell_text(cell: str) -> str:
@@ -252,7 +279,7 @@ def _translated(question: str) -> set[str]:
     for words in SYNONYMS:
         if any(w in low if not w.isascii() or " " in w else w in grams for w in words):
             for word in words:
-                grams |= _grams(word) if word.isascii() else {word}
+                grams |= _grams(word)
     return grams
 
 

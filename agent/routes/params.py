@@ -296,9 +296,11 @@ def params_fill(
         )
     values: dict[str, str] = {}
     sources: dict[str, str] = {}
+    own = {word.casefold() for word in platform_words}  # Reuters' author "reuters" is no ask
     for slot in (s for s in slots if s.choices):
-        if value := option_named(question, slot.choices, loose=not slot.optional):
-            values[slot.name] = option_widened(question, slot.choices, value)
+        choices = [(label, v) for label, v in slot.choices if v.casefold() not in own]
+        if value := option_named(question, choices, loose=not slot.optional):
+            values[slot.name] = option_widened(question, choices, value)
             sources[slot.name] = "option"
     _region_fill(slots, question, values, sources)
     _settings_said(slots, asked, values, sources, excluded)

@@ -10,8 +10,9 @@ from urllib.parse import unquote
 
 from django.utils.translation import gettext_noop as noop
 
-from agent.routes.enums import inline_values, options_of, table_blocks
+from agent.routes.enums import captioned_tables, inline_values, options_of
 from agent.routes.forms import CJK_RE, DOMAIN_RE, FILE_RE, ID_RE, STOCK_RE, TICKER_RE, VIDEO_RE
+from catalog.search_terms import word_stem
 from fetching.paths import template_parameters, template_values
 
 # Parameters whose name says they choose a setting, not a subject (by their last word).
@@ -72,18 +73,30 @@ def _default(name: str, spec: object, description: str) -> str | None:
 
 def _tables(names: list[str], parameters: dict, description: str, example: dict) -> dict:
     """Each description table goes to the parameter whose example value it lists, else to the
-    one whose description points at a table, else to the first setting parameter."""
+    one its caption names ("Language codes", "| 分类 |" for 帖子分类), else to the first
+    parameter whose description points at a table, else to the first setting parameter."""
     settings = [n for n in names if words_of(n)[-1:] and words_of(n)[-1] in SETTING_WORDS]
     pointing = [n for n in names if TABLE_POINTER_RE.search(_spec_text(parameters.get(n)))]
     tables: dict[str, list[tuple[str, str]]] = {}
-    for block in table_blocks(description):
+    for caption, block in captioned_tables(description):
         pairs = [(label, v) for label, v in block if not v.startswith("/")]  # example paths
         values = {v for _label, v in pairs}
         owner = next((n for n in names if example.get(n) in values), None)
+        owner = owner or next((n for n in names if _captioned(n, parameters, caption)), None)
         owner = owner or next(iter(pointing + settings), None)
         if owner and pairs:
             tables.setdefault(owner, []).extend(pairs)
     return tables
+
+
+def _captioned(name: str, parameters: dict, caption: str) -> bool:
+    """The caption names the parameter: a word of its name ("Categories" for :category), or
+    the caption's Chinese words are in its description (分类 in "帖子分类, 见下表")."""
+    said = {word_stem(w) for w in re.findall(r"[a-z]{3,}", caption.lower())}
+    if any(word_stem(w) in said for w in words_of(name) if len(w) >= 3):
+        return True
+    spec = _spec_text(parameters.get(name))
+    return any(run in spec for run in re.findall(r"[\u4e00-\u9fff]{2,}", caption))
 
 
 def _listed(names: list[str], parameters: dict, tables: dict) -> dict[str, list[tuple[str, str]]]:

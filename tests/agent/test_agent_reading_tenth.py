@@ -1,0 +1,155 @@
+"""The tenth pass of issue 29's reading rules: a route's tables belong to the parameter their
+caption names (a "Language codes" table is :language's, a 分类 table is 帖子分类's), a
+percent-encoded value is still a value, a lone flag's value ("set `free` to enable") is named
+by itself, a value that is the platform's own name is never asked for by naming the platform,
+a language is named in either language (简体版 names ``sc``, German names Deutsch, Korean
+한국어), and a route whose whole name the question says (Today, 首页) is the feed it asks for.
+Against the real catalog snapshot where a route is named, offline."""
+
+import pytest
+
+from agent.routes.enums import captioned_tables, inline_values, option_named, table_blocks
+from agent.routes.params import params_fill
+from agent.routes.slots import route_slots
+from tests.agent.test_agent_route_offline import route
+
+pytestmark = pytest.mark.django_db
+
+TWO_TABLES = """Categories
+
+| Category          | Slug              |
+| ----------------- | ----------------- |
+| Diablo IV         | diablo4           |
+| Hearthstone       | hearthstone       |
+| Overwatch 2       | overwatch         |
+| World of Warcraft | world-of-warcraft |
+
+Language codes
+
+| Language     | Code  |
+| ------------ | ----- |
+| Deutsch      | de-de |
+| English (US) | en-us |
+| Français     | fr-fr |
+"""
+BOTH_POINT = {"language": "Language code, see below", "category": "Category, see below"}
+
+
+def test_each_table_goes_to_the_parameter_its_caption_names():
+    slots = {s.name: s for s in route_slots("/news/:language?/:category?", BOTH_POINT,
+                                            TWO_TABLES, "/news")}  # fmt: skip
+
+    assert [v for _label, v in slots["language"].choices] == ["de-de", "en-us", "fr-fr"]
+    assert [v for _label, v in slots["category"].choices] == [
+        "diablo4", "hearthstone", "overwatch", "world-of-warcraft"
+    ]  # fmt: skip
+
+
+def test_a_chinese_caption_names_the_parameter_whose_description_says_it():
+    description = (
+        "分区\n\n| 分区 | id |\n| -- | -- |\n| 留学申请 | 257 |\n| 世界公民 | 379 |\n\n"
+        "分类\n\n| 热门帖子 | 最新帖子 |\n| -- | -- |\n| hot | new |"
+    )
+    parameters = {"id": "分区 id\uff0c见下表", "type": "帖子分类, 见下表\uff0c默认为 hot"}
+    slots = {s.name: s for s in route_slots("/section/:id?/:type?", parameters, description,
+                                            "/section/345")}  # fmt: skip
+
+    assert slots["type"].choices == [("热门帖子", "hot"), ("最新帖子", "new")]
+    assert slots["id"].choices == [("留学申请", "257"), ("世界公民", "379")]
+
+
+def test_the_labels_of_a_table_are_no_caption_of_it():
+    """交易 among a table's labels does not make it the table of a code "带上交易所"."""
+    description = "| 全部 | 交易 | 公告 |\n| -- | -- | -- |\n| all | trans | announcement |"
+    parameters = {"id": "股票代码\uff08需要带上交易所\uff09", "type": "动态的类型"}
+    slots = {s.name: s for s in route_slots("/stock/:id/:type?", parameters, description,
+                                            "/stock/SZ000002")}  # fmt: skip
+
+    assert slots["id"].choices == [] and slots["id"].subject
+    assert ("公告", "announcement") in slots["type"].choices
+    assert captioned_tables(description)[0][0] == ""
+
+
+def test_a_percent_encoded_value_is_a_value_of_its_table():
+    description = "| Topic | Link |\n| -- | -- |\n| Stock Analysis | stock-analysis |\n" + (
+        "| Govt's Words | govt%27s-words |"
+    )
+
+    assert table_blocks(description) == [
+        [("Stock Analysis", "stock-analysis"), ("Govt's Words", "govt%27s-words")]
+    ]
+
+
+def test_a_lone_flag_value_is_named_by_itself_not_by_what_it_does():
+    text = "Only includes free articles, set `free` to enable, disabled by default"
+
+    assert inline_values(text) == [("free", "free")]
+    assert inline_values("填入 `pre` 以包含预发布版本") == [
+        ("pre", "pre"),
+        ("包含预发布版本", "pre"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "question, choices, value",
+    [
+        ("无线新闻的体育新闻\uff0c要简体版", [("繁", "tc"), ("简", "sc")], "sc"),
+        ("要繁體的", [("繁", "tc"), ("简", "sc")], "tc"),
+        ("Overwatch news in German please", [("Deutsch", "de-de"), ("Français", "fr-fr")],
+         "de-de"),
+        ("法语的新闻", [("Deutsch", "de-de"), ("Français", "fr-fr")], "fr-fr"),
+        ("the Korean edition", [("English", "e"), ("한국어", "k"), ("日本語", "j")], "k"),
+        ("要日语版", [("English", "e"), ("한국어", "k"), ("日本語", "j")], "j"),
+    ],
+)  # fmt: skip
+def test_a_language_is_named_in_either_language(question, choices, value):
+    assert option_named(question, choices, loose=False) == value
+
+
+def test_the_platform_own_name_among_values_is_not_asked_for_by_naming_the_platform():
+    description = "| Default | Jonathan Landay |\n| -- | -- |\n| reuters | jonathan-landay |"
+    filled = params_fill(
+        template="/reuters/:category/:topic?",
+        parameters={"category": {"options": [{"value": "business", "label": "Business"}]},
+                    "topic": "find it in the URL, or tables below"},
+        description=description,
+        example="/reuters/world/us",
+        question="Reuters business news",
+        platform_words=("reuters", "Reuters"),
+    )  # fmt: skip
+
+    assert filled.path == "/reuters/business"
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        ("Overwatch news from Blizzard in French", "/blizzard/news/fr-fr/overwatch"),
+        ("TVB 的体育新闻\uff0c繁体就行", "/tvb/news/sports/tc"),
+        ("Nikkei politics coverage, just the free articles", "/nikkei/news/politics/free"),
+        ("Finology pieces under the Indian Economy topic", "/finology/tag/indian-economy"),
+        ("一亩三分地 海外求职 分区里的最新帖子", "/1point3acres/section/38/new"),
+        ("Reuters legal news", "/reuters/legal"),
+    ],
+)
+def test_a_second_setting_is_read_from_its_own_table(question, path):
+    chosen, ctx = route(question)
+
+    assert chosen is True, ctx.needs
+    assert ctx.paths[0][0] == path
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        ("KBS World Today in Korean please", "/kbs/today/k"),
+        ("标志情报局的首页文章推给我", "/logonews"),
+    ],
+)
+def test_a_route_whose_whole_name_is_said_is_the_feed_asked_for(question, path):
+    """Today and 首页 are words for any site's part, yet a route named just so is the one asked
+    for, over one the search scored a little higher (News, 作品标签)."""
+    chosen, ctx = route(question)
+
+    assert chosen is True
+    assert ctx.paths[0][0] == path
