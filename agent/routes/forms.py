@@ -114,6 +114,9 @@ ID_RE = re.compile(
     rf"{NOT_LATIN_AFTER}",
     re.ASCII,
 )
+# A run of letters that may be an opaque id (a Google Scholar profile's JicYPdAAAAAJ): one
+# with a run of capitals inside that no words run together have (``opaque_id``).
+LETTERS_RE = re.compile(rf"{NOT_LATIN_BEFORE}([A-Za-z]{{10,40}}){NOT_LATIN_AFTER}", re.ASCII)
 DOMAIN_RE = re.compile(
     rf"{NOT_LATIN_BEFORE}((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}}){NOT_LATIN_AFTER}",
     re.I | re.ASCII,
@@ -184,6 +187,7 @@ def forms_read(text: str) -> tuple[str, list[Formed]]:
         (ID_RE, "id"),
     ):
         text = _blank(text, pattern, found, kind)
+    text = LETTERS_RE.sub(lambda m: _opaque_value(m, found), text)
     text = DURATION_RE.sub(lambda m: " " * len(m.group(0)), text)
     found = [f for f in found if f.kind != "pair" or re.search("[A-Za-z]", f.value)]
     # "t/1098765", a site's address for a thread: its number is the value
@@ -206,6 +210,21 @@ def _blank(text: str, pattern: re.Pattern[str], found: list[Formed], kind: str) 
         return " " * len(match.group(0))
 
     return pattern.sub(keep, text)
+
+
+def opaque_id(value: str) -> bool:
+    """Letters only, yet an id: three capitals or more right after a small letter, somewhere
+    past its start, with two small letters or more (JicYPdAAAAAJ, hMIBbqUAAAAJ; not
+    GitHubDesktop, XMLHttpRequest or HTMLParser: words run together)."""
+    small = sum(c.islower() for c in value)
+    return small >= 2 and re.search(r"[a-z][A-Z]{3}", value) is not None
+
+
+def _opaque_value(match: re.Match[str], found: list[Formed]) -> str:
+    if not opaque_id(match.group(1)):
+        return match.group(0)
+    found.append(Formed("id", match.group(1)))
+    return " " * len(match.group(0))
 
 
 def _keyed_id(match: re.Match[str], found: list[Formed]) -> str:

@@ -11,7 +11,16 @@ from urllib.parse import unquote
 from django.utils.translation import gettext_noop as noop
 
 from agent.routes.enums import captioned_tables, inline_values, options_of
-from agent.routes.forms import CJK_RE, DOMAIN_RE, FILE_RE, ID_RE, STOCK_RE, TICKER_RE, VIDEO_RE
+from agent.routes.forms import (
+    CJK_RE,
+    DOMAIN_RE,
+    FILE_RE,
+    ID_RE,
+    STOCK_RE,
+    TICKER_RE,
+    VIDEO_RE,
+    opaque_id,
+)
 from catalog.search_terms import word_stem
 from fetching.paths import template_parameters, template_values
 
@@ -176,7 +185,7 @@ def shape_of(value: str | None) -> str | None:
     ):
         if pattern.fullmatch(value):
             return shape
-    return "word"
+    return "id" if value.isascii() and value.isalpha() and opaque_id(value) else "word"
 
 
 def _id_like(value: str | None) -> bool:

@@ -3,12 +3,14 @@ caption names (a "Language codes" table is :language's, a 分类 table is 帖子
 percent-encoded value is still a value, a lone flag's value ("set `free` to enable") is named
 by itself, a value that is the platform's own name is never asked for by naming the platform,
 a language is named in either language (简体版 names ``sc``, German names Deutsch, Korean
-한국어), and a route whose whole name the question says (Today, 首页) is the feed it asks for.
+한국어), a route whose whole name the question says (Today, 首页) is the feed it asks for, and
+letters whose case no words run together have are an id (a Scholar profile's JicYPdAAAAAJ).
 Against the real catalog snapshot where a route is named, offline."""
 
 import pytest
 
 from agent.routes.enums import captioned_tables, inline_values, option_named, table_blocks
+from agent.routes.forms import forms_read, opaque_id
 from agent.routes.params import params_fill
 from agent.routes.slots import route_slots
 from tests.agent.test_agent_route_offline import route
@@ -153,3 +155,29 @@ def test_a_route_whose_whole_name_is_said_is_the_feed_asked_for(question, path):
 
     assert chosen is True
     assert ctx.paths[0][0] == path
+
+
+@pytest.mark.parametrize(
+    "value, is_id",
+    [
+        ("JicYPdAAAAAJ", True),
+        ("hMIBbqUAAAAJ", True),
+        ("GitHubDesktop", False),
+        ("XMLHttpRequest", False),
+        ("HTMLParser", False),
+        ("JavaScript", False),
+        ("internationalization", False),
+    ],
+)
+def test_letters_with_a_run_of_capitals_inside_are_an_id(value, is_id):
+    assert opaque_id(value) is is_id
+    assert (
+        ("id", value) in [(f.kind, f.value) for f in forms_read(f"profile {value} please")[1]]
+    ) is is_id
+
+
+def test_a_letters_only_id_fills_the_route_of_its_kind_not_a_word_of_the_question():
+    chosen, ctx = route("Google Scholar citations of hMIBbqUAAAAJ, please")
+
+    assert chosen is True
+    assert ctx.paths[0][0] == "/google/citations/hMIBbqUAAAAJ"
