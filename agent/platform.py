@@ -173,15 +173,21 @@ def page_home(ctx: RunContext, _candidates: list[PlatformHit]) -> list[str]:
     return page_namespaces(ctx, ctx.tried_namespaces | set(UTILITY_NAMESPACES))
 
 
+def site_home(ctx: RunContext, _candidates: list[PlatformHit]) -> list[str]:
+    """The readable platform whose page address the question gives (soundcloud.com/odesza,
+    greasyfork.org/scripts/423851-simple-youtube-...): the address says the site, whatever
+    names its page's words hold (youtube) or the search found."""
+    site = _site_addressed(ctx, ctx.rewrite.query)
+    return [site] if site else []
+
+
 def value_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
     """The platform whose value the question names by its form ("tokio-rs/tokio 的贡献者",
-    "BV1GJ411x7h7 的评论"), or whose address it gives (soundcloud.com/odesza), when it names no
-    platform at all: the search's candidates for the other words ("贡献者") are any site's."""
+    "BV1GJ411x7h7 的评论"), when it names no platform at all: the search's candidates for the
+    other words ("贡献者") are any site's."""
     query = ctx.rewrite.query
     if (candidates and named(candidates[0])) or ctx.reading.platforms_named():
         return []
-    if site := _site_addressed(ctx, query):
-        return [site]
     for pattern, namespace in VALUE_HOMES:
         found = [m.group(0) for m in pattern.finditer(query)]
         if pattern is PAIR_RE:  # AI/ML, TCP/IP: two short words, no owner and name
@@ -244,6 +250,7 @@ async def node_platform(ctx: RunContext) -> bool:
     candidates = await sync_to_async(platform_candidates)(ctx)
     for find, why in (
         (page_home, reasons.PLATFORM_PAGE),
+        (site_home, reasons.PLATFORM_PAGE),
         (named_waiting, reasons.PLATFORM_NAMED_WAITING),
         (named_short, reasons.PLATFORM_NAMED_PLACE),
         (value_home, reasons.PLATFORM_VALUE_HOME),

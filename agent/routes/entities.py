@@ -326,6 +326,13 @@ def question_read(
     skip = {w.lower() for w in excluded} | platform | parts
     text = platform_blank(question.replace("\u2019", "'"), platform)
     rest, formed = forms_read(text)
+    # the platform's own host names the source, as its name does (greasyfork.org/scripts/...)
+    own = {h.casefold().removeprefix("www.") for h in hosts}
+    formed = [
+        f
+        for f in formed
+        if f.kind != "domain" or f.value.casefold().removeprefix("www.") not in own
+    ]
     found = [_formed_entity(f, hosts) for f in formed if not describes(f.value.lower(), skip)]
     # 'the user "pg"': a quoted name after an account's marker is someone's; '搜索“具身智能”':
     # one after a topic's marker is something to search for

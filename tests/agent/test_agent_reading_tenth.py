@@ -4,7 +4,8 @@ percent-encoded value is still a value, a lone flag's value ("set `free` to enab
 by itself, a value that is the platform's own name is never asked for by naming the platform,
 a language is named in either language (简体版 names ``sc``, German names Deutsch, Korean
 한국어), a route whose whole name the question says (Today, 首页) is the feed it asks for, and
-letters whose case no words run together have are an id (a Scholar profile's JicYPdAAAAAJ).
+letters whose case no words run together have are an id (a Scholar profile's JicYPdAAAAAJ),
+and a page's address says its site, whatever names its words hold, its host being no value.
 Against the real catalog snapshot where a route is named, offline."""
 
 import pytest
@@ -181,3 +182,22 @@ def test_a_letters_only_id_fills_the_route_of_its_kind_not_a_word_of_the_questio
 
     assert chosen is True
     assert ctx.paths[0][0] == "/google/citations/hMIBbqUAAAAJ"
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        ("greasyfork.org/scripts/12345-bilibili-evolved 的用户反馈",
+         "/greasyfork/scripts/12345-bilibili-evolved/feedback"),
+        ("Version history of greasyfork.org/scripts/9999-youtube-enhancer",
+         "/greasyfork/scripts/9999-youtube-enhancer/versions"),
+    ],
+)  # fmt: skip
+def test_a_page_address_says_its_site_and_its_host_is_no_value(question, path):
+    """bilibili and youtube in the script's name name no platform; greasyfork.org is the
+    source, not the :domain whose scripts to list."""
+    chosen, ctx = route(question)
+
+    assert chosen is True
+    assert ctx.platforms == ["greasyfork"]
+    assert ctx.paths[0][0] == path
