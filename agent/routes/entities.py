@@ -326,13 +326,9 @@ def question_read(
     skip = {w.lower() for w in excluded} | platform | parts
     text = platform_blank(question.replace("\u2019", "'"), platform)
     rest, formed = forms_read(text)
-    # the platform's own host names the source, as its name does (greasyfork.org/scripts/...)
-    own = {h.casefold().removeprefix("www.") for h in hosts}
-    formed = [
-        f
-        for f in formed
-        if f.kind != "domain" or f.value.casefold().removeprefix("www.") not in own
-    ]
+    # the platform's own host, as a page's address gives it (greasyfork.org/scripts/...), names
+    # the source, as its name does; said alone it may be a value (an instance: mastodon.social)
+    formed = [f for f in formed if not (f.label == "address" and _own_host(f.value, hosts))]
     found = [_formed_entity(f, hosts) for f in formed if not describes(f.value.lower(), skip)]
     # 'the user "pg"': a quoted name after an account's marker is someone's; '搜索“具身智能”':
     # one after a topic's marker is something to search for
@@ -378,6 +374,11 @@ def _formed_entity(formed: Formed, hosts: tuple[str, ...] = ()) -> Entity:
         return Entity(formed.value, "number", marked=True, role="ref")
     role = "account" if formed.kind == "handle" else ""
     return Entity(formed.value, formed.kind, role=role, label=formed.label)
+
+
+def _own_host(domain: str, hosts: tuple[str, ...]) -> bool:
+    own = {host.casefold().removeprefix("www.") for host in hosts}
+    return domain.casefold().removeprefix("www.") in own
 
 
 def _name_under(domain: str, hosts: tuple[str, ...]) -> str:

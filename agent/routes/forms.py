@@ -19,6 +19,8 @@ QUOTED_RE = re.compile(
     # single quotes only around a value, never an apostrophe's: 'noahpinion'
     r"|(?<![\w'])'([^'\s][^'\n]{0,38}[^'\s]|[^'\s])'(?![\w'])"
 )
+# A board's short name between slashes, as imageboards write it: /v/, /g/.
+SLASHED_RE = re.compile(r"(?<![\w/.])/([a-z0-9]{1,12})/(?![\w/])", re.ASCII)
 # A value said to be one: "the team id in their URL is tottenham-hotspur", "their page is
 # Team_Liquid".
 SAID_VALUE_RE = re.compile(
@@ -171,6 +173,7 @@ def forms_read(text: str) -> tuple[str, list[Formed]]:
     text = SAID_VALUE_RE.sub(lambda m: _said_value(m, found), text)
     for pattern, kind in (
         (QUOTED_RE, "quoted"),
+        (SLASHED_RE, "quoted"),
         (REF_RE, "ref"),
         (FEDI_HANDLE_RE, "handle"),
         (SCOPED_RE, "scoped"),
@@ -245,7 +248,7 @@ def _address_value(match: re.Match[str], found: list[Formed]) -> str:
     """The last segment of a site's address is what it names (soundcloud.com/odesza: odesza;
     bilibili.com/video/BV1GJ411x7h7: a video), as the form it has; the site is kept as a
     domain."""
-    found.append(Formed("domain", match.group(1)))
+    found.append(Formed("domain", match.group(1), "address"))
     last = match.group(2).rstrip("/").rsplit("/", 1)[-1]
     found.append(Formed("quoted" if _kind_of(last) == "domain" else _kind_of(last), last))
     return " " * len(match.group(0))

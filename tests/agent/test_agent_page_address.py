@@ -48,7 +48,7 @@ def test_an_address_no_rule_knows_gives_its_last_segment_as_the_form_it_has():
     chosen, ctx = route("https://www.bilibili.com/video/BV1GJ411x7h7 的评论")
 
     assert chosen is True and ctx.paths[0][0] == "/bilibili/video/reply/BV1GJ411x7h7"
-    assert all("page address" not in s["reason"] for s in steps(ctx, "choice"))
+    assert all("maps to" not in s["reason"] for s in steps(ctx, "choice"))
 
 
 def test_the_address_is_no_topic_but_its_subject_is_carried_by_the_path():

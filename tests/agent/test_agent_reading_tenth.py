@@ -5,7 +5,8 @@ by itself, a value that is the platform's own name is never asked for by naming 
 a language is named in either language (简体版 names ``sc``, German names Deutsch, Korean
 한국어), a route whose whole name the question says (Today, 首页) is the feed it asks for, and
 letters whose case no words run together have are an id (a Scholar profile's JicYPdAAAAAJ),
-and a page's address says its site, whatever names its words hold, its host being no value.
+a page's address says its site, whatever names its words hold, its host being no value, and
+a board's short name between slashes (/v/) is a value.
 Against the real catalog snapshot where a route is named, offline."""
 
 import pytest
@@ -201,3 +202,23 @@ def test_a_page_address_says_its_site_and_its_host_is_no_value(question, path):
     assert chosen is True
     assert ctx.platforms == ["greasyfork"]
     assert ctx.paths[0][0] == path
+
+
+@pytest.mark.parametrize(
+    "text, values",
+    [
+        ("4chan /biz/ catalog", ["biz"]),
+        ("the /v/ board", ["v"]),
+        ("vercel/next.js releases", []),
+        ("files under /usr/local/ here", []),
+    ],
+)
+def test_a_short_name_between_slashes_is_a_value(text, values):
+    assert [f.value for f in forms_read(text)[1] if f.kind == "quoted"] == values
+
+
+def test_a_board_between_slashes_fills_the_board():
+    chosen, ctx = route("4chan /biz/ catalog as a feed")
+
+    assert chosen is True
+    assert ctx.paths[0][0] == "/4chan/biz/catalog"
