@@ -99,7 +99,10 @@ def context_words_load(
     names: list[str] = []
     for platform in Platform.objects.filter(namespace__in=namespaces):
         # its address too: "the blog posts on The Gradient (thegradient.pub)"
-        names += [platform.namespace, platform.name, *platform.aliases, address_host(platform.url)]
+        host = address_host(platform.url)
+        names += [platform.namespace, platform.name, *platform.aliases, host]
+        # and its host's own words: "KBS World" is world.kbs.co.kr
+        names += [label for label in host.split(".")[:-1] if len(label) > 2]
     routes = Route.objects.in_bulk(set(route_ids) | {r for _p, r in paths if r})
     names += [routes[r].name for r in route_ids if r in routes]
     for path, route_id in paths:

@@ -6,15 +6,20 @@ a language is named in either language (简体版 names ``sc``, German names Deu
 한국어), a route whose whole name the question says (Today, 首页) is the feed it asks for, and
 letters whose case no words run together have are an id (a Scholar profile's JicYPdAAAAAJ),
 a page's address says its site, whatever names its words hold, its host being no value, and
-a board's short name between slashes (/v/) is a value.
+a board's short name between slashes (/v/) is a value; and what names no topic: the words of
+a platform's host (KBS World is world.kbs.co.kr), 的话, "got" and "is fine".
 Against the real catalog snapshot where a route is named, offline."""
 
 import pytest
 
+from agent.question import rewrite_offline
+from agent.reading import question_reading
 from agent.routes.enums import captioned_tables, inline_values, option_named, table_blocks
 from agent.routes.forms import forms_read, opaque_id
 from agent.routes.params import params_fill
 from agent.routes.slots import route_slots
+from agent.summary.subject import context_words_load
+from catalog.models import Route
 from tests.agent.test_agent_route_offline import route
 
 pytestmark = pytest.mark.django_db
@@ -222,3 +227,19 @@ def test_a_board_between_slashes_fills_the_board():
 
     assert chosen is True
     assert ctx.paths[0][0] == "/4chan/biz/catalog"
+
+
+@pytest.mark.parametrize(
+    "question, namespace, template, path",
+    [
+        ("KBS World 今天播了什么", "kbs", "/kbs/today/:language?", "/kbs/today"),
+        ("Tesla 官网的价格变了的话告诉我", "tesla", "/tesla/price", "/tesla/price"),
+        ("What breaches got added to Firefox Monitor? Weekly is fine", "firefox",
+         "/firefox/breaches", "/firefox/breaches"),
+    ],
+)  # fmt: skip
+def test_the_host_words_and_how_a_question_is_put_are_no_topic(question, namespace, template, path):
+    read = Route.objects.get(path=template)
+    words = context_words_load(namespaces={namespace}, route_ids={read.pk}, paths=[(path, read.pk)])
+
+    assert question_reading(question, rewrite_offline(question)).topic(words).terms == ()
