@@ -301,6 +301,8 @@ def option_widened(question: str, choices: list[tuple[str, str]], value: str) ->
     return every
 
 
+# What a Chinese label says around the thing it keeps: "只看…的", "仅显示…" (only ...).
+LABEL_ONLY_RE = re.compile(r"^(?:只看|只显示|仅看|仅显示|只|仅)|的$")
 # What parts a Chinese label's names for one value: a fullwidth slash, 、
 LABEL_PARTS_RE = re.compile(r"\s*[\uff0f\u3001]\s*")
 
@@ -324,7 +326,9 @@ def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) 
     for label, value in choices:
         # a label of two names for one value ("回复\uff0f查看") names it by either
         parts = LABEL_PARTS_RE.split(label)
-        for text in (label, *(parts if len(parts) > 1 else ()), value):
+        core = LABEL_ONLY_RE.sub("", label)  # 只看重要的 names 重要 things, however put
+        cores = (core,) if core != label and len(core) >= 2 else ()
+        for text in (label, *(parts if len(parts) > 1 else ()), *cores, value):
             if text.startswith("/"):
                 continue  # a table's example path, no label: /nature/research/nature
             grams = _grams(text)

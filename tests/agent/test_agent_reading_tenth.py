@@ -243,3 +243,18 @@ def test_the_host_words_and_how_a_question_is_put_are_no_topic(question, namespa
     words = context_words_load(namespaces={namespace}, route_ids={read.pk}, paths=[(path, read.pk)])
 
     assert question_reading(question, rewrite_offline(question)).topic(words).terms == ()
+
+
+@pytest.mark.parametrize(
+    "question, value",
+    [
+        ("快讯只要重要的", "2"),
+        ("重要快讯推给我", "2"),
+        ("所有快讯", "1"),
+    ],
+)
+def test_a_label_that_says_only_names_what_it_keeps(question, value):
+    """只看重要的 is "only the important ones": 重要 names it, however the question puts it."""
+    choices = [("1", "1"), ("2", "2"), ("全部快讯", "1"), ("只看重要的", "2")]
+
+    assert option_named(question, choices, loose=False) == value
