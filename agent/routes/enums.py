@@ -199,6 +199,25 @@ def captioned_tables(description: str) -> list[tuple[str, list[tuple[str, str]]]
     return blocks
 
 
+def grouped_tables(description: str) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """A description that heads each table with the value of the parameter before the one it
+    lists ("スポーツ sports" over baseball, soccer...; "证券・资本・理财 jinrong [`/eeo/jinrong`]"
+    over 债市 zhaishi...): each heading's label, value and the (label, value) pairs of the
+    tables under it (none for a heading alone: "トップ top"). Empty unless two headings or more
+    head a table."""
+    headings: list[tuple[str, str, list[str]]] = []  # each with the lines under it
+    for line in (description or "").splitlines():
+        if heading := GROUP_HEADING_RE.match(line):
+            value = MD_ESCAPE_RE.sub(r"\1", heading.group(2))
+            headings.append((heading.group(1).strip(" *"), value, []))
+        elif headings:
+            headings[-1][2].append(line)
+    groups = [
+        (label, value, description_table("\n".join(lines))) for label, value, lines in headings
+    ]
+    return groups if sum(bool(pairs) for _label, _value, pairs in groups) >= 2 else []
+
+
 def _alternating(rows: list[list[str]]) -> bool:
     """Rows of labels and rows of values in turn (two rows are always read so)."""
     if len(rows) <= 2:
@@ -301,6 +320,12 @@ def option_widened(question: str, choices: list[tuple[str, str]], value: str) ->
     return every
 
 
+# A heading naming a value over its tables: a label (not only Latin: "Language codes" is a
+# caption), the value, perhaps its path as a link: "证券・资本・理财 jinrong [`/eeo/jinrong`](...)".
+GROUP_HEADING_RE = re.compile(
+    r"^\s*(\**(?=[^|`\[\]]*[^\x00-\x7f])[^|`\[\]]+?\**)\s+([a-z][a-z0-9_\\\-]*)"
+    r"\s*(?:\[`/[^`\]]+`\]\([^)]*\))?\s*$"
+)
 # What a Chinese label says around the thing it keeps: "只看…的", "仅显示…" (only ...).
 LABEL_ONLY_RE = re.compile(r"^(?:只看|只显示|仅看|仅显示|只|仅)|的$")
 # What parts a Chinese label's names for one value: a fullwidth slash, 、

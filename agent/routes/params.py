@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from agent.routes.entities import Asked, Entity, marked_after, question_read
-from agent.routes.enums import option_named, option_widened
 from agent.routes.forms import CJK_RE, DOMAIN_RE, TICKER_RE
+from agent.routes.settings import keyed_settings, labelled, settings_fill
 from agent.routes.slots import (
     TOPIC_PARAMS,
     Slot,
@@ -34,16 +34,13 @@ from agent.routes.slots import (
     value_format,
     words_of,
 )
-from agent.vocabulary import REGION_ALIASES, plural_stem, regions_said
+from agent.vocabulary import plural_stem
 from briefs import reasons
 from fetching.paths import RoutePathRejected, path_build, template_values
 
-# A parameter named for a country or region (by its last word) takes the one the question names.
-REGION_PARAMS = frozenset(str.split("country region area market store"))
 # A parameter whose description asks for its value in lower case.
 LOWER_CASE_RE = re.compile(r"全小写|小写|lower[- ]?case", re.I)
 SLUG_ID_RE = re.compile(r"[a-z][a-z0-9_\-]{3,}")
-ID_SAID_RE = re.compile(r"(?<![A-Za-z])id(?![A-Za-z])", re.I)  # a description saying "ID"
 NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
 
 
@@ -144,14 +141,6 @@ def _asked_of(entity: Entity, slot: Slot) -> bool:
     )
 
 
-def _labelled(label: str, slot: Slot) -> bool:
-    """The key a value was given names this parameter ("(fid -7)" for ``:fid``, "(app id 570)"
-    for ``:appid``)."""
-    name = slot.name.casefold()
-    words = {w.casefold() for w in words_of(slot.name)}
-    return name.startswith(label) or name.endswith(label) or label in words
-
-
 def _fit(entity: Entity, slot: Slot) -> int:
     """How well a value suits its parameter, beyond fitting: 1 when its form or role is the
     one the parameter asks for (an id with the example's prefix, UC... for a channel; an account
@@ -159,7 +148,7 @@ def _fit(entity: Entity, slot: Slot) -> int:
     keyword, a PL... playlist id for a channel), else 0."""
     example = slot.example or ""
     if entity.label:  # given for this parameter, or for another one
-        return 2 if _labelled(entity.label, slot) else -1
+        return 2 if labelled(entity.label, slot) else -1
     if _searched(slot):
         tagged = words_of(slot.name)[-1:] and words_of(slot.name)[-1].endswith("tag")
         return {"topic": 1, "account": -1, "tag": 2 if tagged else 0}.get(entity.role, 0)
@@ -296,15 +285,7 @@ def params_fill(
         )
     values: dict[str, str] = {}
     sources: dict[str, str] = {}
-    own = {word.casefold() for word in platform_words}  # Reuters' author "reuters" is no ask
-    for slot in (s for s in slots if s.choices):
-        choices = [(label, v) for label, v in slot.choices if v.casefold() not in own]
-        if value := option_named(question, choices, loose=not slot.optional):
-            values[slot.name] = option_widened(question, choices, value)
-            sources[slot.name] = "option"
-    _region_fill(slots, question, values, sources)
-    _settings_said(slots, asked, values, sources, excluded)
-    _spread(slots, asked, values, sources)
+    settings_fill(slots, question, asked, platform_words, excluded, values, sources)
     _pair_fill(slots, asked, values, sources)
     used = {v.casefold().lstrip("@") for v in values.values()}  # @mkbhd is mkbhd, used once
     fit = 0
@@ -316,89 +297,10 @@ def params_fill(
                 used.add(value.casefold().lstrip("@"))
                 # its default said ("on gitlab.com") suits no better than leaving it out
                 fit += 0 if value.casefold() == (slot.default or "").casefold() else suits
-    _keyed_settings(slots, asked, values, sources, used)
+    keyed_settings(slots, asked, values, sources, used)
     _settle(slots, values, sources)
     path = path_build(template, values)
     return FilledPath(path=path, params=values, sources=sources, fit=fit)
-
-
-def _keyed_settings(
-    slots: list[Slot], asked: Asked, values: dict, sources: dict, used: set[str]
-) -> None:
-    """A numbered setting (a category's id, no values listed) takes the number the question
-    keys as its id ("分类 ID 29" for ``:caty``, described as 分类 ID), never its example."""
-    for slot in slots:
-        if slot.subject or slot.choices or slot.name in values:
-            continue
-        if shape_of(slot.example) != "number":
-            continue
-        for entity in asked.entities:
-            keyed = entity.label and (
-                _labelled(entity.label, slot)
-                or (entity.label == "id" and ID_SAID_RE.search(slot.description))
-            )
-            if entity.kind == "number" and keyed and entity.value not in used:
-                values[slot.name], sources[slot.name] = entity.value, "option"
-                used.add(entity.value)
-                break
-
-
-def _settings_said(
-    slots: list[Slot], asked: Asked, values: dict, sources: dict, excluded: set[str]
-) -> None:
-    """A setting the question names with its value right after ("locale de-DE", "country DE")
-    takes that value: a listed one when it lists values, else the value as given."""
-    for slot in slots:
-        if slot.subject or slot.name in values or len(slot.name) < 4:
-            continue
-        said = marked_after(asked.text, [slot.name], excluded)
-        value = said[0] if said and " " not in said[0] else None
-        if value and slot.choices:
-            value = {v.casefold(): v for _label, v in slot.choices}.get(value.casefold())
-        if value and re.fullmatch(r"[\w.\-]+", value, re.ASCII):
-            values[slot.name], sources[slot.name] = value, "option"
-
-
-def _region_fill(slots: list[Slot], question: str, values: dict, sources: dict) -> None:
-    """A country or region the question names ("the US store", 国区, 日服) fills a parameter
-    named for one: a listed value that is its code, else its code in the example's case."""
-    said = sorted(regions_said(question))
-    codes = [c for code in said for c in (code, *REGION_ALIASES.get(code, ()))]
-    for slot in slots:
-        last = words_of(slot.name)[-1:]
-        if not codes or slot.name in values or not last or last[0] not in REGION_PARAMS:
-            continue
-        example = slot.example or slot.default or ""
-        if slot.choices:
-            listed = {v.casefold(): v for _label, v in slot.choices}
-            value = next((listed[c] for c in codes if c in listed), None)
-        elif re.fullmatch(r"[A-Za-z]{2}", example):
-            value = codes[0].upper() if example.isupper() else codes[0]
-        else:
-            value = None
-        if value:
-            values[slot.name], sources[slot.name] = value, "option"
-
-
-def _spread(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:
-    """A listed value that spans path segments (36氪's 搜索文章 is ``search/articles/ 关键词``)
-    fills its parameter and those after it in order; a last segment that is no value but words
-    for one (关键词) takes the topic the question marks, or is left off."""
-    for i, slot in enumerate(slots):
-        value = values.get(slot.name, "")
-        if sources.get(slot.name) != "option" or "/" not in value:
-            continue
-        parts = [part.strip() for part in value.split("/") if part.strip()]
-        targets = slots[i : i + len(parts)]
-        if len(targets) < len(parts) or any(t.name in values for t in targets[1:]):
-            continue
-        topics = [e.value for e in asked.entities if e.role == "topic"]
-        for target, part in zip(targets, parts, strict=True):
-            if not re.fullmatch(r"[\w.\-]+", part, re.ASCII):  # words for a value
-                if not topics:
-                    break
-                part = topics[0]
-            values[target.name], sources[target.name] = part, "option"
 
 
 def _settle(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:

@@ -10,7 +10,7 @@ from urllib.parse import unquote
 
 from django.utils.translation import gettext_noop as noop
 
-from agent.routes.enums import captioned_tables, inline_values, options_of
+from agent.routes.enums import captioned_tables, grouped_tables, inline_values, options_of
 from agent.routes.forms import (
     CJK_RE,
     DOMAIN_RE,
@@ -59,6 +59,9 @@ class Slot:
     example: str | None  # the example path's value: a format hint
     default: str | None  # the documented default, if any
     subject: bool
+    # each listed value's value of the parameter before it, when the description groups them
+    # under headings of those ("スポーツ sports" over baseball): baseball is sports'
+    parents: tuple[tuple[str, str], ...] = ()
 
 
 def words_of(name: str) -> list[str]:
@@ -139,6 +142,12 @@ def route_slots(template: str, parameters: object, description: str, example: st
     names = [name for name, _regex, _optional in template_parameters(template)]
     tables = _tables(names, parameters, description, from_example)
     listed = _listed(names, parameters, tables)
+    parents: dict[str, tuple[tuple[str, str], ...]] = {}
+    if len(names) >= 2 and (groups := grouped_tables(description)):
+        upper, lower = names[0], names[1]
+        listed[upper] = [(label, value) for label, value, _pairs in groups]
+        listed[lower] = [pair for _label, _value, pairs in groups for pair in pairs]
+        parents[lower] = tuple((v, value) for _l, value, pairs in groups for _lab, v in pairs)
     slots = []
     for name, regex, optional in template_parameters(template):
         spec = parameters.get(name)
@@ -157,6 +166,7 @@ def route_slots(template: str, parameters: object, description: str, example: st
                 example=from_example.get(name),
                 default=_default(name, spec, description),
                 subject=not setting,
+                parents=parents.get(name, ()),
             )
         )
     return slots

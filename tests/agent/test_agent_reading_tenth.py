@@ -7,14 +7,22 @@ a language is named in either language (简体版 names ``sc``, German names Deu
 letters whose case no words run together have are an id (a Scholar profile's JicYPdAAAAAJ),
 a page's address says its site, whatever names its words hold, its host being no value, and
 a board's short name between slashes (/v/) is a value; and what names no topic: the words of
-a platform's host (KBS World is world.kbs.co.kr), 的话, "got" and "is fine".
+a platform's host (KBS World is world.kbs.co.kr), 的话, "got" and "is fine". Tables headed by
+a value of the parameter before theirs ("スポーツ sports" over baseball) give that parameter its
+values and the value its group's.
 Against the real catalog snapshot where a route is named, offline."""
 
 import pytest
 
 from agent.question import rewrite_offline
 from agent.reading import question_reading
-from agent.routes.enums import captioned_tables, inline_values, option_named, table_blocks
+from agent.routes.enums import (
+    captioned_tables,
+    grouped_tables,
+    inline_values,
+    option_named,
+    table_blocks,
+)
 from agent.routes.forms import forms_read, opaque_id
 from agent.routes.params import params_fill
 from agent.routes.slots import route_slots
@@ -258,3 +266,55 @@ def test_a_label_that_says_only_names_what_it_keeps(question, value):
     choices = [("1", "1"), ("2", "2"), ("全部快讯", "1"), ("只看重要的", "2")]
 
     assert option_named(question, choices, loose=False) == value
+
+
+GROUPED = """::: tip
+以下小标题即类型 `genre`\uff0c标题下表格中为对应类型的分类 `category`。
+:::
+
+トップ top
+
+スポーツ sports
+
+| 野球     | サッカー |
+| -------- | -------- |
+| baseball | soccer   |
+
+IT・科学 tech\\_science [`/asahi/tech_science`](https://rsshub.app/asahi/tech_science)
+
+| 科学    | デジもの |
+| ------- | -------- |
+| science | digital  |
+"""
+
+
+def test_tables_headed_by_a_value_are_grouped_under_it():
+    assert grouped_tables(GROUPED) == [
+        ("トップ", "top", []),
+        ("スポーツ", "sports", [("野球", "baseball"), ("サッカー", "soccer")]),
+        ("IT・科学", "tech_science", [("科学", "science"), ("デジもの", "digital")]),
+    ]
+    genre, category = route_slots("/asahi/:genre?/:category?", {}, GROUPED, "/asahi/top")
+    assert [v for _label, v in genre.choices] == ["top", "sports", "tech_science"]
+    assert dict(category.parents)["digital"] == "tech_science"
+
+
+def test_captions_alone_group_nothing():
+    assert grouped_tables(TWO_TABLES) == []
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        ("经济观察网 宏观 栏目的文章", "/eeo/yaowen/hfshuju"),
+        ("朝日新聞のサッカー記事", "/asahi/sports/soccer"),
+        ("经济观察网的汽车栏目", "/eeo/qiche"),
+    ],
+)
+def test_a_grouped_value_brings_its_group(question, path):
+    """宏观 is a category of the 时事・政策・宏观 column (yaowen); 汽车 is a column of its own, not
+    also the 汽车 category of another column."""
+    chosen, ctx = route(question)
+
+    assert chosen is True
+    assert ctx.paths[0][0] == path

@@ -1,0 +1,138 @@
+"""A route's settings filled from the question (``agent.routes.params`` fills its subjects):
+the listed values it names (``agent.routes.enums``), the group a grouped value brings, a country
+or region it names, a value said right after the setting's name, a listed value that spans
+path segments, and a numbered setting keyed as its id."""
+
+import re
+from itertools import pairwise
+
+from agent.routes.entities import Asked, marked_after
+from agent.routes.enums import option_named, option_widened
+from agent.routes.slots import Slot, shape_of, words_of
+from agent.vocabulary import REGION_ALIASES, regions_said
+
+# A parameter named for a country or region (by its last word) takes the one the question names.
+REGION_PARAMS = frozenset(str.split("country region area market store"))
+ID_SAID_RE = re.compile(r"(?<![A-Za-z])id(?![A-Za-z])", re.I)  # a description saying "ID"
+
+
+def settings_fill(
+    slots: list[Slot],
+    question: str,
+    asked: Asked,
+    platform_words: tuple[str, ...] | list[str],
+    excluded: set[str],
+    values: dict[str, str],
+    sources: dict[str, str],
+) -> None:
+    """Fill the settings the question names into ``values`` (``sources``: "option")."""
+    own = {word.casefold() for word in platform_words}  # Reuters' author "reuters" is no ask
+    for slot in (s for s in slots if s.choices):
+        choices = [(label, v) for label, v in slot.choices if v.casefold() not in own]
+        if value := option_named(question, choices, loose=not slot.optional):
+            values[slot.name] = option_widened(question, choices, value)
+            sources[slot.name] = "option"
+    _parent_fill(slots, values, sources)
+    _region_fill(slots, question, values, sources)
+    _settings_said(slots, asked, values, sources, excluded)
+    _spread(slots, asked, values, sources)
+
+
+def keyed_settings(
+    slots: list[Slot], asked: Asked, values: dict, sources: dict, used: set[str]
+) -> None:
+    """A numbered setting (a category's id, no values listed) takes the number the question
+    keys as its id ("分类 ID 29" for ``:caty``, described as 分类 ID), never its example."""
+    for slot in slots:
+        if slot.subject or slot.choices or slot.name in values:
+            continue
+        if shape_of(slot.example) != "number":
+            continue
+        for entity in asked.entities:
+            keyed = entity.label and (
+                labelled(entity.label, slot)
+                or (entity.label == "id" and ID_SAID_RE.search(slot.description))
+            )
+            if entity.kind == "number" and keyed and entity.value not in used:
+                values[slot.name], sources[slot.name] = entity.value, "option"
+                used.add(entity.value)
+                break
+
+
+def _settings_said(
+    slots: list[Slot], asked: Asked, values: dict, sources: dict, excluded: set[str]
+) -> None:
+    """A setting the question names with its value right after ("locale de-DE", "country DE")
+    takes that value: a listed one when it lists values, else the value as given."""
+    for slot in slots:
+        if slot.subject or slot.name in values or len(slot.name) < 4:
+            continue
+        said = marked_after(asked.text, [slot.name], excluded)
+        value = said[0] if said and " " not in said[0] else None
+        if value and slot.choices:
+            value = {v.casefold(): v for _label, v in slot.choices}.get(value.casefold())
+        if value and re.fullmatch(r"[\w.\-]+", value, re.ASCII):
+            values[slot.name], sources[slot.name] = value, "option"
+
+
+def _parent_fill(slots: list[Slot], values: dict, sources: dict) -> None:
+    """A listed value grouped under a value of the parameter before it (baseball under
+    sports) gives that one its group's value, when the question named none; under another
+    value than the one named, it is no value of that one's (经观's 汽车 column is qiche, not
+    its 房产・汽车・消费 group's qiche too)."""
+    for upper, lower in pairwise(slots):
+        parent = dict(lower.parents).get(values.get(lower.name, ""))
+        if parent and upper.name not in values:
+            values[upper.name], sources[upper.name] = parent, "option"
+        elif parent and values[upper.name] != parent:
+            del values[lower.name], sources[lower.name]
+
+
+def _region_fill(slots: list[Slot], question: str, values: dict, sources: dict) -> None:
+    """A country or region the question names ("the US store", 国区, 日服) fills a parameter
+    named for one: a listed value that is its code, else its code in the example's case."""
+    said = sorted(regions_said(question))
+    codes = [c for code in said for c in (code, *REGION_ALIASES.get(code, ()))]
+    for slot in slots:
+        last = words_of(slot.name)[-1:]
+        if not codes or slot.name in values or not last or last[0] not in REGION_PARAMS:
+            continue
+        example = slot.example or slot.default or ""
+        if slot.choices:
+            listed = {v.casefold(): v for _label, v in slot.choices}
+            value = next((listed[c] for c in codes if c in listed), None)
+        elif re.fullmatch(r"[A-Za-z]{2}", example):
+            value = codes[0].upper() if example.isupper() else codes[0]
+        else:
+            value = None
+        if value:
+            values[slot.name], sources[slot.name] = value, "option"
+
+
+def _spread(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:
+    """A listed value that spans path segments (36氪's 搜索文章 is ``search/articles/ 关键词``)
+    fills its parameter and those after it in order; a last segment that is no value but words
+    for one (关键词) takes the topic the question marks, or is left off."""
+    for i, slot in enumerate(slots):
+        value = values.get(slot.name, "")
+        if sources.get(slot.name) != "option" or "/" not in value:
+            continue
+        parts = [part.strip() for part in value.split("/") if part.strip()]
+        targets = slots[i : i + len(parts)]
+        if len(targets) < len(parts) or any(t.name in values for t in targets[1:]):
+            continue
+        topics = [e.value for e in asked.entities if e.role == "topic"]
+        for target, part in zip(targets, parts, strict=True):
+            if not re.fullmatch(r"[\w.\-]+", part, re.ASCII):  # words for a value
+                if not topics:
+                    break
+                part = topics[0]
+            values[target.name], sources[target.name] = part, "option"
+
+
+def labelled(label: str, slot: Slot) -> bool:
+    """The key a value was given names this parameter ("(fid -7)" for ``:fid``, "(app id 570)"
+    for ``:appid``)."""
+    name = slot.name.casefold()
+    words = {w.casefold() for w in words_of(slot.name)}
+    return name.startswith(label) or name.endswith(label) or label in words
