@@ -85,8 +85,9 @@ def _default(name: str, spec: object, description: str) -> str | None:
 
 def _tables(names: list[str], parameters: dict, description: str, example: dict) -> dict:
     """Each description table goes to the parameter whose example value it lists, else to the
-    one its caption names ("Language codes", "| 分类 |" for 帖子分类), else to the first
-    parameter whose description points at a table, else to the first setting parameter."""
+    one its caption names ("Language codes", "| 分类 |" for 帖子分类), else to the one whose
+    default it lists, else to the first parameter whose description points at a table, else to
+    the first setting parameter."""
     settings = [n for n in names if words_of(n)[-1:] and words_of(n)[-1] in SETTING_WORDS]
     pointing = [n for n in names if TABLE_POINTER_RE.search(_spec_text(parameters.get(n)))]
     tables: dict[str, list[tuple[str, str]]] = {}
@@ -95,6 +96,10 @@ def _tables(names: list[str], parameters: dict, description: str, example: dict)
         values = {v for _label, v in pairs}
         owner = next((n for n in names if example.get(n) in values), None)
         owner = owner or next((n for n in names if _captioned(n, parameters, caption)), None)
+        # or the one whose documented default it lists (热搜榜 realtime: 榜单, 默认为 realtime)
+        owner = owner or next(
+            (n for n in names if _default(n, parameters.get(n), description) in values), None
+        )
         owner = owner or next(iter(pointing + settings), None)
         if owner and pairs:
             tables.setdefault(owner, []).extend(pairs)

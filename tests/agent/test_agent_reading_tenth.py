@@ -318,3 +318,15 @@ def test_a_grouped_value_brings_its_group(question, path):
 
     assert chosen is True
     assert ctx.paths[0][0] == path
+
+
+def test_a_table_listing_a_parameter_default_is_that_parameter_own():
+    """No caption, no "see the table": 热搜榜 realtime is the board's default, so the table is
+    the board's."""
+    description = "| 热搜榜   | 小说榜 | 电影榜 |\n| -- | -- | -- |\n| realtime | novel  | movie  |"
+    (board,) = route_slots("/baidu/top/:board?", {"board": "榜单\uff0c默认为 `realtime`"},
+                           description, "/baidu/top")  # fmt: skip
+
+    assert ("电影榜", "movie") in board.choices and not board.subject
+    chosen, ctx = route("百度热搜里的电影榜")
+    assert (chosen, ctx.paths[0][0]) == (True, "/baidu/top/movie")
