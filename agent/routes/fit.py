@@ -157,7 +157,14 @@ def route_fill(route: Route, question: str, *, asked: Asked | None = None) -> Fi
 
 
 def route_said(query: str, route: Route) -> tuple[int, int]:
-    return name_said(route.name, query, platform_words(route.platform), route.path)
+    """``name_said`` of the route's name, and the words of its path the question says whole
+    that its name does not ("the itch.io *devlog*": ``/itch/devlog/...``, Developer Logs)."""
+    said, unsaid = name_said(route.name, query, platform_words(route.platform), route.path)
+    asked = set(LATIN_WORD_RE.findall(query.casefold()))
+    named = set(NAME_WORD_RE.findall(route.name.casefold()))
+    literal = set(LATIN_WORD_RE.findall(template_literals(route.path).casefold()))
+    words = {w for w in literal - named if len(w) > 3 and w not in GENERIC and w not in EN_STOP}
+    return said + len(words & asked), unsaid
 
 
 def template_literals(template: str) -> str:

@@ -10,6 +10,7 @@ import re
 from typing import NamedTuple
 
 from agent.question import CJK
+from agent.vocabulary import filler_en
 
 LATIN = r"A-Za-z0-9"
 NOT_LATIN_BEFORE = rf"(?<![{LATIN}_.\-/@])"
@@ -81,6 +82,12 @@ COORDINATE_RE = re.compile(
 SHORT_PATH_RE = re.compile(r"[A-Za-z]{1,2}/\d+")
 PAIR_RE = re.compile(
     rf"{NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)/([{LATIN}][\w.\-]*[{LATIN}]|[{LATIN}]){NOT_LATIN_AFTER}",
+    re.ASCII,
+)
+# An owner's slug said as a possessive: "adamgryu's a-short-hike" is adamgryu/a-short-hike, an
+# owner and a name (a slug of words joined by hyphens, as a page's address writes it).
+POSSESSED_SLUG_RE = re.compile(
+    rf"{NOT_LATIN_BEFORE}([{LATIN}][\w.\-]*)['\u2019]s\s+([a-z0-9]+(?:-[a-z0-9]+)+){NOT_LATIN_AFTER}",
     re.ASCII,
 )
 # A whole fediverse handle (Gargron@mastodon.social, @dansup@pixelfed.social): one value, never
@@ -171,6 +178,7 @@ def forms_read(text: str) -> tuple[str, list[Formed]]:
     text = PAREN_VALUE_RE.sub(lambda m: _paren_value(m, found), text)
     text = KEYED_ID_RE.sub(lambda m: _keyed_id(m, found), text)
     text = SAID_VALUE_RE.sub(lambda m: _said_value(m, found), text)
+    text = POSSESSED_SLUG_RE.sub(lambda m: _possessed_slug(m, found), text)
     for pattern, kind in (
         (QUOTED_RE, "quoted"),
         (SLASHED_RE, "quoted"),
@@ -227,6 +235,13 @@ def _opaque_value(match: re.Match[str], found: list[Formed]) -> str:
     if not opaque_id(match.group(1)):
         return match.group(0)
     found.append(Formed("id", match.group(1)))
+    return " " * len(match.group(0))
+
+
+def _possessed_slug(match: re.Match[str], found: list[Formed]) -> str:
+    if filler_en(match.group(1)):  # "my team's open-source repo": nobody's name
+        return match.group(0)
+    found.append(Formed("pair", f"{match.group(1)}/{match.group(2)}"))
     return " " * len(match.group(0))
 
 

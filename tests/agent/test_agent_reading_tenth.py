@@ -330,3 +330,22 @@ def test_a_table_listing_a_parameter_default_is_that_parameter_own():
     assert ("电影榜", "movie") in board.choices and not board.subject
     chosen, ctx = route("百度热搜里的电影榜")
     assert (chosen, ctx.paths[0][0]) == (True, "/baidu/top/movie")
+
+
+@pytest.mark.parametrize(
+    "text, pairs",
+    [
+        ("adamgryu's a-short-hike devlog", ["adamgryu/a-short-hike"]),
+        ("my team's open-source repo", []),
+        ("Open issues in my company's front-end repo", []),
+    ],
+)
+def test_an_owner_s_slug_is_an_owner_and_a_name(text, pairs):
+    assert [f.value for f in forms_read(text)[1] if f.kind == "pair"] == pairs
+
+
+def test_a_word_of_the_route_path_said_whole_chooses_it():
+    """ "devlog" is ``/itch/devlog/...``'s word, though its name says Developer Logs."""
+    chosen, ctx = route("itch.io devlog of noelberry's celeste-classic")
+
+    assert (chosen, ctx.paths[0][0]) == (True, "/itch/devlog/noelberry/celeste-classic")
