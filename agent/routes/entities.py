@@ -54,6 +54,7 @@ from agent.routes.markers import (
 )
 from agent.routes.words import GENERIC, PEOPLE, describes, usable
 from agent.vocabulary import (
+    ASKERS_KIND_EN,
     CLAUSE_PRONOUNS,
     EN_KIND_NOUNS,
     FILLER_EN,
@@ -362,7 +363,17 @@ def question_read(
         for k in keywords
         if _topical(k, platform) and not describes(k.lower(), skip)
     ]
+    found = [e for e in found if e.kind != "marked" or not _askers_own(e.value, rest)]
     return Asked(text=text, entities=_unique(_names_whole(found)), topic=tuple(topic))
+
+
+def _askers_own(word: str, text: str) -> bool:
+    """``word`` stands only between the asker's possessive and a kind of subject ("my team's
+    *front-end* repo"): it says which of the asker's own, it names no one."""
+    folded, low = text.casefold(), word.casefold()
+    spans = [m.span() for m in ASKERS_KIND_EN.finditer(folded)]
+    found = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(low)}(?!\w)", folded)]
+    return bool(found) and all(any(a <= at < b for a, b in spans) for at in found)
 
 
 def _formed_entity(formed: Formed, hosts: tuple[str, ...] = ()) -> Entity:

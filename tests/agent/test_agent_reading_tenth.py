@@ -349,3 +349,18 @@ def test_a_word_of_the_route_path_said_whole_chooses_it():
     chosen, ctx = route("itch.io devlog of noelberry's celeste-classic")
 
     assert (chosen, ctx.paths[0][0]) == (True, "/itch/devlog/noelberry/celeste-classic")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "new issues in my team's front-end repo on GitHub",
+        "latest releases of our company's internal-tools repo on GitHub",
+    ],
+)
+def test_a_word_between_the_askers_possessive_and_a_kind_names_no_one(question):
+    """front-end says which of the team's repos, not whose: the run asks for the repo."""
+    chosen, ctx = route(question)
+
+    assert (chosen, ctx.paths) == (False, [])
+    assert ctx.needs and all(n["source"] == "GitHub" for n in ctx.needs)
