@@ -191,6 +191,8 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # a stream going on now, and the times of those to come
     "live": (("live", "streaming"), ("直播", "开播")),
     "schedule": (("schedule",), ("日程", "时间表", "排期")),
+    # what a thing costs and its drops: a price-drop alert, a store's deals
+    "price": (("price", "prices", "discount", "discounts"), ("价格", "降价", "折扣", "打折")),
     # a feed's language, where a site has one per language (/blog and /blog-zh)
     "english": (("english", "en"), ("英文", "英语")),
     "chinese": (("chinese", "zh", "cn"), ("中文", "汉语")),

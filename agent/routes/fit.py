@@ -330,9 +330,14 @@ def offline_choice(
         )
     rank = {namespace: i for i, namespace in enumerate(platforms)}
     pool = sorted(named or filled, key=lambda f: rank.get(f[0], len(rank)))
-    chosen, done = [], set()
+    firsts, done = [], set()
     for namespace, route, path, _below in pool:
-        if namespace not in done and len(chosen) < limit:
-            chosen.append((path.path, route.pk))
+        if namespace not in done:
+            firsts.append((path.path, route.pk))
             done.add(namespace)
-    return chosen, bool(named)
+    # of the platforms' first routes taking the subject named, one serving the kind of feed
+    # asked for comes first ("id1436953057 降价了提醒我": the App Store's Price Drop, over
+    # Apple's App Update); stable: their order
+    if named:
+        firsts.sort(key=lambda first: -intent[first[1]])
+    return firsts[:limit], bool(named)

@@ -364,3 +364,22 @@ def test_a_word_between_the_askers_possessive_and_a_kind_names_no_one(question):
 
     assert (chosen, ctx.paths) == (False, [])
     assert ctx.needs and all(n["source"] == "GitHub" for n in ctx.needs)
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        ("Tell me when the iOS app id1436953057 drops its price in the US App Store",
+         "/appstore/price/us/iOS/id1436953057"),
+        ("美区 App Store 里 id441258766 这个 mac 应用打折了告诉我",
+         "/appstore/price/us/mac/id441258766"),
+    ],
+)  # fmt: skip
+def test_of_two_platforms_taking_the_subject_the_one_serving_the_intent_comes_first(question, path):
+    """Apple's App Update and the App Store's Price Drop both take the app id; a price asked
+    about reads the price drops first."""
+    chosen, ctx = route(question)
+
+    assert chosen is True
+    assert ctx.paths[0][0] == path
+    assert [p for p, _r in ctx.paths][1].startswith("/apple/apps/update/")
