@@ -306,6 +306,10 @@ def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
     ]
 
 
+# "by the design studio ": the words before a quoted name that say whose it is
+QUOTED_BY_RE = re.compile(r"\b(?:by|from)\s+(?:[\w\-]+\s+){0,3}$", re.I)
+
+
 def question_read(
     question: str,
     *,
@@ -336,6 +340,7 @@ def question_read(
     by = set(marked_after(text, AUTHOR_MARKERS, skip))
     about = set(marked_after(text, (*EN_PHRASE_MARKERS, *ZH_TOPIC_MARKERS), skip))
     about |= {m.group(1) for m in SEARCHED_QUOTE_RE.finditer(text)}  # 搜「低空经济」
+    by |= {e.value for e in found if e.kind == "quoted" and _said_by(e.value, text)}
     found = [_quoted_role(e, by, about) if e.kind == "quoted" else e for e in found]
     # "a Twitch streamer's schedule": a kind of subject owns, no name does
     owners = [
@@ -401,6 +406,13 @@ def _name_under(domain: str, hosts: tuple[str, ...]) -> str:
         if name != low and name not in ("www", "m") and "." not in name:
             return domain[: len(name)]
     return ""
+
+
+def _said_by(value: str, text: str) -> bool:
+    """A quoted name a few words after "by" or "from" is whose ("posted by the design studio
+    'ramotion'"), as one right after it is."""
+    at = text.find(value)
+    return at > 0 and QUOTED_BY_RE.search(text[: at - 1]) is not None
 
 
 def _quoted_role(entity: Entity, by: set[str], about: set[str]) -> Entity:

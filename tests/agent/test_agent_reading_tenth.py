@@ -383,3 +383,10 @@ def test_of_two_platforms_taking_the_subject_the_one_serving_the_intent_comes_fi
     assert chosen is True
     assert ctx.paths[0][0] == path
     assert [p for p, _r in ctx.paths][1].startswith("/apple/apps/update/")
+
+
+def test_a_quoted_name_a_few_words_after_by_is_whose():
+    """'ksenia_studio' is the team that posts, not a word to search Dribbble for."""
+    chosen, ctx = route("new shots posted by the agency 'ksenia_studio' on Dribbble")
+
+    assert (chosen, ctx.paths[0][0]) == (True, "/dribbble/user/ksenia_studio")
