@@ -36,6 +36,31 @@ def settings_fill(
     _region_fill(slots, question, values, sources)
     _settings_said(slots, asked, values, sources, excluded)
     _spread(slots, asked, values, sources)
+    _quoted_fill(slots, asked, values, sources)
+
+
+def _quoted_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:
+    """A setting that lists no values takes one the question quotes in its example's form
+    ('langPythonBooks' where the example is compscAlgorithmBooks: words run together, each
+    after the first capitalised): given whole, it is meant for it."""
+    quoted = [e.value for e in asked.entities if e.kind == "quoted" and " " not in e.value]
+    for slot in slots:
+        if slot.subject or slot.choices or slot.name in values or not slot.example:
+            continue
+        taken = set(values.values())
+        form = _form(slot.example)
+        if len(form) < 2:  # a plain word ('python') may be a topic: only a formed value is meant
+            continue
+        value = next((q for q in quoted if q not in taken and _form(q) == form), None)
+        if value:
+            values[slot.name], sources[slot.name] = value, "option"
+
+
+def _form(value: str) -> str:
+    """A value's form: each run of small letters, capitals or digits as one mark
+    (compscAlgorithmBooks: aAaAa; stock-analysis: a-a)."""
+    marks = re.sub(r"[a-z]+", "a", re.sub(r"[A-Z]", "A", re.sub(r"[0-9]+", "9", value)))
+    return re.sub(r"(Aa)+", "Aa", re.sub(r"A+", "A", marks))
 
 
 def keyed_settings(

@@ -390,3 +390,19 @@ def test_a_quoted_name_a_few_words_after_by_is_whose():
     chosen, ctx = route("new shots posted by the agency 'ksenia_studio' on Dribbble")
 
     assert (chosen, ctx.paths[0][0]) == (True, "/dribbble/user/ksenia_studio")
+
+
+@pytest.mark.parametrize(
+    "question, path",
+    [
+        ("the freecomputerbooks.com 'webJavaScriptBooks' list, please",
+         "/freecomputerbooks/webJavaScriptBooks"),
+        ("freecomputerbooks.com new books about 'python'", "/freecomputerbooks"),
+    ],
+)  # fmt: skip
+def test_a_setting_listing_no_values_takes_a_quoted_value_of_its_example_form(question, path):
+    """compscAlgorithmBooks is the example: a quoted value in that form is the list asked for;
+    a plain quoted word may be a topic, and is left to the topic check."""
+    chosen, ctx = route(question)
+
+    assert (chosen, ctx.paths[0][0]) == (True, path)
