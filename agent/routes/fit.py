@@ -37,6 +37,8 @@ ZH_KIND_MARKERS = frozenset(m for m in (*ZH_BEFORE_MARKERS, *ZH_AFTER_MARKERS) i
 CONTENT_ZH = frozenset(str.split("文章 新闻 资讯 内容 帖子 视频 动态 更新 最新 最热 热门 主题"))
 # A route name's words: Latin words and runs of other letters (a Chinese name's phrases).
 NAME_WORD_RE = re.compile(r"[a-z0-9]+|[^\sa-z0-9\W]+")
+# Verbs that ask for a feed ("follow it", "subscribe me"): said so, they name no route's word.
+SUBSCRIBING = frozenset(str.split("follow subscribe track monitor"))
 # Route-name words that say how a feed is addressed, not which part of a site it reads.
 ADDRESS_WORDS = frozenset(
     str.split("timeline feed feeds id ids handle details profile user users account accounts")
@@ -56,7 +58,8 @@ def name_said(
     said when a question word shares its first four letters (repos, repositories); a Chinese
     word when one of its character pairs occurs."""
     asked = question.casefold()
-    latin = set(LATIN_WORD_RE.findall(asked))
+    # "I want to *follow* it" asks for a feed, it names no Following route
+    latin = set(LATIN_WORD_RE.findall(asked)) - SUBSCRIBING
     said = unsaid = 0
     name = platform_blank(route_name, platform_words).casefold()
     for marker in (m for m in AUTHOR_MARKERS if CJK_RE.search(m)):  # UP 主, 用户: whose feed

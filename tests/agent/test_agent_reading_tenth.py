@@ -406,3 +406,10 @@ def test_a_setting_listing_no_values_takes_a_quoted_value_of_its_example_form(qu
     chosen, ctx = route(question)
 
     assert (chosen, ctx.paths[0][0]) == (True, path)
+
+
+def test_a_verb_asking_for_a_feed_names_no_route_word():
+    """ "Follow" asks for the diary; it does not name the Following diary (of whom one follows)."""
+    chosen, ctx = route("Follow the Letterboxd diary of filmspotting")
+
+    assert (chosen, ctx.paths[0][0]) == (True, "/letterboxd/user/diary/filmspotting")
