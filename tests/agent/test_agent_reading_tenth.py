@@ -244,6 +244,8 @@ def test_a_board_between_slashes_fills_the_board():
         ("Tesla 官网的价格变了的话告诉我", "tesla", "/tesla/price", "/tesla/price"),
         ("What breaches got added to Firefox Monitor? Weekly is fine", "firefox",
          "/firefox/breaches", "/firefox/breaches"),
+        ("What is Firefox Monitor publishing these days?", "firefox", "/firefox/breaches",
+         "/firefox/breaches"),
     ],
 )  # fmt: skip
 def test_the_host_words_and_how_a_question_is_put_are_no_topic(question, namespace, template, path):
