@@ -261,11 +261,14 @@ def _kind_of(value: str) -> str:
 
 def _address_value(match: re.Match[str], found: list[Formed]) -> str:
     """The last segment of a site's address is what it names (soundcloud.com/odesza: odesza;
-    bilibili.com/video/BV1GJ411x7h7: a video), as the form it has; the site is kept as a
-    domain."""
+    bilibili.com/video/BV1GJ411x7h7: a video), as the form it has, and two segments are an
+    owner and a name too (gitlab.com/inkscape/inkscape); the site is kept as a domain."""
     found.append(Formed("domain", match.group(1), "address"))
-    last = match.group(2).rstrip("/").rsplit("/", 1)[-1]
+    segments = [part for part in match.group(2).split("/") if part]
+    last = segments[-1]
     found.append(Formed("quoted" if _kind_of(last) == "domain" else _kind_of(last), last))
+    if len(segments) == 2 and PAIR_RE.fullmatch("/".join(segments)):  # gitlab.com/inkscape/inkscape
+        found.append(Formed("pair", "/".join(segments)))
     return " " * len(match.group(0))
 
 

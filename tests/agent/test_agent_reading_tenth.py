@@ -415,3 +415,13 @@ def test_a_verb_asking_for_a_feed_names_no_route_word():
     chosen, ctx = route("Follow the Letterboxd diary of filmspotting")
 
     assert (chosen, ctx.paths[0][0]) == (True, "/letterboxd/user/diary/filmspotting")
+
+
+def test_an_address_of_two_segments_gives_an_owner_and_a_name():
+    """gitlab.com/gnome/gimp names GNOME's GIMP, not only "gimp"."""
+    assert ("pair", "gnome/gimp") in [
+        (f.kind, f.value) for f in forms_read("gitlab.com/gnome/gimp")[1]
+    ]
+    chosen, ctx = route("Releases of gitlab.com/gnome/gimp")
+
+    assert (chosen, ctx.paths[0][0]) == (True, "/gitlab/release/gnome/gimp")
