@@ -52,9 +52,9 @@ from agent.routes.markers import (
     ZH_BEFORE_MARKERS,
     ZH_TOPIC_MARKERS,
 )
+from agent.routes.whose import askers_own, name_under, own_host, said_by
 from agent.routes.words import GENERIC, PEOPLE, describes, usable
 from agent.vocabulary import (
-    ASKERS_KIND_EN,
     CLAUSE_PRONOUNS,
     EN_KIND_NOUNS,
     FILLER_EN,
@@ -306,10 +306,6 @@ def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
     ]
 
 
-# "by the design studio ": the words before a quoted name that say whose it is
-QUOTED_BY_RE = re.compile(r"\b(?:by|from)\s+(?:[\w\-]+\s+){0,3}$", re.I)
-
-
 def question_read(
     question: str,
     *,
@@ -333,14 +329,14 @@ def question_read(
     rest, formed = forms_read(text)
     # the platform's own host, as a page's address gives it (greasyfork.org/scripts/...), names
     # the source, as its name does; said alone it may be a value (an instance: mastodon.social)
-    formed = [f for f in formed if not (f.label == "address" and _own_host(f.value, hosts))]
+    formed = [f for f in formed if not (f.label == "address" and own_host(f.value, hosts))]
     found = [_formed_entity(f, hosts) for f in formed if not describes(f.value.lower(), skip)]
     # 'the user "pg"': a quoted name after an account's marker is someone's; '搜索“具身智能”':
     # one after a topic's marker is something to search for
     by = set(marked_after(text, AUTHOR_MARKERS, skip))
     about = set(marked_after(text, (*EN_PHRASE_MARKERS, *ZH_TOPIC_MARKERS), skip))
     about |= {m.group(1) for m in SEARCHED_QUOTE_RE.finditer(text)}  # 搜「低空经济」
-    by |= {e.value for e in found if e.kind == "quoted" and _said_by(e.value, text)}
+    by |= {e.value for e in found if e.kind == "quoted" and said_by(e.value, text)}
     found = [_quoted_role(e, by, about) if e.kind == "quoted" else e for e in found]
     # "a Twitch streamer's schedule": a kind of subject owns, no name does
     owners = [
@@ -368,21 +364,12 @@ def question_read(
         for k in keywords
         if _topical(k, platform) and not describes(k.lower(), skip)
     ]
-    found = [e for e in found if e.kind != "marked" or not _askers_own(e.value, rest)]
+    found = [e for e in found if e.kind != "marked" or not askers_own(e.value, rest)]
     return Asked(text=text, entities=_unique(_names_whole(found)), topic=tuple(topic))
 
 
-def _askers_own(word: str, text: str) -> bool:
-    """``word`` stands only between the asker's possessive and a kind of subject ("my team's
-    *front-end* repo"): it says which of the asker's own, it names no one."""
-    folded, low = text.casefold(), word.casefold()
-    spans = [m.span() for m in ASKERS_KIND_EN.finditer(folded)]
-    found = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(low)}(?!\w)", folded)]
-    return bool(found) and all(any(a <= at < b for a, b in spans) for at in found)
-
-
 def _formed_entity(formed: Formed, hosts: tuple[str, ...] = ()) -> Entity:
-    if formed.kind == "domain" and (name := _name_under(formed.value, hosts)):
+    if formed.kind == "domain" and (name := name_under(formed.value, hosts)):
         return Entity(name, "marked", marked=True, role="account")
     if formed.kind == "hashtag":  # something to look for under a tag, as "about X" is
         return Entity(formed.value, "topic", marked=True, role="tag")
@@ -390,29 +377,6 @@ def _formed_entity(formed: Formed, hosts: tuple[str, ...] = ()) -> Entity:
         return Entity(formed.value, "number", marked=True, role="ref")
     role = "account" if formed.kind == "handle" else ""
     return Entity(formed.value, formed.kind, role=role, label=formed.label)
-
-
-def _own_host(domain: str, hosts: tuple[str, ...]) -> bool:
-    own = {host.casefold().removeprefix("www.") for host in hosts}
-    return domain.casefold().removeprefix("www.") in own
-
-
-def _name_under(domain: str, hosts: tuple[str, ...]) -> str:
-    """The name a domain gives under the platform's host: a blog's or a user's own subdomain
-    (noahpinion.substack.com: noahpinion); "" for any other domain."""
-    low = domain.casefold()
-    for host in hosts:
-        name = low.removesuffix("." + host)
-        if name != low and name not in ("www", "m") and "." not in name:
-            return domain[: len(name)]
-    return ""
-
-
-def _said_by(value: str, text: str) -> bool:
-    """A quoted name a few words after "by" or "from" is whose ("posted by the design studio
-    'ramotion'"), as one right after it is."""
-    at = text.find(value)
-    return at > 0 and QUOTED_BY_RE.search(text[: at - 1]) is not None
 
 
 def _quoted_role(entity: Entity, by: set[str], about: set[str]) -> Entity:

@@ -1,0 +1,43 @@
+"""Whose a value of the question is, read from where it stands: a word between the asker's
+possessive and a kind of subject is the asker's own, naming no one; the platform's own host
+names the source; a name under that host is a blog's or a user's own; a quoted name a few words
+after "by" is whose the feed is."""
+
+import re
+
+from agent.vocabulary import ASKERS_KIND_EN
+
+# "by the design studio ": the words before a quoted name that say whose it is
+QUOTED_BY_RE = re.compile(r"\b(?:by|from)\s+(?:[\w\-]+\s+){0,3}$", re.I)
+
+
+def askers_own(word: str, text: str) -> bool:
+    """``word`` stands only between the asker's possessive and a kind of subject ("my team's
+    *front-end* repo"): it says which of the asker's own, it names no one."""
+    folded, low = text.casefold(), word.casefold()
+    spans = [m.span() for m in ASKERS_KIND_EN.finditer(folded)]
+    found = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(low)}(?!\w)", folded)]
+    return bool(found) and all(any(a <= at < b for a, b in spans) for at in found)
+
+
+def own_host(domain: str, hosts: tuple[str, ...]) -> bool:
+    own = {host.casefold().removeprefix("www.") for host in hosts}
+    return domain.casefold().removeprefix("www.") in own
+
+
+def name_under(domain: str, hosts: tuple[str, ...]) -> str:
+    """The name a domain gives under the platform's host: a blog's or a user's own subdomain
+    (noahpinion.substack.com: noahpinion); "" for any other domain."""
+    low = domain.casefold()
+    for host in hosts:
+        name = low.removesuffix("." + host)
+        if name != low and name not in ("www", "m") and "." not in name:
+            return domain[: len(name)]
+    return ""
+
+
+def said_by(value: str, text: str) -> bool:
+    """A quoted name a few words after "by" or "from" is whose ("posted by the design studio
+    'ramotion'"), as one right after it is."""
+    at = text.find(value)
+    return at > 0 and QUOTED_BY_RE.search(text[: at - 1]) is not None
