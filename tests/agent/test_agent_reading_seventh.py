@@ -3,21 +3,13 @@ says which parameter they fill (a hashtag, an issue's #number, an instance's dom
 a country or region the question names, a name that runs on into digits (小米14), and a forum
 named by 吧 with no platform named. Against the real catalog snapshot, offline."""
 
-from urllib.parse import unquote
-
 import pytest
 
 from agent.routes.forms import Formed, forms_read
 from agent.vocabulary import regions_said
-from tests.agent.test_agent_route_offline import route
+from tests.agent.test_agent_route_offline import first_path, route
 
 pytestmark = pytest.mark.django_db
-
-
-def first_path(question: str) -> str:
-    _ok, ctx = route(question)
-    assert ctx.paths, f"{question!r} read nothing (needs {ctx.needs}, setup {ctx.setup_needed})"
-    return unquote(ctx.paths[0][0])
 
 
 @pytest.mark.parametrize(

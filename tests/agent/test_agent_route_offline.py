@@ -2,6 +2,8 @@
 question names, prefers a route that takes it, and asks (``ctx.needs``) rather than read a
 route's example subject."""
 
+from urllib.parse import unquote
+
 import pytest
 from asgiref.sync import async_to_sync
 from django.conf import settings
@@ -32,6 +34,16 @@ def route(question: str) -> tuple[bool, RunContext]:
         return await node_platform(ctx) and await node_route(ctx)
 
     return async_to_sync(run)(), ctx
+
+
+def first_path(question: str) -> str:
+    """The first path the run reads for ``question``, percent-decoded; fails saying what the
+    run asked for or waits on when it reads none."""
+    chosen, ctx = route(question)
+    assert chosen is True and ctx.paths, (
+        f"{question!r} read nothing (needs {ctx.needs}, setup {ctx.setup_needed})"
+    )
+    return unquote(ctx.paths[0][0])
 
 
 def steps(ctx: RunContext, kind: str) -> list[dict]:
