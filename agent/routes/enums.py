@@ -69,6 +69,14 @@ PASSING_AFTER_RE = re.compile(r"\b(?:what'?s|what\s+is|anything|something|all\s+
 INCLUDING_RE = re.compile(
     r"\b(?:too|as\s+well|also|included|including|both)\b|也|一起|一并|连同|包括", re.I
 )
+# What the question says it does not want, to the end of its clause: "readouts, not every press
+# release", "instead of the hot list", "不要热门的". "Not just" and "not only" take it as well.
+NEGATED_RE = re.compile(
+    r"(?:\b(?:not|don't|rather\s+than|instead\s+of|except(?:\s+for)?|excluding|other\s+than)\s+"
+    r"(?!just\b|only\b)|(?<!\u8981)\u4e0d\u8981|\u4e0d\u770b|\u800c\u4e0d\u662f|\u6392\u9664)"
+    r"(?:(?!\bbut\b)[^,.;:!?()\u2014\uff0c\u3002\uff1b\uff01\uff1f])*",
+    re.I,
+)
 # The site's home said as one thing: "front page" is no "front".
 HOME_PAGE_RE = re.compile(r"\b(front|home)[\s-]+page\b", re.I)
 
@@ -344,7 +352,7 @@ def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) 
     for label, value in choices:
         if asked_spans & (spans(label) | spans(value)):
             return value
-    question = HOME_PAGE_RE.sub(r"\1page", question)
+    question = HOME_PAGE_RE.sub(r"\1page", NEGATED_RE.sub(" ", question))
     asked = _translated(question)  # 评论 names `comments`, "hot" names 热门
     said = _grams(question)
     best: tuple[float, bool, bool, bool, int, str] | None = None

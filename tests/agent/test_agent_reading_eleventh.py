@@ -1,0 +1,41 @@
+"""The eleventh pass of issue 29's reading rules: what the question says it does not want
+("not every press release", 不要热门的) names no value.
+Against the real catalog snapshot where a route is named, offline."""
+
+import pytest
+
+from agent.routes.enums import option_named
+from tests.agent.test_agent_route_offline import first_path
+
+pytestmark = pytest.mark.django_db
+
+KINDS = [("Press Releases", "all"), ("Readouts", "readouts"), ("Testimonies", "testimonies")]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Just the testimonies please, not the press releases",
+        "testimonies rather than press releases",
+        "I don't want press releases. Testimonies only",
+    ],
+)
+def test_a_value_the_question_turns_down_is_not_named(question):
+    assert option_named(question, KINDS, loose=False) == "testimonies"
+
+
+def test_a_value_turned_down_in_chinese_is_not_named():
+    kinds = [("热门", "hot"), ("最新", "new"), ("精华", "digest")]
+
+    assert option_named("不要热门的, 给我看精华帖", kinds, loose=False) == "digest"
+    assert option_named("要不要看看热门的", kinds, loose=False) == "hot"
+
+
+def test_a_value_that_is_taken_as_well_stays_named():
+    assert option_named("not just the readouts", KINDS, loose=False) == "readouts"
+
+
+def test_the_route_reads_the_kind_asked_for_not_the_one_turned_down():
+    question = "Treasury statements and remarks, not the general press releases"
+
+    assert first_path(question) == "/treasury/press-releases/statements-remarks"
