@@ -1,10 +1,14 @@
 """The eleventh pass of issue 29's reading rules: what the question says it does not want
-("not every press release", 不要热门的) names no value.
+("not every press release", 不要热门的) names no value; an id numbered in its example
+(id408709785) never takes a word.
 Against the real catalog snapshot where a route is named, offline."""
 
 import pytest
 
 from agent.routes.enums import option_named
+from agent.routes.fit import route_fill
+from agent.routes.params import SubjectMissing
+from catalog.models import Route
 from tests.agent.test_agent_route_offline import first_path
 
 pytestmark = pytest.mark.django_db
@@ -39,3 +43,17 @@ def test_the_route_reads_the_kind_asked_for_not_the_one_turned_down():
     question = "Treasury statements and remarks, not the general press releases"
 
     assert first_path(question) == "/treasury/press-releases/statements-remarks"
+
+
+def test_an_id_numbered_in_its_example_never_takes_a_word():
+    app = Route.objects.get(path="/apple/apps/update/:country/:id/:platform?")
+
+    with pytest.raises(SubjectMissing):
+        route_fill(app, "App Store updates for the Apple TV app on tvOS")
+    assert route_fill(app, "App Store updates of id1232780281").path.startswith(
+        "/apple/apps/update/us/id1232780281"
+    )
+
+
+def test_a_word_that_fits_no_id_leaves_the_route_whose_setting_it_names():
+    assert first_path("Any new Infuse release notes for tvOS on my Apple TV?") == "/firecore/tvos"
