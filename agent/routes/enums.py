@@ -77,6 +77,14 @@ NEGATED_RE = re.compile(
     r"(?:(?!\bbut\b)[^,.;:!?()\u2014\uff0c\u3002\uff1b\uff01\uff1f])*",
     re.I,
 )
+# What the question looks for in a feed's items, not a feed: "跟黄金有关的", "关于比亚迪", "about
+# gold". A value's label said there chooses no feed (``label_said``).
+TOPIC_FRAME_RE = re.compile(
+    r"(?:\u8ddf|\u548c|\u4e0e)[^\s,.?!\uff0c\u3002\uff1f\uff01]{1,12}?(?:\u6709\u5173|\u76f8\u5173)"
+    r"|\u5173\u4e8e[^\s,.?!\u7684\uff0c\u3002\uff1f\uff01]{1,12}"
+    r"|\b(?:about|regarding|related\s+to|mentioning)\s+[^,.;:!?]{1,40}",
+    re.I,
+)
 # The site's home said as one thing: "front page" is no "front".
 HOME_PAGE_RE = re.compile(r"\b(front|home)[\s-]+page\b", re.I)
 
@@ -317,6 +325,24 @@ def asked_for(word: str, question: str) -> bool:
         if not PASSING_AFTER_RE.search(question[: match.start()]):
             return True
     return False
+
+
+def label_said(question: str, choices: list[tuple[str, str]], value: str) -> int:
+    """How long a label of ``value`` the question says whole, as such ("F.I.X 字幕侠": 8; 0 for
+    "最近上映" against 正在上映, whose words it shares only in part), spaces aside."""
+    said = _grams(TOPIC_FRAME_RE.sub(" ", NEGATED_RE.sub(" ", question)))
+    return max(
+        (
+            len(label.replace(" ", ""))
+            for label, v in choices
+            if v == value
+            and label.lower() not in PASSING
+            and len(label.strip()) >= 2
+            and (grams := _grams(label))
+            and grams <= said
+        ),
+        default=0,
+    )
 
 
 def option_widened(question: str, choices: list[tuple[str, str]], value: str) -> str:

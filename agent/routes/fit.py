@@ -12,11 +12,12 @@ import re
 
 from agent.question import EN_STOP
 from agent.routes.entities import Asked, platform_blank, zh_content
+from agent.routes.enums import label_said
 from agent.routes.forms import CJK_RE, address_host
 from agent.routes.markers import AUTHOR_MARKERS, ZH_AFTER_MARKERS, ZH_BEFORE_MARKERS
 from agent.routes.params import NOT_NAMED, FilledPath, params_fill
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
-from agent.routes.slots import words_of
+from agent.routes.slots import route_slots, words_of
 from agent.routes.words import GENERIC
 from agent.vocabulary import (
     EN_KIND_NOUNS,
@@ -235,18 +236,33 @@ def feed_named(query: str, route: Route) -> bool:
     )
 
 
-def whole_name_said(query: str, route: Route) -> bool:
-    """The question says the route's whole name (its platform's names left out), even one that
-    is a word for any site's part (首页, Today, News): "KBS World today" asks for Today, "标志情报局
-    首页" for 首页, over a route the search scored a little higher."""
-    name = " ".join(
-        NAME_WORD_RE.findall(platform_blank(route.name, platform_words(route.platform)).casefold())
+def _name_words(route: Route) -> list[str]:
+    return NAME_WORD_RE.findall(
+        platform_blank(route.name, platform_words(route.platform)).casefold()
     )
-    if not name:
-        return False
-    asked = query.casefold()
+
+
+def _words_said(query: str, words: list[str]) -> bool:
+    # 生命科学学院的通知公告 says 生命科学学院通知公告
+    asked = query.casefold().replace("\u7684", "")
     latin = set(LATIN_WORD_RE.findall(asked))
-    return all(w in latin if w.isascii() else w in asked for w in name.split())
+    return all(w in latin if w.isascii() else w in asked for w in words)
+
+
+def said_whole(query: str, route: Route, path: FilledPath) -> int:
+    """How long a thing the question says whole the route stands for: its name (its platform's
+    names left out: 首页, Today) or the label of a value it lists that the question chose
+    (F.I.X 字幕侠's group); 0 when it says neither. Spaces aside."""
+    name = _name_words(route)
+    length = len("".join(name)) if name and _words_said(query, name) else 0
+    chosen = [k for k, source in path.sources.items() if source == "option"]
+    if chosen:
+        slots = route_slots(route.path, route.parameters, route.description, route.example)
+        labels = (
+            label_said(query, s.choices, path.params[s.name]) for s in slots if s.name in chosen
+        )
+        length = max(length, *labels)
+    return length
 
 
 def route_about(query: str, route: Route) -> bool:
@@ -326,7 +342,7 @@ def offline_choice(
                 route_unconfigured(f[1]),
                 -region[f[1].pk],  # the eShop of the country asked for
                 -intent[f[1].pk],
-                -whole_name_said(query, f[1]),
+                -said_whole(query, f[1], f[2]),
                 -round(score.get(f[1].pk, 0.0), 6),
                 said[f[1].pk][1] if f[1].pk in score else 0,
             )

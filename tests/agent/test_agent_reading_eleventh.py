@@ -1,11 +1,12 @@
 """The eleventh pass of issue 29's reading rules: what the question says it does not want
 ("not every press release", 不要热门的) names no value; an id numbered in its example
-(id408709785) never takes a word.
+(id408709785) never takes a word; among routes needing no subject, the one standing for the
+longest thing the question says whole (its name, or a value's label it lists) is read.
 Against the real catalog snapshot where a route is named, offline."""
 
 import pytest
 
-from agent.routes.enums import option_named
+from agent.routes.enums import label_said, option_named
 from agent.routes.fit import route_fill
 from agent.routes.params import SubjectMissing
 from catalog.models import Route
@@ -57,3 +58,36 @@ def test_an_id_numbered_in_its_example_never_takes_a_word():
 
 def test_a_word_that_fits_no_id_leaves_the_route_whose_setting_it_names():
     assert first_path("Any new Infuse release notes for tvOS on my Apple TV?") == "/firecore/tvos"
+
+
+GROUPS = [("YYeTs 字幕组", "14"), ("F.I.X 字幕侠", "28"), ("深影字幕组", "2")]
+
+
+def test_a_label_said_whole_counts_its_length():
+    assert label_said("SubHD 上 F.I.X 字幕侠的字幕", GROUPS, "28") == len("F.I.X字幕侠")
+    assert label_said("深影的字幕", GROUPS, "2") == 0  # 字幕组 not said: in part only
+    assert label_said("不要深影字幕组的", GROUPS, "2") == 0  # turned down
+
+
+def test_a_label_inside_what_the_items_are_searched_for_chooses_no_feed():
+    metals = [("黄金", "2"), ("白银", "3")]
+
+    assert label_said("快讯里和白银相关的消息", metals, "3") == 0
+    assert label_said("news about gold", [("Gold", "2")], "2") == 0
+    assert label_said("白银分类的新闻", metals, "3") == 2
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        # a group the route lists, said whole, over the route named 字幕
+        ("SubHD 深影字幕组最近出的字幕", "/subhd/zu/2"),
+        # 的 between the parts of a route's name
+        ("北京大学生命科学学院的通知公告有哪些", "/pku/cls/announcement"),
+        # the feed named (快讯), the metal looked for in it
+        ("金十数据快讯里和白银相关的消息", "/jin10"),
+        ("金十数据白银分类的新闻", "/jin10/category/3"),
+    ],
+)
+def test_the_route_standing_for_the_longest_thing_said_whole_is_read(question, path):
+    assert first_path(question) == path
