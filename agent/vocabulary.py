@@ -271,13 +271,17 @@ def intents_of(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-# What the question says it does not want: "not full vods", "不是视频哈", "文章和想法不用".
+# What the question says it does not want: "not full vods", "readouts, not every press release",
+# "不是视频哈", "文章和想法不用", "不要热门的". "Not just" and "not only" take it as well, and
+# 要不要 and 是不是 ask rather than turn down.
 _BREAK = "\uff0c,\u3002.;\uff1b!\uff01?\uff1f()\uff08\uff09\\s"  # punctuation, space
 NEGATED_RE = re.compile(
-    r"\b(?:not|no|without|except|excluding|rather\s+than)\s+(?:(?:the|a|any|full|just)\s+)?"
-    r"[\w\-]+"
-    rf"|(?:不是|不要|不用|不含|除了|而非)[^{_BREAK}]{{1,8}}"
-    rf"|[^{_BREAK}]{{1,10}}(?:不用|不要|不需要)(?=[{_BREAK}]|$)",
+    r"\b(?:not|don't|no|without|except(?:\s+for)?|excluding|rather\s+than|instead\s+of"
+    r"|other\s+than)\s+(?!just\b|only\b)(?:(?:the|a|an|any|every|all|full)\s+)?"
+    r"[\w\-]+(?:\s+(?!but\b)[\w\-]+){0,2}"
+    rf"|(?:(?<!\u662f)\u4e0d\u662f|(?<!\u8981)\u4e0d\u8981|\u4e0d\u7528|\u4e0d\u542b|\u4e0d\u770b"
+    rf"|\u9664\u4e86|\u800c\u975e|\u6392\u9664)[^{_BREAK}]{{1,8}}"
+    rf"|[^{_BREAK}]{{1,10}}(?:\u4e0d\u7528|\u4e0d\u8981|\u4e0d\u9700\u8981)(?=[{_BREAK}]|$)",
     re.I,
 )
 

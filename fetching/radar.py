@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
-from catalog.models import Route
+from catalog.models import Platform, Route
 from fetching.paths import SEGMENT_SAFE, RoutePathRejected, path_confine, route_for_path
 
 # A page's address: with its scheme, or bare with at least one path segment (a host alone, or
@@ -36,6 +36,8 @@ SCHEME_RE = re.compile(r"^https?://", re.I)
 TRAILING = ".,;:!'"  # sentence punctuation after an address is not part of it
 MAX_ADDRESSES = 3
 PARAM_RE = re.compile(r":(\w+)([?*]?)|\*(\w+)")
+REST_PARAM_RE = re.compile(r":(\w+)\{\.[+*]\}")  # a route's :path{.+} takes the rest
+PAGE_EXTENSION_RE = re.compile(r"\.(?:s?html?|php|aspx?|jsp)$", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,8 @@ def _address_hits(address: Address) -> list[RadarHit]:
         enabled=True, platform__enabled=True, radar__icontains=address.host
     ).select_related("platform")
     hits = [hit for route in routes for hit in _route_hits(route, address)]
+    if not hits:
+        hits = _template_hits(address)
     best = max((h.literals for h in hits), default=0)
     level = [h for h in hits if h.literals == best]
     return list({h.path: h for h in level}.values())
@@ -103,6 +107,39 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
                 hits.append(RadarHit(route.pk, route.platform.namespace, path, literals, given))
                 break
     return hits
+
+
+def _template_hits(address: Address) -> list[RadarHit]:
+    """Without a rule for the page, the routes of the site whose own paths it matches: RSSHub
+        mirrors many a site's addresses (cnblogs.com/cate/python is ``/cnblogs/cate/:type``; a rest
+        parameter takes the page's path, its ``.shtml`` aside when the example writes none). A literal
+    segment of the route's must match, unless the route takes the page's whole path."""
+    platforms = Platform.objects.filter(enabled=True, url__icontains=address.host)
+    hits = []
+    for platform in platforms:
+        if SCHEME_RE.sub("", platform.url).removeprefix("www.").split("/")[0] != address.host:
+            continue
+        for route in platform.routes.filter(enabled=True):
+            key = route.path.removeprefix("/" + platform.namespace) or "/"
+            source = address.host + REST_PARAM_RE.sub(r":\1*", key)
+            matched = _source_match(source, address)
+            # a path of parameters alone (/:language/:domain?) would take any page: a literal
+            # segment must match, unless the route takes the page's whole path
+            if not matched or not matched[0] or not (matched[1] or source != address.host + key):
+                continue
+            values = {k: _page_less(v, route.example) for k, v in matched[0].items()}
+            path = _target_fill(platform.namespace, key, values)
+            if path and _owned_by(path, route):
+                given = tuple(sorted(values.items()))
+                hits.append(RadarHit(route.pk, platform.namespace, path, matched[1], given))
+    return hits
+
+
+def _page_less(value: str, example: str) -> str:
+    """A page's path as a route's value: without its page extension (hangzhou.shtml) when the
+    route's example writes none."""
+    extension = PAGE_EXTENSION_RE.search(value)
+    return value[: extension.start()] if extension and extension.group(0) not in example else value
 
 
 def _source_match(source: str, address: Address) -> tuple[dict[str, str], int] | None:

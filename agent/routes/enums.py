@@ -18,6 +18,7 @@ from typing import Any
 
 from agent.question import ZH_NUMBERS
 from agent.routes.words import GENERIC
+from agent.vocabulary import NEGATED_RE
 from catalog.search_terms import word_stem
 
 TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")
@@ -68,14 +69,6 @@ PASSING_AFTER_RE = re.compile(r"\b(?:what'?s|what\s+is|anything|something|all\s+
 # Words that take something as well as what else was asked for.
 INCLUDING_RE = re.compile(
     r"\b(?:too|as\s+well|also|included|including|both)\b|也|一起|一并|连同|包括", re.I
-)
-# What the question says it does not want, to the end of its clause: "readouts, not every press
-# release", "instead of the hot list", "不要热门的". "Not just" and "not only" take it as well.
-NEGATED_RE = re.compile(
-    r"(?:\b(?:not|don't|rather\s+than|instead\s+of|except(?:\s+for)?|excluding|other\s+than)\s+"
-    r"(?!just\b|only\b)|(?<!\u8981)\u4e0d\u8981|\u4e0d\u770b|\u800c\u4e0d\u662f|\u6392\u9664)"
-    r"(?:(?!\bbut\b)[^,.;:!?()\u2014\uff0c\u3002\uff1b\uff01\uff1f])*",
-    re.I,
 )
 # What the question looks for in a feed's items, not a feed: "跟黄金有关的", "关于比亚迪", "about
 # gold". A value's label said there chooses no feed (``label_said``).

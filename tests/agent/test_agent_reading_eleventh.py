@@ -1,7 +1,8 @@
 """The eleventh pass of issue 29's reading rules: what the question says it does not want
 ("not every press release", 不要热门的) names no value; an id numbered in its example
 (id408709785) never takes a word; among routes needing no subject, the one standing for the
-longest thing the question says whole (its name, or a value's label it lists) is read.
+longest thing the question says whole (its name, or a value's label it lists) is read; a page
+that no Radar rule maps is read on the site's route whose own path it matches.
 Against the real catalog snapshot where a route is named, offline."""
 
 import pytest
@@ -10,6 +11,7 @@ from agent.routes.enums import label_said, option_named
 from agent.routes.fit import route_fill
 from agent.routes.params import SubjectMissing
 from catalog.models import Route
+from fetching.radar import radar_hits
 from tests.agent.test_agent_route_offline import first_path
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +93,21 @@ def test_a_label_inside_what_the_items_are_searched_for_chooses_no_feed():
 )
 def test_the_route_standing_for_the_longest_thing_said_whole_is_read(question, path):
     assert first_path(question) == path
+
+
+def test_a_page_no_rule_maps_is_read_on_the_route_whose_path_it_matches():
+    hits = radar_hits("订阅 https://www.cnblogs.com/cate/java/ 这个分类")
+
+    assert [(h.namespace, h.path) for h in hits] == [("cnblogs", "/cnblogs/cate/java")]
+    assert first_path("博客园 Java 分类 https://www.cnblogs.com/cate/java/") == "/cnblogs/cate/java"
+
+
+def test_a_route_taking_a_whole_page_path_takes_it_without_its_page_extension():
+    question = "深圳油价 http://www.qiyoujiage.com/guangdong/shenzhen.shtml"
+
+    assert first_path(question) == "/qiyoujiage/guangdong/shenzhen"
+
+
+def test_a_route_path_of_parameters_alone_takes_no_page():
+    # greasyfork's /:language/:domain? would take any two segments; its rules map none of these
+    assert radar_hits("https://greasyfork.org/zh-CN/users") == []
