@@ -111,9 +111,9 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
 
 def _template_hits(address: Address) -> list[RadarHit]:
     """Without a rule for the page, the routes of the site whose own paths it matches: RSSHub
-        mirrors many a site's addresses (cnblogs.com/cate/python is ``/cnblogs/cate/:type``; a rest
-        parameter takes the page's path, its ``.shtml`` aside when the example writes none). A literal
-    segment of the route's must match, unless the route takes the page's whole path."""
+    mirrors many a site's addresses (cnblogs.com/cate/python is ``/cnblogs/cate/:type``; a rest
+    parameter takes the page's path, its ``.shtml`` aside when the example writes none). A
+    literal segment of the route's must match, unless the route takes the page's whole path."""
     platforms = Platform.objects.filter(enabled=True, url__icontains=address.host)
     hits = []
     for platform in platforms:

@@ -46,6 +46,7 @@ from agent.routes.markers import (
     EN_PHRASE_MARKERS,
     EN_WORD_MARKERS,
     PARTICIPLE_LEADS,
+    SEARCH_NOUNS,
     THIS_RE,
     TOPIC_LEADS,
     ZH_AFTER_MARKERS,
@@ -204,8 +205,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             break  # "posts from Hacker News about Tesla": what follows is a topic
         if not words and (low in EN_STOP or low in EN_WORD_MARKERS):
             continue
-        if not words and phrase and low in GENERIC:
-            continue  # "search results on frieren": what is searched follows
+        if not words and phrase and (low in GENERIC or low in SEARCH_NOUNS):
+            continue  # "search results on frieren", "search term X": what is searched follows
         if phrase and words and low in PUT_EN:
             break  # "tagged Obsidian pls": how the question is put ends the phrase
         fits = usable(token, excluded) if not phrase else low not in EN_STOP and low not in excluded

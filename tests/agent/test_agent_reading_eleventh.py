@@ -111,3 +111,14 @@ def test_a_route_taking_a_whole_page_path_takes_it_without_its_page_extension():
 def test_a_route_path_of_parameters_alone_takes_no_page():
     # greasyfork's /:language/:domain? would take any two segments; its rules map none of these
     assert radar_hits("https://greasyfork.org/zh-CN/users") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("INSPIRE literature matching the search term gravitational waves", "gravitational waves"),
+        ("INSPIRE literature search with keyword axion", "axion"),
+    ],
+)
+def test_what_a_search_is_called_is_no_part_of_what_it_looks_for(question, path):
+    assert first_path(question) == f"/inspirehep/literature/{path}"
