@@ -17,6 +17,7 @@ SECOND_LEVEL_DOMAINS = frozenset(("com", "net", "org", "gov", "edu", "ac", "co",
 HOST_PREFIXES = frozenset(("www", "m", "mobile"))
 # " - ", " | ", " / ", and list separators: ASCII and full-width commas, 、, / | and semicolons.
 NAME_SEPARATORS_RE = re.compile("\\s[-\u2013\u2014|/]\\s|[,\uff0c\u3001/|;\uff1b]")
+ARTICLE_LED_RE = re.compile(r"the\s+(\S.{2,})$", re.I)  # The Guardian: Guardian
 
 
 def _add_field(best: dict[str, int], code: int, texts: Iterable[str], *, numbers=True) -> None:
@@ -77,6 +78,8 @@ def platform_names(row: selectors.PlatformRow, shared_domains: Collection[str] =
     """
     names = [row.namespace, row.name, *_translated(row.translations, "name")]
     names += _strings(row.aliases)
+    # "today's Guardian editorials": a name led by an article is said without it too
+    names += [m.group(1) for n in names if (m := ARTICLE_LED_RE.match(n or ""))]
     label = domain_label(row.url)
     if label not in shared_domains:
         names.append(label)

@@ -28,6 +28,9 @@ NAME_STRENGTH_CAP = 10.0
 CONTAINED_NAME_FACTOR = 0.25
 NAMED_TERM_FACTOR = 0.3
 SUBJECT_MARKERS = frozenset(("of", "from", "by"))
+# "the paper's own": an article run into the next word spells a one-word name (thepaper) by
+# chance; a name written so (The Guardian, The Verge) is found as its words.
+ARTICLES = frozenset(("the", "a", "an"))
 # What follows these is a topic to look for in the items, not where to read them ("on V2EX
 # about Cursor": Cursor is a platform too, but not the one asked for).
 TOPIC_MARKERS = frozenset(("about", "regarding", "mentioning", "concerning"))
@@ -123,6 +126,8 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
         if not curation.platform_ok[phrase.platform]:
             continue
         strength = min(phrase.strength, NAME_STRENGTH_CAP)
+        if _article_run_on(canonical, span, phrase):
+            strength *= CONTAINED_NAME_FACTOR
         found.setdefault(phrase.platform, []).append((strength, phrase, span))
     hits = {}
     for position, candidates in list(found.items()):
@@ -151,6 +156,13 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
         if max(others, default=0.0) >= SUBJECT_NAME_RIVAL * hits[position].strength:
             hits[position].strength *= CONTAINED_NAME_FACTOR
     return hits
+
+
+def _article_run_on(canonical: str, span: tuple[int, int], phrase: NamePhrase) -> bool:
+    """A one-word name found as an article and the word after it ("the paper" as thepaper)."""
+    words = canonical[span[0] : span[1]].split()
+    label = phrase.label.strip()
+    return len(words) > 1 and words[0] in ARTICLES and " " not in label and label.isascii()
 
 
 def names_said(index: SearchIndex, question: str) -> dict[int, float]:

@@ -11,10 +11,12 @@ Which file. One per database (``search-index-<digest of the database's identity>
 test database and the service's, on one ``DATA_DIR``, never take each other's index.
 
 When it is rebuilt: the file's text version (``catalog_search_version()[0]``) is not the
-catalog's, which is the rule ``catalog.search_index`` applies to an index in memory; a staff
-click that leaves the text as it was is still absorbed without a rebuild
-(``catalog.search_touch``). A file that is short, has another format, or whose checksum does not
-match what it holds is not trusted: it is rebuilt, like a stale one.
+catalog's, which is the rule ``catalog.search_index`` applies to an index in memory, or it was
+built by other code than this (``BUILD``: an upgrade that changes how names or terms are read
+never reads an index the old code wrote); a staff click that leaves the text as it was is still
+absorbed without a rebuild (``catalog.search_touch``). A file that is short, has another
+format, or whose checksum does not match what it holds is not trusted: it is rebuilt, like a
+stale one.
 
 Format: ``MAGIC``, the header's length (8 bytes, little-endian), the header (JSON: text version
 as ``repr``, the sections' offsets and sizes, the BLAKE2b digest of everything after the header),
@@ -43,6 +45,13 @@ from django.db import connection
 from catalog.search_postings import ARRAY_TYPES, PostingArrays
 
 MAGIC = b"RSA-SEARCH-INDEX-2\n"
+# The code that decides what the index holds (its names, terms and fields): a file built by
+# other code is stale like one of another catalog version, so an upgrade never reads the old.
+BUILD_SOURCES = ("search_index.py", "search_fields.py", "search_terms.py", "search_postings.py")
+BUILD = hashlib.blake2b(
+    b"".join((Path(__file__).parent / name).read_bytes() for name in BUILD_SOURCES),
+    digest_size=8,
+).hexdigest()
 LENGTH_BYTES = 8
 ALIGN = 8
 
@@ -92,7 +101,7 @@ def index_write(path: Path, text_version: tuple, rest: dict[str, Any], arrays: P
         offset += len(data) + _padded(len(data))
     body = b"".join(chunks)
     header = json.dumps({
-        "version": repr(text_version), "rest": len(payload), "sections": sections,
+        "version": _version(text_version), "rest": len(payload), "sections": sections,
         "length": len(body), "blake2b": hashlib.blake2b(body).hexdigest(),
     }).encode()  # fmt: skip
     start = len(MAGIC) + LENGTH_BYTES + len(header)
@@ -102,6 +111,10 @@ def index_write(path: Path, text_version: tuple, rest: dict[str, Any], arrays: P
         out.flush()
         os.fsync(out.fileno())
     os.replace(out.name, path)
+
+
+def _version(text_version: tuple) -> str:
+    return repr((BUILD, text_version))
 
 
 def _header(data: mmap.mmap) -> tuple[dict, int]:
@@ -127,7 +140,7 @@ def index_read(path: Path, text_version: tuple) -> tuple[dict[str, Any], Posting
     except (OSError, ValueError) as exc:  # ValueError: an empty file cannot be mapped
         raise IndexFileRefused(f"cannot map: {exc}") from None
     header, body = _header(data)
-    if header.get("version") != repr(text_version):
+    if header.get("version") != _version(text_version):
         return None
     try:
         length, sections = int(header["length"]), header["sections"]

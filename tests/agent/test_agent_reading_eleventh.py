@@ -2,7 +2,9 @@
 ("not every press release", 不要热门的) names no value; an id numbered in its example
 (id408709785) never takes a word; among routes needing no subject, the one standing for the
 longest thing the question says whole (its name, or a value's label it lists) is read; a page
-that no Radar rule maps is read on the site's route whose own path it matches.
+that no Radar rule maps is read on the site's route whose own path it matches; what a search is
+called is no part of it; a name led by an article is said without it, and an article run into
+the next word (the paper) spells a one-word name only weakly.
 Against the real catalog snapshot where a route is named, offline."""
 
 import pytest
@@ -11,6 +13,7 @@ from agent.routes.enums import label_said, option_named
 from agent.routes.fit import route_fill
 from agent.routes.params import SubjectMissing
 from catalog.models import Route
+from catalog.search import platforms_named
 from fetching.radar import radar_hits
 from tests.agent.test_agent_route_offline import first_path
 
@@ -122,3 +125,15 @@ def test_a_route_path_of_parameters_alone_takes_no_page():
 )
 def test_what_a_search_is_called_is_no_part_of_what_it_looks_for(question, path):
     assert first_path(question) == f"/inspirehep/literature/{path}"
+
+
+def test_a_name_led_by_an_article_is_said_without_it():
+    assert dict(platforms_named("Guardian editorials this week")).keys() == {"theguardian"}
+    assert first_path("Guardian editorials this week") == "/theguardian/editorial"
+
+
+def test_an_article_run_into_the_next_word_is_a_weak_name():
+    weak = dict(platforms_named("what does the paper say today"))["thepaper"]
+    strong = dict(platforms_named("thepaper 头条"))["thepaper"]
+
+    assert weak <= strong / 4, "'the paper' spelt thepaper as strongly as its own name"

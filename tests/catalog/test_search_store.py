@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from catalog import search_store
 from catalog.models import Platform, Route
 from catalog.search_index import search_index_current, search_index_invalidate
 from catalog.search_store import MAGIC, index_path
@@ -68,6 +69,18 @@ def test_a_catalog_change_rebuilds_the_file(catalog):
     assert "/alpha/late" in index.route_by_path, "the new route is not searchable"
     assert path.stat().st_ino != before, "the file was not rewritten for the new catalog"
     assert repr(catalog_search_version()[0]).encode() in header_version(path)
+
+
+@pytest.mark.django_db
+def test_a_file_built_by_other_code_is_rebuilt(catalog, monkeypatch):
+    search_index_current()
+    path = index_path()
+    before = path.stat().st_ino
+    monkeypatch.setattr(search_store, "BUILD", "an-older-release")  # how names were read then
+    search_index_invalidate()
+    assert "/alpha/flash" in search_index_current().route_by_path
+    assert path.stat().st_ino != before, "an index the older code wrote was read"
+    assert b"an-older-release" in header_version(path)
 
 
 @pytest.mark.django_db
