@@ -30,6 +30,6 @@ class AgentConfig(AppConfig):
         # second, bench/support_check.py) before it forks its workers, so no brief waits for it.
         # Any other process loads it on first use.
         if "qcluster" in sys.argv[1:2]:
-            from agent.segment import segmenter_warm
+            from catalog.segment import segmenter_warm
 
             segmenter_warm()

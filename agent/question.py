@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from agent.segment import zh_words
 from catalog.search import MAX_QUESTION_CHARS
+from catalog.segment import zh_words
 
 CARRIED_KEYWORDS = 6  # earlier topic words a follow-up carries
 CARRIED_KEYWORD_CHARS = 40

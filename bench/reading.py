@@ -110,7 +110,7 @@ def main() -> None:
             from catalog.seed import SEED_PATH
 
             catalog_import(catalog_read_file(SEED_PATH))
-            from agent.segment import segmenter_warm
+            from catalog.segment import segmenter_warm
 
             segmenter_warm()  # once per process, as the worker does before it forks
             measure(questions[:5], 1)  # warm: the search index, the regexes, imports

@@ -28,9 +28,9 @@ import django
 
 django.setup()
 
-from agent.segment import segmenter_warm  # noqa: E402
 from agent.summary.claims import claims_check  # noqa: E402
 from agent.summary.draft import SourceItem  # noqa: E402
+from catalog.segment import segmenter_warm  # noqa: E402
 
 AS_OF = datetime(2026, 12, 1, 14, 30, tzinfo=UTC)
 ROUNDS = 30

@@ -37,6 +37,7 @@ from typing import Any
 from django.conf import settings
 
 from catalog import selectors
+from catalog.abbreviations import platform_short_names
 from catalog.search_fields import (
     FIELD_WEIGHTS,
     NAME,
@@ -89,6 +90,7 @@ class NamePhrase:
     platform: int
     terms: tuple[str, ...]  # its terms as a question's (stopwords dropped)
     strength: float  # the sum over its terms of the lesser of name idf and idf
+    short: bool = False  # a short name made of its words' first characters (北林)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +157,9 @@ def _load_rows() -> tuple[list[selectors.PlatformRow], dict[int, list[selectors.
     return platforms, routes
 
 
-def _phrases(index: SearchIndex, position: int, names: list[str]) -> None:
+def _phrases(index: SearchIndex, position: int, names: list[str]) -> float:
+    """Index the platform's names as phrases; the strongest one's strength."""
+    strongest = 0.0
     for label in dict.fromkeys(names):
         canonical = text_canonical(label)
         # A name made of question words only ("right", "now", "today") names nothing.
@@ -164,6 +168,7 @@ def _phrases(index: SearchIndex, position: int, names: list[str]) -> None:
             continue
         # A name that is also a common word ("papers", "news") is weak evidence of the platform.
         strength = sum(min(index.name_idf.get(t, 0.0), index.idf.get(t, 0.0)) for t in terms)
+        strongest = max(strongest, strength)
         if cjk := CJK_RE.search(canonical):
             key = canonical[cjk.start() : cjk.start() + 2]
             key = key if CJK_RE.fullmatch(key[-1]) else key[0]
@@ -174,6 +179,16 @@ def _phrases(index: SearchIndex, position: int, names: list[str]) -> None:
             index.longest_phrase_words = max(index.longest_phrase_words, words)
             phrase = NamePhrase(canonical.replace(" ", ""), label, position, terms, strength)
             index.word_phrases.setdefault(phrase.text, []).append(phrase)
+    return strongest
+
+
+def _short_phrases(index: SearchIndex, position: int, shorts: list[str], strength: float):
+    """A platform's short names (``catalog.abbreviations``: 北林), each as strong as the
+    strongest of its names: its own characters say little to the idf."""
+    for short in shorts:
+        terms = tuple(dict.fromkeys(text_terms(short, question=True))) or (short,)
+        phrase = NamePhrase(text_canonical(short), short, position, terms, strength, short=True)
+        index.cjk_phrases.setdefault(short[:2], []).append(phrase)
 
 
 def search_index_build(version: tuple[tuple, tuple]) -> SearchIndex:
@@ -195,8 +210,11 @@ def search_index_build(version: tuple[tuple, tuple]) -> SearchIndex:
             vocabulary.update(own)
         builder.platform_vocab.append(vocabulary)
     index = _assemble(version[0], platform_rows, routes, builder)
-    for position, row in enumerate(platform_rows):
-        _phrases(index, position, platform_names(row, shared))
+    names = [(position, platform_names(row, shared)) for position, row in enumerate(platform_rows)]
+    shorts = platform_short_names(names)
+    for position, labels in names:
+        strength = _phrases(index, position, labels)
+        _short_phrases(index, position, shorts.get(position, []), strength)
     index.curation = curation_load(index, version[1])
     index.arrays = posting_arrays(index, FIELD_WEIGHTS)
     index.digests = row_digests(platform_rows, (route for route, _, _ in routes))

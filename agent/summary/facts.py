@@ -18,7 +18,7 @@ invisible format characters removed, apostrophes and punctuation to spaces, thou
 dropped. A Chinese word or an entity is looked up as a substring of the other text's folding, so
 how the segmenter cut that text does not matter.
 
-jieba is loaded once per process by ``agent.segment`` (``segmenter_warm()`` loads it ahead).
+jieba is loaded once per process by ``catalog.segment`` (``segmenter_warm()`` loads it ahead).
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent.segment import segmenter
 from agent.summary.dates import MONTHS
 from agent.summary.figures import NUMBER_TOKENS, UNIT_WORDS, Quantity, quantities, visible
 from agent.summary.folding import CJK_RUN_RE
 from agent.summary.terms import STOP_CJK, STOP_LATIN
+from catalog.segment import segmenter
 
 CJK_CHAR_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 LATIN_WORD_RE = re.compile(r"[A-Za-z]+")

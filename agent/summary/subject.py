@@ -28,7 +28,6 @@ from agent.routes.fit import template_intents, template_literals
 from agent.routes.forms import DURATION_RE, POSSESSIVE_RE, ZH_SPAN_WORD_RE, address_host
 from agent.routes.markers import EN_PHRASE_MARKERS, ZH_TOPIC_MARKERS
 from agent.routes.slots import route_slots
-from agent.segment import zh_parts, zh_words
 from agent.vocabulary import (
     FILLER_EN,
     FILLER_ZH,
@@ -40,6 +39,7 @@ from agent.vocabulary import (
     plural_stem,
 )
 from catalog.models import Platform, Route
+from catalog.segment import zh_parts, zh_words
 from fetching.paths import template_values
 
 # Words that say what kind of items are wanted, or how the question is put, not what it is

@@ -1,12 +1,12 @@
 """The run's one reading of a question (``agent.reading``) and the Chinese segmenter it reads
-through (``agent.segment``): words, not runs; platform names, Latin words, handles and ids whole;
+through (``catalog.segment``): words, not runs; platform names, Latin words, handles and ids whole;
 hostile input read without error."""
 
 import pytest
 
 from agent.question import keywords_of, rewrite_offline
 from agent.reading import question_reading
-from agent.segment import zh_words
+from catalog.segment import zh_words
 
 
 def reading(question: str):

@@ -11,11 +11,11 @@ from agent.question import rewrite_offline
 from agent.reading import question_reading
 from agent.routes.enums import inline_values
 from agent.routes.forms import forms_read
-from agent.segment import zh_parts
 from agent.summary.answer import topic_subject
 from agent.summary.subject import context_words_load
 from agent.vocabulary import asked_intents, subject_unnamed
 from catalog.models import Route
+from catalog.segment import zh_parts
 from tests.agent.test_agent_route_offline import route
 
 pytestmark = pytest.mark.django_db

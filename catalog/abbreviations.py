@@ -1,0 +1,91 @@
+"""The short names Chinese speakers make of an organisation's name, from its words' first
+characters: 北京林业大学 is 北林, 西安电子科技大学 西电, 中国新闻网 中新网, (国家)发展和改革委员会
+发改委. The catalog lists the full names only, and questions use the short ones.
+
+A name is cut into words by the segmenter (``catalog.segment``), a word it knows whole
+(北京林业大学) into the words it holds (北京, 林业, 大学: the fewest single characters left); the
+state's prefix (中华人民共和国, 国家) and joining words (和, 与, 及, 的) are left out. Its short
+names are the first characters of all its words (中新网, 发改委, 哈工大), and for a university or
+college those of its first two words, with 大 or without (北林, 北林大, 西电). A short name two
+platforms would share names neither (西交: 西安交通大学 and 西交利物浦大学), nor does one that
+is another platform's own name.
+"""
+
+from collections.abc import Iterable
+
+from catalog.segment import CJK_ONLY_RE, segmenter
+
+STATE_PREFIXES = ("中华人民共和国", "国家")
+JOINING_WORDS = frozenset("和与及的")
+SCHOOL_SUFFIXES = ("大学", "学院")
+# One character that says what kind of body a name is: 新闻网, 人民日报, 电视台, 通讯社, 统计局
+KIND_CHARACTERS = frozenset("网报台社局部院所厅站")
+MIN_WORDS = 3  # a name of two words (北京大学) is short already: 北大 is a common word's part
+
+
+def short_names(name: str) -> set[str]:
+    """The short names of one Chinese name (none for a name that is not wholly Chinese)."""
+    if not CJK_ONLY_RE.fullmatch(name):
+        return set()
+    for prefix in STATE_PREFIXES:
+        name = name.removeprefix(prefix)
+    tokenizer = segmenter().tokenizer
+    words = [
+        part
+        for word in tokenizer.cut(name, HMM=False)
+        for part in _parts(word, set(tokenizer.cut_for_search(word, HMM=False)) - {word})
+        if part not in JOINING_WORDS
+    ]
+    if len(words) < MIN_WORDS:
+        return set()
+    initials = "".join(w[0] for w in words)
+    found = {initials}
+    if words[-1] in SCHOOL_SUFFIXES:
+        found |= {initials[:2], initials[:2] + words[-1][0]}
+    return {s for s in found if len(s) >= 2 and s != name}
+
+
+def _parts(word: str, parts: set[str]) -> list[str]:
+    """The words a compound holds (北京林业大学), or a word and its one-character kind (新闻网:
+    新闻, 网); any other word whole (委员会, 中国)."""
+    if len(word) >= 4 and parts:
+        return _tiled(word, parts)
+    if len(word) == 3 and word[-1] in KIND_CHARACTERS and word[:2] in parts:
+        return [word[:2], word[-1]]
+    return [word]
+
+
+def _tiled(word: str, parts: set[str]) -> list[str]:
+    """``word`` as a row of ``parts`` and single characters, the fewest single characters first,
+    then the fewest pieces (华中科技大学: 华中, 科技, 大学; not 华中科, 技, 大学)."""
+    best: list[tuple[int, int, list[str]] | None] = [None] * (len(word) + 1)
+    best[0] = (0, 0, [])
+    for start in range(len(word)):
+        if best[start] is None:
+            continue
+        singles, pieces, row = best[start]
+        for end in range(start + 1, len(word) + 1):
+            piece = word[start:end]
+            if end - start > 1 and piece not in parts:
+                continue
+            cost = (singles + (end - start == 1), pieces + 1, [*row, piece])
+            if best[end] is None or cost[:2] < best[end][:2]:
+                best[end] = cost
+    return best[-1][2]
+
+
+def platform_short_names(names: Iterable[tuple[int, list[str]]]) -> dict[int, list[str]]:
+    """Each platform's short names (``names``: its position and its names), those two
+    platforms would share or that are any platform's own name left out."""
+    names = list(names)
+    own = {n for _position, labels in names for n in labels}
+    made: dict[str, set[int]] = {}
+    for position, labels in names:
+        for label in labels:
+            for short in short_names(label):
+                made.setdefault(short, set()).add(position)
+    found: dict[int, list[str]] = {}
+    for short, positions in sorted(made.items()):
+        if len(positions) == 1 and short not in own:
+            found.setdefault(next(iter(positions)), []).append(short)
+    return found
