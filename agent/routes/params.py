@@ -240,7 +240,14 @@ def _formed_as(entity: Entity, slot: Slot, asked: Asked) -> str:
     if _searched(slot) and entity.kind == "marked" and value.isascii() and value in asked.topic:
         start = asked.topic.index(value)
         following = itertools.takewhile(str.isascii, asked.topic[start : start + 4])
-        phrase = " ".join(following)  # Latin words run on: 文章给我来一份 is no part of "Rust"
+        # Latin words run on: 文章给我来一份 is no part of "Rust"; and only as the question
+        # says them in a row ("tagged ambient on bandcamp? (bandcamp.com/...)": ambient alone)
+        words = " ".join(asked.text.casefold().split())
+        phrase = value
+        for word in list(following)[1:]:
+            if f"{phrase} {word}".casefold() not in words:
+                break
+            phrase = f"{phrase} {word}"
         if not slot.regex or re.fullmatch(slot.regex, phrase):
             return phrase
     return value

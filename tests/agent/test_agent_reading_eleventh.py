@@ -137,3 +137,16 @@ def test_an_article_run_into_the_next_word_is_a_weak_name():
     strong = dict(platforms_named("thepaper 头条"))["thepaper"]
 
     assert weak <= strong / 4, "'the paper' spelt thepaper as strongly as its own name"
+
+
+def test_a_searched_phrase_runs_on_only_as_the_question_says_it_in_a_row():
+    question = "new releases tagged lofi on bandcamp? (bandcamp.com/discover/lofi)"
+
+    assert first_path(question) == "/bandcamp/tag/lofi"
+    assert first_path("bandcamp releases tagged dark ambient") == "/bandcamp/tag/dark ambient"
+
+
+def test_a_brand_is_named_in_either_language():
+    channels = [("iphone 之家", "iphone"), ("android 之家", "android"), ("win11 之家", "win11")]
+
+    assert option_named("安卓频道的新闻", channels, loose=True) == "android"
