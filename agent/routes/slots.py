@@ -145,6 +145,9 @@ def route_slots(template: str, parameters: object, description: str, example: st
     description = description or ""
     from_example = {k: unquote(v) for k, v in template_values(template, example or "").items()}
     names = [name for name, _regex, _optional in template_parameters(template)]
+    if len(names) == 1 and len(parameters) == 1 and names[0] not in parameters:
+        # the one parameter documented under another name (stcn's :id as "category")
+        parameters = {names[0]: next(iter(parameters.values()))}
     tables = _tables(names, parameters, description, from_example)
     listed = _listed(names, parameters, tables)
     parents: dict[str, tuple[tuple[str, str], ...]] = {}

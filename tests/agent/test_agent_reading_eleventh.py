@@ -12,6 +12,7 @@ import pytest
 from agent.routes.enums import label_said, option_named
 from agent.routes.fit import route_fill
 from agent.routes.params import SubjectMissing
+from agent.routes.slots import route_slots
 from catalog.models import Route
 from catalog.search import platforms_named
 from fetching.radar import radar_hits
@@ -150,3 +151,12 @@ def test_a_brand_is_named_in_either_language():
     channels = [("iphone 之家", "iphone"), ("android 之家", "android"), ("win11 之家", "win11")]
 
     assert option_named("安卓频道的新闻", channels, loose=True) == "android"
+
+
+def test_a_lone_parameter_documented_under_another_name_keeps_its_values():
+    stcn = Route.objects.get(path="/stcn/article/list/:id?")
+
+    (slot,) = route_slots(stcn.path, stcn.parameters, stcn.description, stcn.example)
+
+    assert ("新三板", "xsb") in slot.choices and len(slot.choices) == 11
+    assert first_path("证券时报网新三板栏目的文章") == "/stcn/article/list/xsb"
