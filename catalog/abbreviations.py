@@ -6,7 +6,8 @@ A name is cut into words by the segmenter (``catalog.segment``), a word it knows
 (北京林业大学) into the words it holds (北京, 林业, 大学: the fewest single characters left); the
 state's prefix (中华人民共和国, 国家) and joining words (和, 与, 及, 的) are left out. Its short
 names are the first characters of all its words (中新网, 发改委, 哈工大), and for a university or
-college those of its first two words, with 大 or without (北林, 北林大, 西电). A short name two
+college those of its first two words, with 大 or without (北林, 北林大, 西电), and for a body
+whose last word is its one-character kind, those of the others (经济观察网: 经观). A short name two
 platforms would share names neither (西交: 西安交通大学 and 西交利物浦大学), nor does one that
 is another platform's own name.
 """
@@ -42,6 +43,8 @@ def short_names(name: str) -> set[str]:
     found = {initials}
     if words[-1] in SCHOOL_SUFFIXES:
         found |= {initials[:2], initials[:2] + words[-1][0]}
+    elif words[-1] in KIND_CHARACTERS:
+        found.add(initials[:-1])  # 经济观察网 is 经观 too
     return {s for s in found if len(s) >= 2 and s != name}
 
 

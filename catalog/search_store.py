@@ -47,7 +47,10 @@ from catalog.search_postings import ARRAY_TYPES, PostingArrays
 MAGIC = b"RSA-SEARCH-INDEX-2\n"
 # The code that decides what the index holds (its names, terms and fields): a file built by
 # other code is stale like one of another catalog version, so an upgrade never reads the old.
-BUILD_SOURCES = ("search_index.py", "search_fields.py", "search_terms.py", "search_postings.py")
+BUILD_SOURCES = (
+    *("search_index.py", "search_fields.py", "search_terms.py", "search_postings.py"),
+    *("abbreviations.py", "segment.py"),
+)
 BUILD = hashlib.blake2b(
     b"".join((Path(__file__).parent / name).read_bytes() for name in BUILD_SOURCES),
     digest_size=8,

@@ -15,7 +15,8 @@ from tests.agent.test_agent_route_offline import first_path
     [
         ("北京林业大学", {"北林", "北林大"}),
         ("西安电子科技大学", {"西电", "西电大", "西电科大"}),
-        ("中国新闻网", {"中新网"}),
+        ("中国新闻网", {"中新网", "中新"}),
+        ("经济观察网", {"经观网", "经观"}),  # a body's one-character kind left out too
         ("中华人民共和国国家发展和改革委员会", {"发改委"}),  # the state's prefix and 和 left out
         ("北京航空航天大学", {"北航", "北航大", "北航航大"}),
     ],
@@ -54,6 +55,7 @@ def test_a_short_name_names_its_platform_where_a_word_starts():
         ("西电计算机学院的通知", "xidian"),
         ("发改委的新闻动态", "gov/ndrc"),
         ("中新网的最新新闻", "chinanews"),
+        ("经观的快讯", "eeo"),
     ],
 )
 def test_a_question_by_a_short_name_reads_its_platform(question, namespace):
