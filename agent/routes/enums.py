@@ -197,8 +197,10 @@ def captioned_tables(description: str) -> list[tuple[str, list[tuple[str, str]]]
     each other column a label for it. ``[text](url)`` cells count as their text.
     """
     blocks = []
-    for caption, rows in _table_rows(description or ""):
-        pairs = _listed(rows) if not _alternating(rows) else None
+    for caption, table in _table_rows(description or ""):
+        rows = _unfolded(table)
+        listed = rows is not table or not _alternating(rows)  # lists side by side: one a row
+        pairs = _listed(rows) if listed else None
         if pairs is not None:  # its header names its columns ("| Category | Slug |")
             caption = " ".join([caption, *rows[0]])
         else:
@@ -229,6 +231,17 @@ def grouped_tables(description: str) -> list[tuple[str, str, list[tuple[str, str
         (label, value, description_table("\n".join(lines))) for label, value, lines in headings
     ]
     return groups if sum(bool(pairs) for _label, _value, pairs in groups) >= 2 else []
+
+
+def _unfolded(rows: list[list[str]]) -> list[list[str]]:
+    """A table laid out as two lists side by side ("| News type | Value | News type | Value |")
+    as one list: each row's second pair under its first."""
+    header = rows[0]
+    if len(rows) < 2 or len(header) < 4 or len(header) % 2 or header[:2] != header[2:4]:
+        return rows
+    width = len(header)
+    pairs = [row[i : i + 2] for row in rows[1:] for i in range(0, width, 2)]
+    return [header[:2], *(pair for pair in pairs if len(pair) == 2 and any(pair))]
 
 
 def _alternating(rows: list[list[str]]) -> bool:

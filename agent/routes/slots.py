@@ -95,7 +95,12 @@ def _tables(names: list[str], parameters: dict, description: str, example: dict)
         pairs = [(label, v) for label, v in block if not v.startswith("/")]  # example paths
         values = {v for _label, v in pairs}
         owner = next((n for n in names if example.get(n) in values), None)
-        owner = owner or next((n for n in names if _captioned(n, parameters, caption)), None)
+        captioned = [
+            (score, -i, n)
+            for i, n in enumerate(names)
+            if (score := _captioned(n, parameters, caption))
+        ]
+        owner = owner or (max(captioned)[2] if captioned else None)
         # or the one whose documented default it lists (热搜榜 realtime: 榜单, 默认为 realtime)
         owner = owner or next(
             (n for n in names if _default(n, parameters.get(n), description) in values), None
@@ -106,14 +111,17 @@ def _tables(names: list[str], parameters: dict, description: str, example: dict)
     return tables
 
 
-def _captioned(name: str, parameters: dict, caption: str) -> bool:
-    """The caption names the parameter: a word of its name ("Categories" for :category), or
-    the caption's Chinese words are in its description (分类 in "帖子分类, 见下表")."""
+def _captioned(name: str, parameters: dict, caption: str) -> int:
+    """How much the caption names the parameter (0: not at all): a word of its name
+    ("Categories" for :category), or the caption's Chinese words in its description (分类 in
+    "帖子分类, 见下表"; "分类`hot`下的子类" is more :subcate's, "hot 分类下的子类", than
+    :category's, 文章专题分类), counted in characters."""
     said = {word_stem(w) for w in re.findall(r"[a-z]{3,}", caption.lower())}
-    if any(word_stem(w) in said for w in words_of(name) if len(w) >= 3):
-        return True
+    named = sum(len(w) for w in words_of(name) if len(w) >= 3 and word_stem(w) in said)
     spec = _spec_text(parameters.get(name))
-    return any(run in spec for run in re.findall(r"[\u4e00-\u9fff]{2,}", caption))
+    return named + sum(
+        len(run) for run in re.findall(r"[\u4e00-\u9fff]{2,}", caption) if run in spec
+    )
 
 
 def _listed(names: list[str], parameters: dict, tables: dict) -> dict[str, list[tuple[str, str]]]:

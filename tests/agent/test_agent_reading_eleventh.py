@@ -9,7 +9,7 @@ Against the real catalog snapshot where a route is named, offline."""
 
 import pytest
 
-from agent.routes.enums import label_said, option_named
+from agent.routes.enums import label_said, option_named, table_blocks
 from agent.routes.fit import route_fill
 from agent.routes.params import SubjectMissing
 from agent.routes.slots import route_slots
@@ -160,3 +160,31 @@ def test_a_lone_parameter_documented_under_another_name_keeps_its_values():
 
     assert ("新三板", "xsb") in slot.choices and len(slot.choices) == 11
     assert first_path("证券时报网新三板栏目的文章") == "/stcn/article/list/xsb"
+
+
+SIDE_BY_SIDE = """`type` is as follows:
+
+| Kind          | Value         | Kind         | Value        |
+| ------------- | ------------- | ------------ | ------------ |
+| Local News    | local-news    | Business     | business     |
+| Entertainment | entertainment |              |              |
+"""
+
+
+def test_two_lists_side_by_side_are_one_list():
+    assert table_blocks(SIDE_BY_SIDE) == [
+        [("Local News", "local-news"), ("Business", "business"), ("Entertainment", "entertainment")]
+    ]
+    assert first_path("Kelowna Capital News opinion pieces") == "/kelownacapnews/opinion"
+
+
+def test_a_table_goes_to_the_parameter_its_caption_names_most():
+    digitaling = Route.objects.get(path="/digitaling/articles/:category/:subcate?")
+
+    category, subcate = route_slots(
+        digitaling.path, digitaling.parameters, digitaling.description, digitaling.example
+    )
+
+    assert ("近期最多赞", "zan") in subcate.choices
+    assert ("近期最多赞", "zan") not in category.choices
+    assert first_path("数英网热文里近期最多赞的文章") == "/digitaling/articles/hot/zan"
