@@ -9,7 +9,7 @@ Against the real catalog snapshot where a route is named, offline."""
 
 import pytest
 
-from agent.routes.enums import label_said, option_named, table_blocks
+from agent.routes.enums import inline_values, label_said, option_named, table_blocks
 from agent.routes.fit import route_fill
 from agent.routes.params import SubjectMissing
 from agent.routes.slots import route_slots
@@ -188,3 +188,9 @@ def test_a_table_goes_to_the_parameter_its_caption_names_most():
     assert ("近期最多赞", "zan") in subcate.choices
     assert ("近期最多赞", "zan") not in category.choices
     assert first_path("数英网热文里近期最多赞的文章") == "/digitaling/articles/hot/zan"
+
+
+def test_a_value_said_to_stand_for_a_label_is_named_by_it():
+    assert ("红旗文稿", "hqwglist") in inline_values("刊物, `qs` 为求是, `hqwglist` 为红旗文稿")
+    assert ("热门", "hot") in inline_values("`new` 表示最新, `hot` 代表热门")
+    assert first_path("红旗文稿最新一期") == "/qstheory/magazine/hqwglist"
