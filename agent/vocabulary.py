@@ -62,7 +62,7 @@ ITEM_EN = frozenset(
     find out more other new newest top noting notable noteworthy worthy remarkable
     significant anything news lately recently currently now soon today tonight yesterday
     when next launch launches announce announces announcement announcements publish publishes
-    ship ships posting streaming happening going up change changes request requests notes
+    ship ships posting streaming playing happening going up change changes request requests notes
     submission submissions edition editions upcoming homepage site original rn let let's lets"""
     )
 )
@@ -146,7 +146,7 @@ FILLER_ZH = sorted(
             记录 日志 有关 新帖 新作 新游戏 新番 笔记 作品 新作品 来一份 来点 聊啥 在聊 都在聊 啥
             热搜榜 分类 板块 每天 每日 天天 推给 随时 订阅 一下 通知我 提醒我 一有 变动 官网 盯着
             就通知 就提醒 訂閱 幫我 有沒有 最近有 东西 我订 订一个 最多 只要 那种 那些 值得 能不能
-            第一时间 知道 重要 的话"""
+            第一时间 知道 重要 的话 博客"""
         ),
     },
     key=len,

@@ -9,10 +9,13 @@ Against the real catalog snapshot where a route is named, offline."""
 
 import pytest
 
+from agent.question import rewrite_offline
+from agent.reading import question_reading
 from agent.routes.enums import inline_values, label_said, option_named, table_blocks
 from agent.routes.fit import route_fill
 from agent.routes.params import SubjectMissing
 from agent.routes.slots import route_slots
+from agent.summary.subject import context_words_load
 from catalog.models import Route
 from catalog.search import platforms_named
 from fetching.radar import radar_hits
@@ -194,3 +197,18 @@ def test_a_value_said_to_stand_for_a_label_is_named_by_it():
     assert ("红旗文稿", "hqwglist") in inline_values("刊物, `qs` 为求是, `hqwglist` 为红旗文稿")
     assert ("热门", "hot") in inline_values("`new` 表示最新, `hot` 代表热门")
     assert first_path("红旗文稿最新一期") == "/qstheory/magazine/hqwglist"
+
+
+@pytest.mark.parametrize(
+    "question, namespace, template, path",
+    [
+        ("What's playing at the Coolidge Corner Theatre this week?", "coolidge",
+         "/coolidge/film-guide", "/coolidge/film-guide"),
+        ("不良林的博客有新文章吗", "bulianglin", "/bulianglin", "/bulianglin"),
+    ],
+)  # fmt: skip
+def test_what_is_playing_and_a_blog_named_are_no_topic(question, namespace, template, path):
+    read = Route.objects.get(path=template)
+    words = context_words_load(namespaces={namespace}, route_ids={read.pk}, paths=[(path, read.pk)])
+
+    assert question_reading(question, rewrite_offline(question)).topic(words).terms == ()
