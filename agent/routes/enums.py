@@ -119,6 +119,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("时尚", "fashion"),
     ("美食", "food"),
     ("股票", "stock", "stocks"),
+    ("加密货币", "数字货币", "币", "crypto", "cryptocurrency", "coin", "coins"),
     ("视频", "video", "videos"),
     ("图片", "photo", "photos", "picture"),
     ("评论", "吐槽", "comment", "comments"),
@@ -310,8 +311,11 @@ def _grams(text: str) -> set[str]:
     grams: set[str] = set()
     for run in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", text.lower()):
         if run.isascii():
-            grams.add(word_stem(run))
-            grams.add(TIME_ADVERBS.get(run, word_stem(run)))  # "weekly" names week
+            stem = word_stem(run)
+            if stem != run and stem.endswith(("ing", "ed")):
+                stem = word_stem(stem)  # listings and listing are both list
+            grams.add(stem)
+            grams.add(TIME_ADVERBS.get(run, stem))  # "weekly" names week
         else:
             grams.update({run[i : i + 2] for i in range(max(1, len(run) - 1))})
     return grams

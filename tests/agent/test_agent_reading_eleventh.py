@@ -212,3 +212,12 @@ def test_what_is_playing_and_a_blog_named_are_no_topic(question, namespace, temp
     words = context_words_load(namespaces={namespace}, route_ids={read.pk}, paths=[(path, read.pk)])
 
     assert question_reading(question, rewrite_offline(question)).topic(words).terms == ()
+
+
+def test_a_plural_of_an_ing_word_is_its_word_and_coins_are_crypto():
+    kinds = [("New Cryptocurrency Listing", "crypto"), ("New Fiat Listings", "fiat")]
+    locales = [("Japanese", "ja"), ("English", "en")]
+
+    assert option_named("Binance new coin listings", kinds, loose=False) == "crypto"
+    assert option_named("币安上新币的公告", kinds, loose=False) == "crypto"
+    assert option_named("Japan Post parcel, English results", locales, loose=False) == "en"
