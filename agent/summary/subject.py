@@ -33,11 +33,13 @@ from agent.vocabulary import (
     FILLER_ZH,
     FILLER_ZH_WORDS,
     FREQUENCY_EN,
+    INTENT_WORDS,
     INTENTS,
     LATIN_WORD_RE,
     PAST_FORM_RE,
     plural_stem,
 )
+from catalog.abbreviations import short_names
 from catalog.models import Platform, Route
 from catalog.segment import zh_parts, zh_words
 from fetching.paths import template_values
@@ -101,6 +103,7 @@ def context_words_load(
         # its address too: "the blog posts on The Gradient (thegradient.pub)"
         host = address_host(platform.url)
         names += [platform.namespace, platform.name, *platform.aliases, host]
+        names += short_names(platform.name)  # 中新网 names 中国新闻网, 工信部 its ministry
         # and its host's own words: "KBS World" is world.kbs.co.kr
         names += [label for label in host.split(".")[:-1] if len(label) > 2]
     routes = Route.objects.in_bulk(set(route_ids) | {r for _p, r in paths if r})
@@ -192,8 +195,8 @@ def _latin_term(token: str, context_words: set[str]) -> bool:
     """A Latin word of the question is a subject term: not a platform's or route's word, nor
     filler (a possessive read as its word: "today's" is today), nor a verb's past form."""
     word = fold(token.removesuffix("'s").removesuffix("\u2019s"))
-    if word in context_words or word in FILLER_LATIN:
-        return False
+    if word in context_words or word in FILLER_LATIN or plural_stem(word) in INTENT_WORDS:
+        return False  # a kind of feed asked for (changelog, releases) is what to read, not about
     parts = [part for part in word.split("-") if part]
     if len(parts) > 1 and all(p in context_words or p in FILLER_LATIN for p in parts):
         return False  # "pre-releases" for /python/pre: each part names the feed

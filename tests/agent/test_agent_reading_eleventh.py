@@ -205,9 +205,14 @@ def test_a_value_said_to_stand_for_a_label_is_named_by_it():
         ("What's playing at the Coolidge Corner Theatre this week?", "coolidge",
          "/coolidge/film-guide", "/coolidge/film-guide"),
         ("不良林的博客有新文章吗", "bulianglin", "/bulianglin", "/bulianglin"),
+        # a platform's short name, and a kind of feed asked for
+        ("中新网今天的新闻", "chinanews", "/chinanews", "/chinanews"),
+        ("工信部最近的政策解读", "gov/miit", "/gov/miit/zcjd", "/gov/miit/zcjd"),
+        ("Any new WizTree release? Its changelog please", "diskanalyzer",
+         "/diskanalyzer/whats-new", "/diskanalyzer/whats-new"),
     ],
 )  # fmt: skip
-def test_what_is_playing_and_a_blog_named_are_no_topic(question, namespace, template, path):
+def test_what_names_the_source_or_its_kind_of_feed_is_no_topic(question, namespace, template, path):
     read = Route.objects.get(path=template)
     words = context_words_load(namespaces={namespace}, route_ids={read.pk}, paths=[(path, read.pk)])
 
