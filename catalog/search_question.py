@@ -130,8 +130,10 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
         strength = min(phrase.strength, NAME_STRENGTH_CAP)
         if _article_run_on(canonical, span, phrase):
             strength *= CONTAINED_NAME_FACTOR
-        if phrase.short and not _word_starts(canonical, span[0]):
-            continue  # 华南理工 holds 南理, no short name of 南京理工大学
+        if phrase.short and not (
+            _word_starts(canonical, span[0]) and _word_starts(canonical, span[1])
+        ):
+            continue  # 华南理工 holds 南理, no short name of 南京理工大学; 上交所 no 上交
         found.setdefault(phrase.platform, []).append((strength, phrase, span))
     hits = {}
     for position, candidates in list(found.items()):
@@ -163,7 +165,8 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
 
 
 def _word_starts(canonical: str, at: int) -> bool:
-    """A word of the question starts at ``at`` (its Chinese run cut by the segmenter)."""
+    """A word of the question starts (or the one before ends) at ``at``, its Chinese run cut by
+    the segmenter."""
     for run in CJK_RUN_RE.finditer(canonical):
         if run.start() < at < run.end():
             start = run.start()

@@ -1,7 +1,7 @@
 """Short names made of a Chinese name's words' first characters (catalog.abbreviations), and
 their use as platform names in the search: 北林 names 北京林业大学, 中新网 中国新闻网, 发改委 the
 Development and Reform Commission; a short name two platforms would make names neither, and one
-found inside a longer word (华南理工 holds 南理) names nobody."""
+found inside a longer word (华南理工 holds 南理, 上交所 上交) names nobody."""
 
 import pytest
 
@@ -45,6 +45,8 @@ def test_a_short_name_two_platforms_would_make_names_neither():
 def test_a_short_name_names_its_platform_where_a_word_starts():
     assert "bjfu" in dict(platforms_named("北林教务处的考试信息"))
     assert "njust" not in dict(platforms_named("华南理工教务处的考试通知")), "南理 inside 华南理工"
+    assert "sjtu" not in dict(platforms_named("上交所最新公告")), "上交 inside 上交所"
+    assert "sjtu" in dict(platforms_named("上交大的新闻"))
 
 
 @pytest.mark.django_db
