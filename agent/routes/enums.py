@@ -200,6 +200,9 @@ def captioned_tables(description: str) -> list[tuple[str, list[tuple[str, str]]]
     blocks = []
     for caption, table in _table_rows(description or ""):
         rows = _unfolded(table)
+        if len(rows) == 1:  # a header alone lists values that are their own labels: | 论文 | 时评 |
+            blocks.append((caption.strip(), [(cell, cell) for cell in rows[0] if cell]))
+            continue
         listed = rows is not table or not _alternating(rows)  # lists side by side: one a row
         pairs = _listed(rows) if listed else None
         if pairs is not None:  # its header names its columns ("| Category | Slug |")

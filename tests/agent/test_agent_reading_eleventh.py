@@ -226,3 +226,14 @@ def test_a_plural_of_an_ing_word_is_its_word_and_coins_are_crypto():
     assert option_named("Binance new coin listings", kinds, loose=False) == "crypto"
     assert option_named("币安上新币的公告", kinds, loose=False) == "crypto"
     assert option_named("Japan Post parcel, English results", locales, loose=False) == "en"
+
+
+def test_a_table_of_a_header_alone_lists_values_that_are_their_own_labels():
+    assert table_blocks("| 论文 | 时评 | 随笔 |\n| ---- | ---- | ---- |\n") == [
+        [("论文", "论文"), ("时评", "时评"), ("随笔", "随笔")]
+    ]
+    columns = Route.objects.get(path="/aisixiang/thinktank/:id/:type?")
+
+    fill = route_fill(columns, "爱思想 WuQine 专栏的随笔")
+
+    assert fill.path == "/aisixiang/thinktank/WuQine/%E9%9A%8F%E7%AC%94"
