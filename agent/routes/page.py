@@ -13,7 +13,9 @@ https://github.com/vercel/next.js" reads its events, not an unrelated feed of Gi
 """
 
 from agent.context import RunContext
-from agent.routes.fit import route_intents, route_said
+from agent.routes.fit import platform_hosts, platform_words, route_intents, route_said
+from agent.routes.settings import settings_fill
+from agent.routes.slots import route_slots, route_words
 from catalog.models import Route
 from catalog.search import RouteHit
 from fetching.paths import RoutePathRejected, path_build, template_parameters
@@ -59,7 +61,28 @@ def page_path(ctx: RunContext, candidates: list[RouteHit]) -> tuple[str, int] | 
         return (-hit.literals, -said, unsaid, rank.get(hit.route_id, len(rank)), hit.path)
 
     best = min(hits, key=fit)
-    return best.path, best.route_id
+    return _with_settings(ctx, routes[best.route_id], best), best.route_id
+
+
+def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
+    """The page's path, with the settings the question names that the page does not give
+    (爱思想's column page and "新时评": its :type 时评)."""
+    slots = route_slots(route.path, route.parameters, route.description, route.example)
+    given = dict(hit.values)
+    if not any(s.choices and s.name not in given for s in slots):
+        return hit.path
+    words = platform_words(route.platform)
+    excluded = set(route_words(route.path, route.name))
+    asked = ctx.reading.route_subjects(words, frozenset(excluded), platform_hosts(route.platform))
+    values, sources = dict(given), {}
+    settings_fill(slots, ctx.rewrite.query, asked, words, excluded, values, sources)
+    named = {k: v for k, v in values.items() if sources.get(k) == "option" and k not in given}
+    if not named:
+        return hit.path
+    try:
+        return path_build(route.path, {**given, **named})
+    except RoutePathRejected:
+        return hit.path
 
 
 def _filled_by_page(

@@ -15,7 +15,11 @@ pytestmark = pytest.mark.django_db
     "question, path",
     [
         ("new issues on https://github.com/vercel/next.js/issues", "/github/issue/vercel/next.js"),
-        ("open pull requests on https://github.com/vercel/next.js", "/github/pull/vercel/next.js"),
+        # the page gives the repository, the question the state it names
+        (
+            "open pull requests on https://github.com/vercel/next.js",
+            "/github/pull/vercel/next.js/open",
+        ),
         ("who contributes to github.com/vercel/next.js?", "/github/contributors/vercel/next.js"),
         ("https://space.bilibili.com/2267573 的投稿", "/bilibili/user/video/2267573"),
         ("https://space.bilibili.com/2267573的动态", "/bilibili/user/dynamic/2267573"),
@@ -39,7 +43,8 @@ def test_the_site_of_the_page_is_the_platform_over_a_name_inside_the_address():
     chosen, ctx = route("new releases of https://github.com/vercel/next.js")
 
     assert ctx.platforms == ["github"]
-    assert chosen is True and ctx.paths[0][0].endswith("/vercel/next.js"), ctx.paths
+    # the repository's events, of the kind the question names (the page gives no kind)
+    assert chosen is True and ctx.paths[0][0] == "/github/repo_event/vercel/next.js/release"
     assert steps(ctx, "choice")[0]["reason"] == "the site whose page address the question gives"
 
 

@@ -237,3 +237,12 @@ def test_a_table_of_a_header_alone_lists_values_that_are_their_own_labels():
     fill = route_fill(columns, "爱思想 WuQine 专栏的随笔")
 
     assert fill.path == "/aisixiang/thinktank/WuQine/%E9%9A%8F%E7%AC%94"
+
+
+def test_a_page_keeps_the_settings_the_question_names_that_it_does_not_give():
+    question = "吴乞呃的专栏 aisixiang.com/thinktank/WuQine.html 有新随笔吗"
+
+    assert first_path(question) == "/aisixiang/thinktank/WuQine/随笔"
+    assert first_path("aisixiang.com/thinktank/WuQine.html 有什么新文章") == (
+        "/aisixiang/thinktank/WuQine"
+    )
