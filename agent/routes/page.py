@@ -9,7 +9,9 @@ for, then the words of a route's name it says, then the search's order. A kind o
 them serves is read on a route of the platform serving it that the page's values fill by
 parameter name; when none can, on the route of the page that fits the question's words best
 (GitHub has no feed of a repository's releases: "new releases of
-https://github.com/vercel/next.js" reads its events, not an unrelated feed of GitHub).
+https://github.com/vercel/next.js" reads its events, not an unrelated feed of GitHub). A setting
+the route lists that the page leaves open takes the value the question names (爱思想's column
+page and "新时评": its 时评; the events of type release for "new releases").
 """
 
 from agent.context import RunContext
