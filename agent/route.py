@@ -109,9 +109,16 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
 
 
 def _subject_left_out(route: Route, filled: FilledPath) -> list[Slot]:
-    """The optional subject parameters ``filled`` leaves without a value."""
+    """The optional subject parameters ``filled`` leaves without a value, and the required
+    settings it fills only with the catalog's example ("the category my coworker recommends":
+    gwern's ``newest`` is not the one meant)."""
     slots = route_slots(route.path, route.parameters, route.description, route.example)
-    return [s for s in slots if s.subject and s.optional and not filled.params.get(s.name)]
+    return [
+        s
+        for s in slots
+        if (s.subject and s.optional and not filled.params.get(s.name))
+        or (not s.optional and filled.sources.get(s.name) == "example")
+    ]
 
 
 def _needs_add(ctx: RunContext, missing: list[tuple[Route, SubjectMissing]]) -> None:

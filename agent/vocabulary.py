@@ -209,7 +209,12 @@ PAST_FORM_RE = re.compile(r"[a-z]{3,}[^e]ed")
 LIGHT_VERBS = frozenset(str.split("got get gets getting been being become became"))
 
 # A kind of subject the asker says which by a clause or a possessive, not by a name.
-_KINDS = "|".join(sorted(EN_KIND_NOUNS | KIND_EN, key=len, reverse=True))
+# Kinds a route's setting takes, said which by the asker's clause the same way ("the category my
+# coworker recommends", "the operating system my NAS runs"); never a subject themselves.
+SETTING_KINDS_EN = frozenset(
+    str.split("category categories section sections column columns series system systems")
+)
+_KINDS = "|".join(sorted(EN_KIND_NOUNS | KIND_EN | SETTING_KINDS_EN, key=len, reverse=True))
 # "the channel (that) I follow", "the game my friend plays"
 KIND_ASKERS_EN = re.compile(
     rf"\b(?:{_KINDS})\s+(?:that\s+|which\s+|who\s+)?(?:i|we|you|my|our|your)\b"

@@ -64,6 +64,10 @@ class Slot:
     parents: tuple[tuple[str, str], ...] = ()
 
 
+# A parameter's description that says it is switched on or off by true, false, yes or no.
+SWITCH_SAID_RE = re.compile(r"(?<![\w-])(?:true|false)(?![\w-])", re.I)
+
+
 def words_of(name: str) -> list[str]:
     return [w.lower() for w in NAME_WORD_RE.findall(name.replace("_", " "))]
 
@@ -171,7 +175,11 @@ def route_slots(template: str, parameters: object, description: str, example: st
         words = words_of(name)
         # A setting's name (status) with an example naming one thing (a tweet's id) is a subject.
         named_setting = bool(words) and words[-1] in SETTING_WORDS
-        setting = bool(choices) or (named_setting and not _id_like(from_example.get(name)))
+        # "填写 true/yes 表示需要": a switch, whatever its name, takes no one's name
+        switch = SWITCH_SAID_RE.search(_spec_text(spec)) is not None
+        setting = (
+            bool(choices) or switch or (named_setting and not _id_like(from_example.get(name)))
+        )
         slots.append(
             Slot(
                 name=name,

@@ -19,7 +19,7 @@ from agent.summary.subject import context_words_load
 from catalog.models import Route
 from catalog.search import platforms_named
 from fetching.radar import radar_hits
-from tests.agent.test_agent_route_offline import first_path
+from tests.agent.test_agent_route_offline import first_path, route
 
 pytestmark = pytest.mark.django_db
 
@@ -246,3 +246,26 @@ def test_a_page_keeps_the_settings_the_question_names_that_it_does_not_give():
     assert first_path("aisixiang.com/thinktank/WuQine.html 有什么新文章") == (
         "/aisixiang/thinktank/WuQine"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "parameter"),
+    [
+        ("Subscribe me to the gwern.net section my friend keeps quoting", "category"),
+        ("QNAP release notes for the system our NAS runs", "id"),
+    ],
+)
+def test_a_setting_the_askers_clause_says_which_is_asked_for_not_its_example(question, parameter):
+    chosen, ctx = route(question)
+
+    assert (chosen, ctx.paths) == (False, []), "the catalog's example is not the one meant"
+    assert [n["parameter"] for n in ctx.needs] == [parameter]
+
+
+def test_a_switch_takes_no_ones_name():
+    today = Route.objects.get(path="/163/today/:need_content?")
+
+    (slot,) = route_slots(today.path, today.parameters, today.description, today.example)
+
+    assert slot.subject is False
+    assert route_fill(today, "网易今日有个用户发帖挺有意思").path == "/163/today"
