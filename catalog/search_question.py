@@ -22,7 +22,7 @@ from catalog.search_terms import (
     text_canonical,
     text_runs,
 )
-from catalog.segment import segmenter
+from catalog.segment import CJK_ONLY_RE, segmenter
 
 NAME_WEIGHT = 2.0
 NAME_STRENGTH_CAP = 10.0
@@ -32,7 +32,6 @@ SUBJECT_MARKERS = frozenset(("of", "from", "by"))
 # "the paper's own": an article run into the next word spells a one-word name (thepaper) by
 # chance; a name written so (The Guardian, The Verge) is found as its words.
 ARTICLES = frozenset(("the", "a", "an"))
-CJK_RUN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 # What follows these is a topic to look for in the items, not where to read them ("on V2EX
 # about Cursor": Cursor is a platform too, but not the one asked for).
 TOPIC_MARKERS = frozenset(("about", "regarding", "mentioning", "concerning"))
@@ -130,9 +129,7 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
         strength = min(phrase.strength, NAME_STRENGTH_CAP)
         if _article_run_on(canonical, span, phrase):
             strength *= CONTAINED_NAME_FACTOR
-        if phrase.short and not (
-            _word_starts(canonical, span[0]) and _word_starts(canonical, span[1])
-        ):
+        if phrase.short and not _whole_words(canonical, span):
             continue  # 华南理工 holds 南理, no short name of 南京理工大学; 上交所 no 上交
         found.setdefault(phrase.platform, []).append((strength, phrase, span))
     hits = {}
@@ -164,16 +161,20 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
     return hits
 
 
-def _word_starts(canonical: str, at: int) -> bool:
-    """A word of the question starts (or the one before ends) at ``at``, its Chinese run cut by
-    the segmenter."""
-    for run in CJK_RUN_RE.finditer(canonical):
-        if run.start() < at < run.end():
-            start = run.start()
-            for word in segmenter().tokenizer.cut(run.group(0), HMM=True):
-                if start >= at:
-                    return start == at
-                start += len(word)
+def _whole_words(canonical: str, span: tuple[int, int]) -> bool:
+    """``span`` starts and ends where words of the question do, its Chinese run cut once by the
+    segmenter."""
+    for run in CJK_ONLY_RE.finditer(canonical):
+        if run.end() <= span[0] or run.start() >= span[1]:
+            continue
+        edges = {run.start(), run.end()}
+        at = run.start()
+        for word in segmenter().tokenizer.cut(run.group(0), HMM=True):
+            at += len(word)
+            edges.add(at)
+        inside = [e for e in span if run.start() < e < run.end()]
+        if any(e not in edges for e in inside):
+            return False
     return True
 
 
