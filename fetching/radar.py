@@ -94,19 +94,28 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
         if not isinstance(rule, dict) or not isinstance(rule.get("source"), list):
             continue
         target = rule.get("target")
-        key = route.path.removeprefix("/" + route.platform.namespace) or "/"
-        target = target if isinstance(target, str) and target else key
+        target = target if isinstance(target, str) and target else _route_key(route)
         for source in rule["source"]:
             matched = _source_match(source, address) if isinstance(source, str) else None
-            if matched is None:
-                continue
-            values, literals = matched
-            path = _target_fill(route.platform.namespace, target, values)
-            if path and _owned_by(path, route):
-                given = tuple(sorted(values.items()))
-                hits.append(RadarHit(route.pk, route.platform.namespace, path, literals, given))
+            if matched is not None and (hit := _hit(route, target, *matched)):
+                hits.append(hit)
                 break
     return hits
+
+
+def _route_key(route: Route) -> str:
+    """The route's path below its namespace, as a rule's target writes it."""
+    return route.path.removeprefix("/" + route.platform.namespace) or "/"
+
+
+def _hit(route: Route, target: str, values: dict[str, str], literals: int) -> RadarHit | None:
+    """The hit of ``route`` whose ``target`` the address's values fill; None when they cannot,
+    or when the path filled is another route's."""
+    path = _target_fill(route.platform.namespace, target, values)
+    if not path or not _owned_by(path, route):
+        return None
+    given = tuple(sorted(values.items()))
+    return RadarHit(route.pk, route.platform.namespace, path, literals, given)
 
 
 def _template_hits(address: Address) -> list[RadarHit]:
@@ -119,8 +128,8 @@ def _template_hits(address: Address) -> list[RadarHit]:
     for platform in platforms:
         if SCHEME_RE.sub("", platform.url).removeprefix("www.").split("/")[0] != address.host:
             continue
-        for route in platform.routes.filter(enabled=True):
-            key = route.path.removeprefix("/" + platform.namespace) or "/"
+        for route in platform.routes.filter(enabled=True):  # route.platform is this one
+            key = _route_key(route)
             source = address.host + REST_PARAM_RE.sub(r":\1*", key)
             matched = _source_match(source, address)
             # a path of parameters alone (/:language/:domain?) would take any page: a literal
@@ -128,10 +137,8 @@ def _template_hits(address: Address) -> list[RadarHit]:
             if not matched or not matched[0] or not (matched[1] or source != address.host + key):
                 continue
             values = {k: _page_less(v, route.example) for k, v in matched[0].items()}
-            path = _target_fill(platform.namespace, key, values)
-            if path and _owned_by(path, route):
-                given = tuple(sorted(values.items()))
-                hits.append(RadarHit(route.pk, platform.namespace, path, matched[1], given))
+            if hit := _hit(route, key, values, matched[1]):
+                hits.append(hit)
     return hits
 
 
