@@ -18,17 +18,16 @@ from agent.routes.choice import MAX_PATHS
 from agent.routes.fit import (
     kind_said,
     offline_choice,
-    platform_hosts,
-    platform_words,
     route_about,
     route_fill,
+    route_reading,
     template_intents,
 )
 from agent.routes.model import routes_by_model
 from agent.routes.page import page_path
 from agent.routes.params import FilledPath, SubjectMissing
 from agent.routes.setup import setup_needed
-from agent.routes.slots import Slot, route_slots, route_words
+from agent.routes.slots import Slot, route_slots
 from briefs import reasons
 from catalog.models import Route
 from catalog.search import RouteHit, routes_for_platforms
@@ -58,9 +57,7 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
 
 
 def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
-    words = platform_words(route.platform)
-    hosts = platform_hosts(route.platform)
-    asked = ctx.reading.route_subjects(words, route_words(route.path, route.name), hosts)
+    asked = ctx.reading.route_subjects(*route_reading(route))
     return route_fill(route, ctx.rewrite.query, asked=asked)
 
 

@@ -17,7 +17,7 @@ from agent.routes.forms import CJK_RE, address_host
 from agent.routes.markers import AUTHOR_MARKERS, ZH_AFTER_MARKERS, ZH_BEFORE_MARKERS
 from agent.routes.params import NOT_NAMED, FilledPath, params_fill
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
-from agent.routes.slots import route_slots, words_of
+from agent.routes.slots import route_slots, route_words, words_of
 from agent.routes.words import GENERIC
 from agent.vocabulary import (
     EN_KIND_NOUNS,
@@ -142,6 +142,14 @@ def platform_hosts(platform: Platform) -> tuple[str, ...]:
     (noahpinion.substack.com, ``entities.question_read``)."""
     host = address_host(platform.url).casefold()
     return (host,) if "." in host else ()
+
+
+def route_reading(route: Route) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
+    """What the run's reading reads the query with for ``route``
+    (``Reading.route_subjects``): its platform's names, the route's own words (never a value)
+    and its platform's host."""
+    platform = route.platform
+    return platform_words(platform), route_words(route.path, route.name), platform_hosts(platform)
 
 
 def route_fill(route: Route, question: str, *, asked: Asked | None = None) -> FilledPath:

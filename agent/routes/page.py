@@ -15,9 +15,9 @@ page and "新时评": its 时评; the events of type release for "new releases")
 """
 
 from agent.context import RunContext
-from agent.routes.fit import platform_hosts, platform_words, route_intents, route_said
+from agent.routes.fit import route_intents, route_reading, route_said
 from agent.routes.settings import settings_fill
-from agent.routes.slots import route_slots, route_words
+from agent.routes.slots import route_slots
 from catalog.models import Route
 from catalog.search import RouteHit
 from fetching.paths import RoutePathRejected, path_build, template_parameters
@@ -73,11 +73,10 @@ def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
     given = dict(hit.values)
     if not any(s.choices and s.name not in given for s in slots):
         return hit.path
-    words = platform_words(route.platform)
-    excluded = set(route_words(route.path, route.name))
-    asked = ctx.reading.route_subjects(words, frozenset(excluded), platform_hosts(route.platform))
+    words, excluded, hosts = route_reading(route)
+    asked = ctx.reading.route_subjects(words, excluded, hosts)
     values, sources = dict(given), {}
-    settings_fill(slots, ctx.rewrite.query, asked, words, excluded, values, sources)
+    settings_fill(slots, ctx.rewrite.query, asked, words, set(excluded), values, sources)
     named = {k: v for k, v in values.items() if sources.get(k) == "option" and k not in given}
     if not named:
         return hit.path
