@@ -59,3 +59,15 @@ def zh_parts(run: str) -> list[str]:
     for word in zh_words(run):
         parts += tokenizer.cut_for_search(word, HMM=True) if CJK_ONLY_RE.search(word) else [word]
     return parts
+
+
+def zh_places(text: str) -> list[str]:
+    """The place names of a text's Chinese runs, in order, as the segmenter tags them
+    (浙江省, 杭州市, 南山区; 北京): words of two characters or more."""
+    cut = segmenter().cut
+    return [
+        pair.word
+        for run in CJK_ONLY_RE.findall(text)
+        for pair in cut(run, HMM=True)
+        if pair.flag == "ns" and len(pair.word) >= 2
+    ]

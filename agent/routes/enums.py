@@ -46,6 +46,15 @@ FLAG_VALUE_RE = re.compile(
 SWITCHED_ON = frozenset({"enable", "enable it", "turn it on", "启用", "开启", "打开"})
 # "(week, month, year, infinity)": slugs only, no spaces inside one ("e.g. foo" is no list)
 PAREN_LIST_RE = re.compile(r"\(\s*([a-z0-9_\-]{1,40}(?:\s*[,/|]\s*[a-z0-9_\-]{1,40})+)\s*\)")
+# Values listed bare, each with its label in parentheses, full-width or not: "supported
+# values: base (常设展览) or temp (临时展览)", "可选值: tzgg(通知公告), xwzx(新闻资讯)". Read after
+# the words that list them and before a default is said ("Default: Current Exhibitions
+# (正在展出)" lists nothing).
+BARE_PAIR_RE = re.compile(
+    r"(?<![\w`])([A-Za-z0-9_\-]{1,40})\s*[(\uff08]([^()\uff08\uff09`]{1,20})[)\uff09]"
+)
+BARE_LIST_START_RE = re.compile(r"supported values|values?\s*:|可选值?|支持|如", re.I)
+BARE_LIST_END_RE = re.compile(r"default|默认", re.I)
 # "Choose from: date, week, month", "one of hot, new", "可选值 hot、new": a list said in words
 SAID_LIST_RE = re.compile(
     r"(?:choose from|one of|either|可选值?|取值)\s*[:\uff1a]?\s*"
@@ -167,7 +176,9 @@ def inline_values(text: str) -> list[tuple[str, str]]:
             [(label, flag.group(1))] if label.lower() not in SWITCHED_ON else []
         )
     listed = PAREN_LIST_RE.search(text or "") or SAID_LIST_RE.search(text or "")
-    if len(values) < 2 and listed:
+    if len(values) < 2 and len(bare := _bare_pairs(text or "")) >= 2:
+        found, values = bare, list(dict.fromkeys(value for value, _label in bare))
+    elif len(values) < 2 and listed:
         parts = re.split(r"\s*(?:[,/|\u3001]|\bor\b)\s*", listed.group(1))
         values = list(dict.fromkeys(p for p in parts if p))
         found = []
@@ -175,6 +186,15 @@ def inline_values(text: str) -> list[tuple[str, str]]:
         return []
     labelled = [(label.strip(), value) for value, label in found if label.strip()]
     return list(dict.fromkeys([(v, v) for v in values] + labelled))
+
+
+def _bare_pairs(text: str) -> list[tuple[str, str]]:
+    """(value, label) of values listed bare, each with its label: "base (常设展览) or temp"."""
+    if start := BARE_LIST_START_RE.search(text):
+        text = text[start.end() :]
+    if end := BARE_LIST_END_RE.search(text):
+        text = text[: end.start()]
+    return BARE_PAIR_RE.findall(text)
 
 
 def description_table(description: str) -> list[tuple[str, str]]:

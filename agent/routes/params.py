@@ -24,6 +24,7 @@ from urllib.parse import unquote
 
 from agent.routes.entities import Asked, Entity, marked_after, question_read
 from agent.routes.forms import CJK_RE, DOMAIN_RE, TICKER_RE
+from agent.routes.places import place_fill
 from agent.routes.settings import keyed_settings, labelled, settings_fill
 from agent.routes.slots import (
     TOPIC_PARAMS,
@@ -299,6 +300,7 @@ def params_fill(
     sources: dict[str, str] = {}
     settings_fill(slots, question, asked, platform_words, excluded, values, sources)
     _pair_fill(slots, asked, values, sources)
+    place_fill(slots, asked.text, excluded, values, sources)
     used = {v.casefold().lstrip("@") for v in values.values()}  # @mkbhd is mkbhd, used once
     fit = 0
     for slot in sorted((s for s in slots if s.subject), key=lambda s: s.default is not None):

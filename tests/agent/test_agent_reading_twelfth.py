@@ -1,0 +1,99 @@
+"""The twelfth pass of issue 29's reading rules: values a description lists bare, each with its
+label in parentheses ("base (常设展览) or temp (临时展览)"); the places a question names fill the
+parameters that take a province, a city or a district. Against the real catalog snapshot where
+a route is named, offline."""
+
+import pytest
+
+from agent.routes.enums import inline_values
+from agent.routes.places import place_fill
+from agent.routes.slots import route_slots
+from catalog.segment import zh_places
+from tests.agent.test_agent_route_offline import first_path
+
+pytestmark = pytest.mark.django_db
+
+
+def test_values_listed_bare_keep_their_labels():
+    said = "Exhibition type, supported values: base (常设展览) or temp (临时展览), default is all."
+
+    assert inline_values(said) == [
+        ("base", "base"),
+        ("temp", "temp"),
+        ("常设展览", "base"),
+        ("临时展览", "temp"),
+    ]
+
+
+def test_a_default_said_after_bare_values_is_no_value():
+    said = (
+        "values: review (展览回顾) | forecast (展览预告). Default: Current Exhibitions (正在展出)."
+    )
+
+    assert [value for _label, value in inline_values(said)] == ["review", "forecast"] * 2
+
+
+def test_a_value_named_before_the_list_is_not_one_of_it():
+    said = (
+        "subtype only works under type lszl\uff08临时展览\uff09, supported values: "
+        "zdzt\uff08重大主题\uff09、lswh\uff08历史文化\uff09"
+    )
+
+    assert {value for _label, value in inline_values(said)} == {"zdzt", "lswh"}
+
+
+def test_one_bare_value_with_a_label_is_no_list():
+    assert inline_values("The user id (a number)") == []
+
+
+def test_a_label_listed_bare_chooses_its_value():
+    assert first_path("四川博物院的常设展览有更新的话提醒我") == "/scmuseum/exhibition/base"
+
+
+def test_the_segmenter_tells_places_from_other_words():
+    assert zh_places("帮我订阅浙江省杭州市的黄色预警信息") == ["浙江省", "杭州市"]
+    assert zh_places("黄色预警信息") == []
+    assert zh_places("Hangzhou weather") == []
+
+
+CNEB = "/yjxx/:level?/:province?/:city?"
+CNEB_PARAMETERS = {
+    "level": "灾害级别",
+    "province": "省份, 默认为空, 即全国",
+    "city": "城市, 默认为空",
+}
+
+
+def _places(text: str, parameters: dict = CNEB_PARAMETERS, template: str = CNEB) -> dict:
+    slots = route_slots(template, parameters, "", "")
+    values: dict[str, str] = {}
+    place_fill(slots, text, set(), values, {})
+    return values
+
+
+def test_a_province_and_a_city_go_to_their_parameters():
+    assert _places("杭州市和浙江省的预警") == {"province": "浙江省", "city": "杭州市"}
+
+
+def test_a_place_without_a_kind_goes_to_the_first_place_parameter():
+    assert _places("湖北武汉的疫情") == {"province": "湖北", "city": "武汉"}
+
+
+def test_a_parameter_with_a_latin_example_takes_no_chinese_place():
+    parameters = {"province": "省, 拼音缩写", "city": "市"}
+    slots = route_slots("/:province/:city", parameters, "", "/hb1/wh")
+    values: dict[str, str] = {}
+
+    place_fill(slots, "湖北武汉的土地信息", set(), values, {})
+
+    assert values == {}
+
+
+def test_a_parameter_for_something_else_takes_no_place():
+    assert _places("北京的新闻", {"level": "级别"}, "/:level?") == {}
+
+
+def test_a_question_naming_places_reads_them_on_the_route():
+    path = first_path("帮我订阅浙江省杭州市的黄色预警信息")
+
+    assert path == "/cneb/yjxx/黄色/浙江省/杭州市"
