@@ -203,9 +203,10 @@ def value_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
 
 def _site_addressed(ctx: RunContext, query: str) -> str | None:
     """The readable platform whose own address the question gives ("soundcloud.com/odesza",
-    "mdpi.com/journal/sensors")."""
+    "mdpi.com/journal/sensors", a search's "https://magazinelib.com/?s=new+yorker")."""
     bare = SCHEME_RE.sub(" ", query)
     hosts = {m.group(1).casefold().removeprefix("www.") for m in BARE_URL_RE.finditer(bare)}
+    hosts |= {m.group(1).casefold() for m in SCHEMED_HOST_RE.finditer(query)}
     if not hosts:
         return None
     found = (
@@ -216,6 +217,10 @@ def _site_addressed(ctx: RunContext, query: str) -> str | None:
         .distinct()
     )
     return next(iter(found), None)
+
+
+# A web address's host, whatever follows it (a path, a query, nothing)
+SCHEMED_HOST_RE = re.compile(r"\bhttps?://(?:www\.)?((?:[a-z0-9\-]+\.)+[a-z]{2,12})\b", re.I)
 
 
 def _choice_schema(options: list[str], max_items: int) -> dict:

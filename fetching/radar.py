@@ -20,8 +20,17 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
+from django.db.models import Q
+
 from catalog.models import Platform, Route
-from fetching.paths import SEGMENT_SAFE, RoutePathRejected, path_confine, route_for_path
+from fetching.paths import (
+    SEGMENT_SAFE,
+    RoutePathRejected,
+    path_confine,
+    route_for_path,
+    template_parameters,
+    template_values,
+)
 
 # A page's address: with its scheme, or bare with at least one path segment (a host alone, or
 # a word like "next.js", names no page). ASCII only, so a Chinese word after it is not part of
@@ -29,7 +38,7 @@ from fetching.paths import SEGMENT_SAFE, RoutePathRejected, path_confine, route_
 ADDRESS_RE = re.compile(
     r"(?:\bhttps?://|(?<![\w.@/\-]))(?:www\.)?"
     r"((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{2,12})(?::\d{1,5})?"
-    r"((?:/[\w\-.~%!$&'*+,;=:@]*)*)(?:[?#]\S*)?",
+    r"((?:/[\w\-.~%!$&'*+,;=:@]*)*)(?:\?([^#\s]*))?(?:#\S*)?",
     re.I | re.ASCII,
 )
 SCHEME_RE = re.compile(r"^https?://", re.I)
@@ -37,6 +46,8 @@ TRAILING = ".,;:!'"  # sentence punctuation after an address is not part of it
 MAX_ADDRESSES = 3
 PARAM_RE = re.compile(r":(\w+)([?*]?)|\*(\w+)")
 REST_PARAM_RE = re.compile(r":(\w+)\{\.[+*]\}")  # a route's :path{.+} takes the rest
+# A page address a route's description shows: "`https://magazinelib.com/?s=new+yorker`"
+DESCRIBED_URL_RE = re.compile(r"https?://[^\s<>`\"'\]|\\]+")
 PAGE_EXTENSION_RE = re.compile(r"\.(?:s?html?|php|aspx?|jsp)$", re.I)
 
 
@@ -44,6 +55,7 @@ PAGE_EXTENSION_RE = re.compile(r"\.(?:s?html?|php|aspx?|jsp)$", re.I)
 class Address:
     host: str  # lower case, without "www."
     segments: tuple[str, ...]  # decoded, empty ones dropped
+    query: str = ""  # what follows "?", as given
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +75,8 @@ def page_addresses(text: str) -> list[Address]:
         path = match.group(2).rstrip(TRAILING)
         segments = tuple(unquote(s) for s in path.split("/") if s)
         if segments or has_scheme:
-            found.append(Address(match.group(1).casefold(), segments))
+            query = (match.group(3) or "").rstrip(TRAILING)
+            found.append(Address(match.group(1).casefold(), segments, query))
     return found[:MAX_ADDRESSES]
 
 
@@ -83,6 +96,8 @@ def _address_hits(address: Address) -> list[RadarHit]:
     hits = [hit for route in routes for hit in _route_hits(route, address)]
     if not hits:
         hits = _template_hits(address)
+    if not hits:
+        hits = _described_hits(address)
     best = max((h.literals for h in hits), default=0)
     level = [h for h in hits if h.literals == best]
     return list({h.path: h for h in level}.values())
@@ -140,6 +155,66 @@ def _template_hits(address: Address) -> list[RadarHit]:
             if hit := _hit(route, key, values, matched[1]):
                 hits.append(hit)
     return hits
+
+
+def _described_hits(address: Address) -> list[RadarHit]:
+    """Without a rule for the page or a route path it matches, the routes whose description
+    shows a page address holding the route's example values: magazinelib's "you get url
+    `https://magazinelib.com/?s=new+yorker`, the query is `new+yorker`" maps any search of the
+    site; webtoons' "list?title_no=894" a series. The example's values are where the page's go."""
+    domain = ".".join(address.host.split(".")[-2:])
+    routes = Route.objects.filter(enabled=True, platform__enabled=True).filter(
+        Q(description__icontains=domain) | Q(parameters__icontains=domain)
+    )
+    page = address.host + "".join("/" + s for s in address.segments)
+    page += f"?{address.query}" if address.query else ""
+    hits = []
+    for route in routes.select_related("platform"):
+        for pattern, literals in _described_patterns(route, domain):
+            if matched := re.fullmatch(pattern, page, re.I):
+                values = {k: unquote(v) for k, v in matched.groupdict().items()}
+                if hit := _hit(route, _route_key(route), values, literals):
+                    hits.append(hit)
+                    break
+    return hits
+
+
+def _described_patterns(route: Route, domain: str) -> list[tuple[str, int]]:
+    """The page addresses on ``domain`` that a route's description shows, as patterns taking
+    its parameters where its example's values stand, with their literal segments. An address
+    that leaves out a required parameter's value, or holds none, maps nothing."""
+    key = _route_key(route)
+    values = template_values(route.path, route.example or "")
+    values = {k: unquote(v) for k, v in values.items() if len(unquote(v)) >= 2}
+    required = {name for name, _regex, optional in template_parameters(route.path) if not optional}
+    spec = route.parameters if isinstance(route.parameters, dict) else {}
+    text = " ".join([route.description or "", *(str(v) for v in spec.values())])
+    patterns = []
+    for url in dict.fromkeys(DESCRIBED_URL_RE.findall(text)):
+        page = SCHEME_RE.sub("", url).removeprefix("www.").rstrip(TRAILING + ")")
+        page = page.replace("/?", "?")  # the site's root searched: as the page's address is
+        if not re.split(r"[/?]", page)[0].casefold().endswith(domain) or key == "/":
+            continue
+        holes = sorted(
+            (m.start(), m.end(), name)
+            for name, value in values.items()
+            for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", page)
+        )
+        taken = {name for _start, _end, name in holes}
+        if not taken or not required <= taken or len(taken) < len(holes):
+            continue  # a value twice in the address, or a required one not in it
+        pattern, at = "", 0
+        for start, end, name in holes:
+            pattern += re.escape(page[at:start]) + f"(?P<{name}>[^/?&#.]+?)"
+            at = end
+        pattern += re.escape(page[at:]) + "/?"
+        literals = sum(
+            1
+            for s in page.split("?")[0].split("/")[1:]
+            if s and not any(v in s for v in values.values())
+        )
+        patterns.append((pattern, literals))
+    return patterns
 
 
 def _page_less(value: str, example: str) -> str:

@@ -1,7 +1,10 @@
 """The twelfth pass of issue 29's reading rules: values a description lists bare, each with its
 label in parentheses ("base (常设展览) or temp (临时展览)"); the places a question names fill the
-parameters that take a province, a city or a district. Against the real catalog snapshot where
-a route is named, offline."""
+parameters that take a province, a city or a district; a page address shaped as one a route's
+description shows (a search's ``?s=new+yorker``) maps that route. Against the real catalog
+snapshot where a route is named, offline."""
+
+from urllib.parse import unquote
 
 import pytest
 
@@ -9,6 +12,7 @@ from agent.routes.enums import inline_values
 from agent.routes.places import place_fill
 from agent.routes.slots import route_slots
 from catalog.segment import zh_places
+from fetching.radar import radar_hits
 from tests.agent.test_agent_route_offline import first_path
 
 pytestmark = pytest.mark.django_db
@@ -97,3 +101,40 @@ def test_a_question_naming_places_reads_them_on_the_route():
     path = first_path("帮我订阅浙江省杭州市的黄色预警信息")
 
     assert path == "/cneb/yjxx/黄色/浙江省/杭州市"
+
+
+def test_a_search_page_the_description_shows_maps_the_route():
+    hits = radar_hits("feed of https://magazinelib.com/?s=national+geographic please")
+
+    assert [unquote(h.path) for h in hits] == ["/magazinelib/latest-magazine/national+geographic"]
+
+
+@pytest.mark.parametrize(
+    ("page", "path"),
+    [
+        (
+            "https://www.webtoons.com/en/fantasy/tower-of-god/list?title_no=95",
+            "/webtoons/en/fantasy/tower-of-god/95",
+        ),
+        (
+            "webtoons.com/zh-hant/drama/gongzhuweimian/list?title_no=894",
+            "/webtoons/zh-hant/drama/gongzhuweimian/894",
+        ),
+    ],
+)
+def test_a_page_shaped_as_the_description_shows_gives_the_values(page, path):
+    assert [h.path for h in radar_hits(f"有更新吗 {page}")] == [path]
+
+
+def test_a_page_of_the_site_shaped_otherwise_maps_nothing():
+    assert radar_hits("https://www.webtoons.com/en/fantasy/tower-of-god/list") == []
+    assert radar_hits("https://magazinelib.com/?p=123&s=") == []
+
+
+def test_a_page_address_with_a_search_names_its_platform_first():
+    question = (
+        "I searched MagazineLib and ended up at https://magazinelib.com/?s=national+geographic"
+        " — can I get a feed of new issues from that search?"
+    )
+
+    assert first_path(question) == "/magazinelib/latest-magazine/national+geographic"
