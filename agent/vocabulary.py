@@ -76,7 +76,8 @@ KIND_EN = frozenset(
     hours time times favourite favorite favourites favorites about author authors group groups
     course courses comic comics prefecture
     project projects org organization profile profiles report reports photo photos picture
-    pictures music movie movies book books"""
+    pictures music movie movies book books webtoon webtoons manga novel novels squad squads
+    forum forums"""
     )
 )
 # How a question is put: auxiliaries, "pls", "but as a weekly roundup".

@@ -23,7 +23,10 @@ from catalog.search_terms import word_stem
 
 TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")
 TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")
-SLUG_RE = re.compile(r"(?:[A-Za-z0-9_.\-]|%[0-9A-Fa-f]{2})+")  # govt%27s-words is one
+# A path value: govt%27s-words is one, and a value of segments, sdws/sdxwlb (a trailing "/" aside)
+SLUG_RE = re.compile(
+    r"(?:[A-Za-z0-9_.\-]|%[0-9A-Fa-f]{2})+(?:/(?:[A-Za-z0-9_.\-]|%[0-9A-Fa-f]{2})+)*/?"
+)
 MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 # Markup around a table's caption line: "::: info Topic", "## Categories", "**分区**"
 CAPTION_MARKUP_RE = re.compile(r"^\s*(?::::\s*(?:tip|info|warning|details)?|#+)|[*:]", re.I)
@@ -111,7 +114,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("财经", "finance", "business"),
     ("娱乐", "entertainment"),
     ("游戏", "game", "games", "gaming"),
-    ("汽车", "auto", "car", "cars"),
+    ("汽车", "auto", "autos", "automotive", "car", "cars"),
     ("国际", "world", "international"),
     ("军事", "military"),
     ("足球", "football", "soccer"),
@@ -349,7 +352,8 @@ def _translated(question: str) -> set[str]:
     grams = _grams(question)
     low = question.lower()
     for words in SYNONYMS:
-        if any(w in low if not w.isascii() or " " in w else w in grams for w in words):
+        # a word compared stemmed, as the question's are: "automotive" is automotiv
+        if any(w in low if not w.isascii() or " " in w else _grams(w) <= grams for w in words):
             for word in words:
                 grams |= _grams(word)
     return grams

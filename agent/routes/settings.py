@@ -29,7 +29,12 @@ def settings_fill(
     own = {word.casefold() for word in platform_words}  # Reuters' author "reuters" is no ask
     for slot in (s for s in slots if s.choices):
         choices = [(label, v) for label, v in slot.choices if v.casefold() not in own]
-        if value := option_named(question, choices, loose=not slot.optional):
+        # the value standing for the route itself (McKinsey's 洞见, insights, under its route
+        # named 洞见) names no setting while another is named ("automotive insights")
+        others = [(lab, v) for lab, v in choices if excluded.isdisjoint((lab.casefold(), v))]
+        loose = not slot.optional
+        value = option_named(question, others, loose=loose) if others != choices else None
+        if value := value or option_named(question, choices, loose=loose):
             values[slot.name] = option_widened(question, choices, value)
             sources[slot.name] = "option"
     _parent_fill(slots, values, sources)

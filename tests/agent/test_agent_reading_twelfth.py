@@ -8,12 +8,12 @@ from urllib.parse import unquote
 
 import pytest
 
-from agent.routes.enums import inline_values
+from agent.routes.enums import inline_values, table_blocks
 from agent.routes.places import place_fill
 from agent.routes.slots import route_slots
 from catalog.segment import zh_places
 from fetching.radar import radar_hits
-from tests.agent.test_agent_route_offline import first_path
+from tests.agent.test_agent_route_offline import first_path, route
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +138,35 @@ def test_a_page_address_with_a_search_names_its_platform_first():
     )
 
     assert first_path(question) == "/magazinelib/latest-magazine/national+geographic"
+
+
+def test_a_table_value_of_two_segments_is_a_value():
+    table = "\n".join(
+        [
+            "| 节目名称 | 节目 id |",
+            "| --- | --- |",
+            "| 山东新闻联播 | sdws/sdxwlb |",
+            "| 生活帮 | shpd/shb |",
+        ]
+    )
+
+    assert table_blocks(table) == [[("山东新闻联播", "sdws/sdxwlb"), ("生活帮", "shpd/shb")]]
+
+
+def test_a_programme_named_by_its_label_reads_its_id_of_segments():
+    assert first_path("帮我订阅齐鲁网的《生活帮》节目") == "/iqilu/v/shpd/shb"
+
+
+def test_the_value_standing_for_the_route_gives_way_to_another_named():
+    question = "Does McKinsey's China site have a feed just for their automotive insights?"
+
+    assert first_path(question) == "/mckinsey/cn/autos"
+    assert first_path("McKinsey China insights") == "/mckinsey/cn/insights"
+
+
+def test_a_webtoon_the_asker_reads_is_asked_for_not_searched():
+    question = "I keep forgetting to check the Naver webtoon I'm reading. Set up a feed for it?"
+    _chosen, ctx = route(question)
+
+    assert not ctx.paths
+    assert [need["parameter"] for need in ctx.needs] == ["id"]
