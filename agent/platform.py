@@ -203,10 +203,13 @@ def value_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
 
 def _site_addressed(ctx: RunContext, query: str) -> str | None:
     """The readable platform whose own address the question gives ("soundcloud.com/odesza",
-    "mdpi.com/journal/sensors", a search's "https://magazinelib.com/?s=new+yorker")."""
+    "mdpi.com/journal/sensors", a search's "https://magazinelib.com/?s=new+yorker", the host
+    alone: outage.report)."""
     bare = SCHEME_RE.sub(" ", query)
     hosts = {m.group(1).casefold().removeprefix("www.") for m in BARE_URL_RE.finditer(bare)}
     hosts |= {m.group(1).casefold() for m in SCHEMED_HOST_RE.finditer(query)}
+    # a site's host said alone ("a feed from outage.report") when it is the platform's own
+    hosts |= {m.group(1).casefold().removeprefix("www.") for m in DOMAIN_RE.finditer(bare)}
     if not hosts:
         return None
     found = (

@@ -4,7 +4,8 @@ characters: 北京林业大学 is 北林, 西安电子科技大学 西电, 中�
 
 A name is cut into words by the segmenter (``catalog.segment``), a word it knows whole
 (北京林业大学) into the words it holds (北京, 林业, 大学: the fewest single characters left); the
-state's prefix (中华人民共和国, 国家) and joining words (和, 与, 及, 的) are left out. Its short
+state's prefix (中华人民共和国, 国家) and joining words (和, 与, 及, 的) are left out, and the name
+without the prefix is a short name itself (海关总署). Its short
 names are the first characters of all its words (中新网, 发改委, 哈工大), and for a university or
 college those of its first two words, with 大 or without (北林, 北林大, 西电), and for a body
 whose last word is its one-character kind, those of the others (经济观察网: 经观). A short name two
@@ -21,6 +22,7 @@ JOINING_WORDS = frozenset("和与及的")
 SCHOOL_SUFFIXES = ("大学", "学院")
 # One character that says what kind of body a name is: 新闻网, 人民日报, 电视台, 通讯社, 统计局
 KIND_CHARACTERS = frozenset("网报台社局部院所厅站")
+MIN_BARE = 4  # 海关总署; what is left of 国家图书馆, 图书馆, is any library's name
 MIN_WORDS = 3  # a name of two words (北京大学) is short already: 北大 is a common word's part
 
 
@@ -28,8 +30,11 @@ def short_names(name: str) -> set[str]:
     """The short names of one Chinese name (none for a name that is not wholly Chinese)."""
     if not CJK_ONLY_RE.fullmatch(name):
         return set()
+    full = name
     for prefix in STATE_PREFIXES:
         name = name.removeprefix(prefix)
+    # the body said without the state's prefix: 中华人民共和国海关总署 is 海关总署
+    bare = {name} if name != full and len(name) >= MIN_BARE else set()
     tokenizer = segmenter().tokenizer
     words = [
         part
@@ -38,14 +43,14 @@ def short_names(name: str) -> set[str]:
         if part not in JOINING_WORDS
     ]
     if len(words) < MIN_WORDS:
-        return set()
+        return bare
     initials = "".join(w[0] for w in words)
     found = {initials}
     if words[-1] in SCHOOL_SUFFIXES:
         found |= {initials[:2], initials[:2] + words[-1][0]}
     elif words[-1] in KIND_CHARACTERS:
         found.add(initials[:-1])  # 经济观察网 is 经观 too
-    return {s for s in found if len(s) >= 2 and s != name}
+    return bare | {s for s in found if len(s) >= 2 and s != name}
 
 
 def _parts(word: str, parts: set[str]) -> list[str]:

@@ -48,6 +48,8 @@ PARAM_RE = re.compile(r":(\w+)([?*]?)|\*(\w+)")
 REST_PARAM_RE = re.compile(r":(\w+)\{\.[+*]\}")  # a route's :path{.+} takes the rest
 # A page address a route's description shows: "`https://magazinelib.com/?s=new+yorker`"
 DESCRIBED_URL_RE = re.compile(r"https?://[^\s<>`\"'\]|\\]+")
+# The second-level labels a country's domains are registered under (edu.cn, co.uk, com.tw)
+SECOND_LEVEL = (["edu"], ["gov"], ["com"], ["org"], ["net"], ["ac"], ["co"], ["or"], ["ne"])
 PAGE_EXTENSION_RE = re.compile(r"\.(?:s?html?|php|aspx?|jsp)$", re.I)
 
 
@@ -162,7 +164,9 @@ def _described_hits(address: Address) -> list[RadarHit]:
     shows a page address holding the route's example values: magazinelib's "you get url
     `https://magazinelib.com/?s=new+yorker`, the query is `new+yorker`" maps any search of the
     site; webtoons' "list?title_no=894" a series. The example's values are where the page's go."""
-    domain = ".".join(address.host.split(".")[-2:])
+    labels = address.host.split(".")
+    # the site's own domain: yangtzeu.edu.cn, not edu.cn; github.io's users are each their own
+    domain = ".".join(labels[-3:] if labels[-2:-1] in SECOND_LEVEL else labels[-2:])
     routes = Route.objects.filter(enabled=True, platform__enabled=True).filter(
         Q(description__icontains=domain) | Q(parameters__icontains=domain)
     )
@@ -186,7 +190,9 @@ def _described_patterns(route: Route, domain: str) -> list[tuple[str, int]]:
     key = _route_key(route)
     values = template_values(route.path, route.example or "")
     values = {k: unquote(v) for k, v in values.items() if len(unquote(v)) >= 2}
-    required = {name for name, _regex, optional in template_parameters(route.path) if not optional}
+    tokens = template_parameters(route.path)
+    required = {name for name, _regex, optional in tokens if not optional}
+    rest = {name for name, regex, _optional in tokens if regex and "." in regex}  # :path{.+}
     spec = route.parameters if isinstance(route.parameters, dict) else {}
     text = " ".join([route.description or "", *(str(v) for v in spec.values())])
     patterns = []
@@ -205,7 +211,8 @@ def _described_patterns(route: Route, domain: str) -> list[tuple[str, int]]:
             continue  # a value twice in the address, or a required one not in it
         pattern, at = "", 0
         for start, end, name in holes:
-            pattern += re.escape(page[at:start]) + f"(?P<{name}>[^/?&#.]+?)"
+            taken_as = ".+?" if name in rest else "[^/?&#.]+?"  # a rest parameter takes segments
+            pattern += re.escape(page[at:start]) + f"(?P<{name}>{taken_as})"
             at = end
         pattern += re.escape(page[at:]) + "/?"
         literals = sum(

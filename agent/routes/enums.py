@@ -149,6 +149,10 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("法语", "法文", "french", "français", "fr"),
     ("韩语", "韩文", "한국어", "korean", "ko"),
     ("西班牙语", "spanish", "español", "es"),
+    ("俄语", "俄文", "russian", "русский", "ru"),
+    ("葡萄牙语", "portuguese", "português", "pt"),
+    ("阿拉伯语", "arabic", "ar"),
+    ("意大利语", "italian", "italiano", "it"),
     ("简体", "简中", "simplified", "sc", "zh-hans", "zh-cn"),
     ("繁体", "繁體", "繁中", "traditional", "tc", "zh-hant", "zh-tw"),
 ]
@@ -357,6 +361,13 @@ def _translated(question: str) -> set[str]:
             for word in words:
                 grams |= _grams(word)
     return grams
+
+
+def name_holds(name: str, label: str) -> bool:
+    """A platform's ``name`` holds the whole of ``label`` (中国作家网 holds 《中国作家》): said
+    with the name, the label is not said for itself."""
+    grams = _grams(label)
+    return bool(grams) and grams <= _grams(name)
 
 
 def asked_for(word: str, question: str) -> bool:

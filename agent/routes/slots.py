@@ -96,7 +96,8 @@ def _tables(names: list[str], parameters: dict, description: str, example: dict)
     pointing = [n for n in names if TABLE_POINTER_RE.search(_spec_text(parameters.get(n)))]
     tables: dict[str, list[tuple[str, str]]] = {}
     for caption, block in captioned_tables(description):
-        pairs = [(label, v) for label, v in block if not v.startswith("/")]  # example paths
+        # example paths are no values, nor a row header naming the parameter (`:lang`)
+        pairs = [(label, v) for label, v in block if not v.startswith(("/", ":"))]
         values = {v for _label, v in pairs}
         owner = next((n for n in names if example.get(n) in values), None)
         captioned = [

@@ -11,6 +11,7 @@ import pytest
 from agent.routes.enums import inline_values, table_blocks
 from agent.routes.places import place_fill
 from agent.routes.slots import route_slots
+from catalog.abbreviations import short_names
 from catalog.segment import zh_places
 from fetching.radar import radar_hits
 from tests.agent.test_agent_route_offline import first_path, route
@@ -170,3 +171,41 @@ def test_a_webtoon_the_asker_reads_is_asked_for_not_searched():
 
     assert not ctx.paths
     assert [need["parameter"] for need in ctx.needs] == ["id"]
+
+
+def test_a_body_is_named_without_the_state_prefix():
+    assert "海关总署" in short_names("中华人民共和国海关总署")
+    assert "图书馆" not in short_names("国家图书馆")  # any library's name
+    assert short_names("海关总署") == set()  # no prefix: the name itself
+
+
+def test_a_body_named_without_its_prefix_is_its_platform():
+    _chosen, ctx = route("想及时看到海关总署新发布的海关法规")
+
+    assert ctx.platforms[:1] == ["gov/customs"]
+
+
+def test_a_site_host_said_alone_names_its_platform():
+    question = "Discord keeps dying. Can I get a feed from outage.report once 10 people report it?"
+    _chosen, ctx = route(question)
+
+    assert ctx.platforms == ["outagereport"]
+
+
+def test_a_row_header_naming_the_parameter_is_no_value():
+    assert first_path("I'm practicing my Russian: a feed of KCNA's Russian-language news?") == (
+        "/kcna/ru"
+    )
+
+
+def test_a_described_page_gives_a_rest_parameter_its_segments():
+    hits = radar_hits("帮我订阅这个页面: https://dongke.yangtzeu.edu.cn/zsjy/jyxx.htm")
+
+    assert [h.path for h in hits] == ["/yangtzeu/dongke/zsjy/jyxx"]
+
+
+def test_a_label_said_only_inside_the_platform_name_names_nothing():
+    assert first_path("中国作家网的科幻栏目") == "/chinawriter/404078"
+    assert first_path("Subscribe me to new issues of Qiushi Journal (求是) on qstheory.cn") == (
+        "/qstheory/magazine/qs"
+    )

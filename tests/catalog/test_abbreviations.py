@@ -17,7 +17,8 @@ from tests.agent.test_agent_route_offline import first_path
         ("西安电子科技大学", {"西电", "西电大", "西电科大"}),
         ("中国新闻网", {"中新网", "中新"}),
         ("经济观察网", {"经观网", "经观"}),  # a body's one-character kind left out too
-        ("中华人民共和国国家发展和改革委员会", {"发改委"}),  # the state's prefix and 和 left out
+        # the state's prefix and 和 left out; the name without the prefix is one too
+        ("中华人民共和国国家发展和改革委员会", {"发改委", "发展和改革委员会"}),
         ("北京航空航天大学", {"北航", "北航大", "北航航大"}),
     ],
 )
