@@ -71,6 +71,24 @@ def domain_label(url: str) -> str:
     return label if len(label) >= 3 and label not in HOST_PREFIXES else ""
 
 
+# A name given in two scripts, Latin then CJK or CJK then Latin ("The News Lens 關鍵評論",
+# "Futubull 富途牛牛"): a part of four characters or more, not one word of Latin capitals alone
+# (CRM) nor a common word ("中島みゆき Official"), is a name by itself
+TWO_SCRIPTS_RE = re.compile(
+    r"^([A-Za-z][A-Za-z0-9 .&'\-]{3,}?)\s+([\u3040-\u30ff\u3400-\u9fff]{4,})$"
+    r"|^([\u3040-\u30ff\u3400-\u9fff]{4,})\s+([A-Za-z][A-Za-z0-9 .&'\-]{3,})$"
+)
+COMMON_NAME_WORDS = frozenset(str.split("official media news blog group team community"))
+
+
+def script_parts(name: str) -> list[str]:
+    """The parts of a name given in two scripts that are names by themselves (see
+    ``TWO_SCRIPTS_RE``): "The News Lens 關鍵評論" is The News Lens and 關鍵評論."""
+    found = TWO_SCRIPTS_RE.match(name)
+    groups = found.groups() if found else ()
+    return [part for part in groups if part and part.casefold() not in COMMON_NAME_WORDS]
+
+
 def platform_names(row: selectors.PlatformRow, shared_domains: Collection[str] = ()) -> list[str]:
     """Every name a question may use for the platform, curated aliases included.
 
@@ -80,6 +98,8 @@ def platform_names(row: selectors.PlatformRow, shared_domains: Collection[str] =
     names += _strings(row.aliases)
     # "today's Guardian editorials": a name led by an article is said without it too
     names += [m.group(1) for n in names if (m := ARTICLE_LED_RE.match(n or ""))]
+    # "The News Lens 關鍵評論": a name in two scripts is said in either alone
+    names += [part for name in names for part in script_parts(name or "")]
     label = domain_label(row.url)
     if label not in shared_domains:
         names.append(label)

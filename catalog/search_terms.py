@@ -18,6 +18,8 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
+from catalog.segment import zh_simplified
+
 # The longest question read (catalog.search refuses longer ones). Here, beside the text rules, so
 # models and forms can import it without the search and NumPy.
 MAX_QUESTION_CHARS = 2000
@@ -110,7 +112,8 @@ def word_stem(word: str) -> str:
 
 
 def text_normalise(text: str) -> str:
-    return INVISIBLE_RE.sub("", unicodedata.normalize("NFKC", text)).casefold()
+    """Case and width folded, and traditional Chinese as simplified: 關鍵評論 is 关键评论."""
+    return zh_simplified(INVISIBLE_RE.sub("", unicodedata.normalize("NFKC", text)).casefold())
 
 
 def text_runs(text: str) -> Iterator[tuple[str, bool, int]]:

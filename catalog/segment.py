@@ -71,3 +71,20 @@ def zh_places(text: str) -> list[str]:
         for pair in cut(run, HMM=True)
         if pair.flag == "ns" and len(pair.word) >= 2
     ]
+
+
+def zh_simplified(text: str) -> str:
+    """``text`` with traditional Chinese characters as simplified ones (本週 is 本周, 最多觀看
+    最多观看): a label and a question compare whichever script each is written in."""
+    import zhconv
+
+    return zhconv.convert(text, "zh-cn") if CJK_ONLY_RE.search(text) else text
+
+
+def zh_scripts(text: str) -> set[str]:
+    """``text`` as written, and in simplified and traditional characters when it has Chinese."""
+    if not CJK_ONLY_RE.search(text):
+        return {text}
+    import zhconv
+
+    return {text, zhconv.convert(text, "zh-cn"), zhconv.convert(text, "zh-hant")}

@@ -69,6 +69,7 @@ from agent.vocabulary import (
     PUT_EN,
     intent_word,
 )
+from catalog.segment import zh_scripts
 
 # Words around a topic that are not part of it ("latest posts about X"): never a topic.
 EN_FILLER = FILLER_EN
@@ -103,8 +104,10 @@ class Asked:
 
 
 def platform_blank(question: str, words: Iterable[str]) -> str:
-    """``question`` with the platform's names, aliases and namespace replaced by spaces."""
-    for word in sorted({w for w in words if w and len(w) > 1}, key=len, reverse=True):
+    """``question`` with the platform's names, aliases and namespace replaced by spaces, in
+    either Chinese script (關鍵評論 is said 关键评论 too)."""
+    words = {v for w in words if w and len(w) > 1 for v in zh_scripts(w)}
+    for word in sorted(words, key=len, reverse=True):
         pattern = _name_pattern(word)
         if word.isascii():  # "The Economist's China section": the possessive goes with it
             pattern = re.compile(pattern.pattern + r"(?:'s)?", pattern.flags)

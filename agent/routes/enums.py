@@ -20,6 +20,7 @@ from agent.question import ZH_NUMBERS
 from agent.routes.words import GENERIC
 from agent.vocabulary import NEGATED_RE
 from catalog.search_terms import word_stem
+from catalog.segment import zh_simplified
 
 TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")
 TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")
@@ -105,7 +106,8 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("精华", "digest", "essence"),
     ("全部", "所有", "all"),
     ("今日", "今天", "每日", "日榜", "today", "daily"),
-    ("本周", "每周", "周榜", "weekly"),
+    ("本周", "每周", "周榜", "这周", "这礼拜", "这星期", "weekly", "this week"),
+    ("最多观看", "观看最多", "被看最多", "看的人最多", "阅读最多", "most viewed", "most read"),
     ("本月", "每月", "月榜", "monthly"),
     ("年榜", "yearly", "annual"),
     ("新闻", "news"),
@@ -339,7 +341,7 @@ def _grams(text: str) -> set[str]:
     """Latin words (stemmed: ranking names "rank"), and CJK character pairs (single characters
     for a one-character run)."""
     grams: set[str] = set()
-    for run in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", text.lower()):
+    for run in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", zh_simplified(text.lower())):
         if run.isascii():
             stem = word_stem(run)
             if stem != run and stem.endswith(("ing", "ed")):
@@ -354,7 +356,7 @@ def _grams(text: str) -> set[str]:
 def _translated(question: str) -> set[str]:
     """The question's grams, plus the other-language words of each concept it names."""
     grams = _grams(question)
-    low = question.lower()
+    low = zh_simplified(question.lower())
     for words in SYNONYMS:
         # a word compared stemmed, as the question's are: "automotive" is automotiv
         if any(w in low if not w.isascii() or " " in w else _grams(w) <= grams for w in words):

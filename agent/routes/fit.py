@@ -29,6 +29,7 @@ from agent.vocabulary import (
     regions_said,
 )
 from catalog.models import Platform, Route
+from catalog.search_fields import script_parts
 from fetching.models import Outcome
 from fetching.paths import template_parameters
 
@@ -134,7 +135,7 @@ def _word_said(word: str, latin: set[str], asked: str) -> bool:
 
 def platform_words(platform: Platform) -> tuple[str, ...]:
     """The platform's names: they name the source, never what is asked about it."""
-    return (platform.namespace, platform.name, *platform.aliases)
+    return (platform.namespace, platform.name, *script_parts(platform.name), *platform.aliases)
 
 
 def platform_hosts(platform: Platform) -> tuple[str, ...]:
@@ -197,8 +198,11 @@ def route_intents(route: Route) -> frozenset[str]:
 
 def intent_said(query: str, route: Route) -> int:
     """How many kinds of feed the question asks for (releases, 发行版, discussions...) the route
-    serves: among a platform's routes, the one for what was asked."""
-    return len(asked_intents(query) & route_intents(route))
+    serves: among a platform's routes, the one for what was asked. The platform's own name
+    asks for none (关键评论网 asks for no 评论)."""
+    return len(
+        asked_intents(platform_blank(query, platform_words(route.platform))) & route_intents(route)
+    )
 
 
 def region_said(query: str, route: Route) -> int:
@@ -262,7 +266,8 @@ def said_whole(query: str, route: Route, path: FilledPath) -> int:
     names left out: 首页, Today) or the label of a value it lists that the question chose
     (F.I.X 字幕侠's group); 0 when it says neither. Spaces aside."""
     name = _name_words(route)
-    length = len("".join(name)) if name and _words_said(query, name) else 0
+    apart = platform_blank(query, platform_words(route.platform))  # 关键评论网 says no 评论
+    length = len("".join(name)) if name and _words_said(apart, name) else 0
     chosen = [k for k, source in path.sources.items() if source == "option"]
     if chosen:
         slots = route_slots(route.path, route.parameters, route.description, route.example)

@@ -35,6 +35,7 @@ from agent.routes.slots import (
     value_format,
     words_of,
 )
+from agent.routes.words import usable
 from agent.vocabulary import plural_stem
 from briefs import reasons
 from fetching.paths import RoutePathRejected, path_build, template_values
@@ -215,8 +216,8 @@ def _subject_value(
             return _formed_as(entity, slot, asked), entity.kind, _fit(entity, slot)
     shape = shape_of(slot.example)
     if shape == "ticker":  # capitals, where a ticker is asked for: NVDA
-        for match in TICKER_RE.finditer(asked.text):
-            if match.group(1).casefold() not in used:
+        for match in TICKER_RE.finditer(asked.text):  # RSS, said of the feed, is none
+            if match.group(1).casefold() not in used and usable(match.group(1), excluded):
                 return match.group(1), "ticker", 1
     if shape == "number":  # a slug for a numbered id, when no number fits
         for entity in candidates:

@@ -43,6 +43,9 @@ def settings_fill(
         loose = not slot.optional
         value = option_named(question, others, loose=loose) if others != choices else None
         if value := value or option_named(question, choices, loose=loose):
+            # a value the question names that narrows this one: 最多觀看 (hot) of 本週 (hot/week)
+            narrower = [(lab, v) for lab, v in choices if v.startswith(f"{value}/")]
+            value = (narrower and option_named(question, narrower, loose=loose)) or value
             values[slot.name] = option_widened(question, choices, value)
             sources[slot.name] = "option"
     _parent_fill(slots, values, sources)

@@ -8,10 +8,11 @@ from urllib.parse import unquote
 
 import pytest
 
-from agent.routes.enums import inline_values, table_blocks
+from agent.routes.enums import inline_values, option_named, table_blocks
 from agent.routes.places import place_fill
 from agent.routes.slots import route_slots
 from catalog.abbreviations import short_names
+from catalog.search_fields import script_parts
 from catalog.segment import zh_places
 from fetching.radar import radar_hits
 from tests.agent.test_agent_route_offline import first_path, route
@@ -209,3 +210,26 @@ def test_a_label_said_only_inside_the_platform_name_names_nothing():
     assert first_path("Subscribe me to new issues of Qiushi Journal (求是) on qstheory.cn") == (
         "/qstheory/magazine/qs"
     )
+
+
+def test_labels_and_questions_compare_across_chinese_scripts():
+    weeks = [("本日", "hot/today"), ("本週", "hot/week"), ("本月", "hot/month")]
+
+    assert option_named("这周最多人看的", weeks, loose=False) == "hot/week"
+    assert option_named("這禮拜的", weeks, loose=False) == "hot/week"
+
+
+def test_a_name_in_two_scripts_is_said_by_either_part():
+    assert script_parts("The News Lens 關鍵評論") == ["The News Lens", "關鍵評論"]
+    assert script_parts("Futubull 富途牛牛") == ["Futubull", "富途牛牛"]
+    assert script_parts("中島みゆき Official") == ["中島みゆき"]  # a common word names no one
+    assert script_parts("纷享销客 CRM") == []  # three capitals: too short a name
+
+
+@pytest.mark.parametrize(
+    "question", ["關鍵評論網這禮拜被看最多的文章, 想用 RSS 追", "关键评论网这礼拜被看最多的文章"]
+)
+def test_a_traditional_site_read_in_either_script_narrows_its_value(question):
+    # 被看最多 names hot (最多觀看), 這禮拜 the narrower hot/week (本週); the site's name asks
+    # for no 评论 (its review route), and RSS is no author's id
+    assert first_path(question) == "/thenewslens/latest-article/hot/week"
