@@ -8,6 +8,7 @@ its children). Only Chinese pieces are given to it: Latin words, handles, ids an
 them stay whole.
 """
 
+import functools
 import logging
 import re
 import threading
@@ -73,6 +74,7 @@ def zh_places(text: str) -> list[str]:
     ]
 
 
+@functools.lru_cache(maxsize=65536)  # labels and names come back run after run
 def zh_simplified(text: str) -> str:
     """``text`` with traditional Chinese characters as simplified ones (本週 is 本周, 最多觀看
     最多观看): a label and a question compare whichever script each is written in."""
@@ -81,10 +83,11 @@ def zh_simplified(text: str) -> str:
     return zhconv.convert(text, "zh-cn") if CJK_ONLY_RE.search(text) else text
 
 
-def zh_scripts(text: str) -> set[str]:
+@functools.lru_cache(maxsize=16384)
+def zh_scripts(text: str) -> frozenset[str]:
     """``text`` as written, and in simplified and traditional characters when it has Chinese."""
     if not CJK_ONLY_RE.search(text):
-        return {text}
+        return frozenset((text,))
     import zhconv
 
-    return {text, zhconv.convert(text, "zh-cn"), zhconv.convert(text, "zh-hant")}
+    return frozenset((text, zhconv.convert(text, "zh-cn"), zhconv.convert(text, "zh-hant")))
