@@ -285,6 +285,26 @@ def _alternating(rows: list[list[str]]) -> bool:
     return all(_all_slugs(r) for r in odd) != all(_all_slugs(r) for r in even)
 
 
+def value_columns(description: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """A table listing values of two parameters or more a row ("| 类型中文 | 召回类型 ID1 | 召回
+    类型 ID2 |"): each column of values past the first, as its header and (label, value) pairs,
+    its labels the row's other cells that are not values."""
+    found = []
+    for _caption, table in _table_rows(description or ""):
+        rows = _unfolded(table)
+        body = [row for row in rows[1:] if any(row)]
+        if not body:
+            continue
+        width = min(len(row) for row in body)
+        columns = [[row[i] for row in body] for i in range(width)]
+        slugs = [i for i, cells in enumerate(columns) if _all_slugs(cells) and any(cells)]
+        labels = [i for i in range(width) if i not in slugs]
+        for at in slugs[1:] if labels else ():
+            pairs = [(row[i], row[at]) for row in body for i in labels if row[i] and row[at]]
+            found.append((rows[0][at] if at < len(rows[0]) else "", pairs))
+    return found
+
+
 def _listed(rows: list[list[str]]) -> list[tuple[str, str]] | None:
     """Pairs of a one-value-a-row table, or None when no column reads as values."""
     body = [row for row in rows[1:] if any(row)]

@@ -10,7 +10,13 @@ from urllib.parse import unquote
 
 from django.utils.translation import gettext_noop as noop
 
-from agent.routes.enums import captioned_tables, grouped_tables, inline_values, options_of
+from agent.routes.enums import (
+    captioned_tables,
+    grouped_tables,
+    inline_values,
+    options_of,
+    value_columns,
+)
 from agent.routes.forms import (
     CJK_RE,
     DOMAIN_RE,
@@ -112,6 +118,13 @@ def _tables(names: list[str], parameters: dict, description: str, example: dict)
         )
         owner = owner or next(iter(pointing + settings), None)
         if owner and pairs:
+            tables.setdefault(owner, []).extend(pairs)
+    for header, pairs in value_columns(description):  # a row's value of another parameter
+        values = {v for _label, v in pairs}
+        owner = next((n for n in names if example.get(n) in values), None)
+        scored = [(_captioned(n, parameters, header), -i, n) for i, n in enumerate(names)]
+        owner = owner or next((n for score, _i, n in sorted(scored, reverse=True) if score), None)
+        if owner:
             tables.setdefault(owner, []).extend(pairs)
     return tables
 

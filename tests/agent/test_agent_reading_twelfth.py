@@ -233,3 +233,33 @@ def test_a_traditional_site_read_in_either_script_narrows_its_value(question):
     # 被看最多 names hot (最多觀看), 這禮拜 the narrower hot/week (本週); the site's name asks
     # for no 评论 (its review route), and RSS is no author's id
     assert first_path(question) == "/thenewslens/latest-article/hot/week"
+
+
+RECALLS = "\n".join(
+    [
+        "| 类型中文 | 召回类型 ID1 | 召回类型 ID2 |",
+        "| --- | --- | --- |",
+        "| 消费品召回 | xfpzh | xfpgnzh |",
+        "| 汽车召回 | qczh | gnzhqc |",
+    ]
+)
+
+
+def test_a_table_of_two_value_columns_lists_each_parameter_its_own():
+    slots = route_slots(
+        "/samrdprc/news/:type1/:type2",
+        {"type1": "召回类型ID1, 见下表", "type2": "召回类型ID2, 见下表"},
+        RECALLS,
+        "/samrdprc/news/xfpzh/xfpgnzh",
+    )
+
+    assert {s.name: [v for _label, v in s.choices if _label == "汽车召回"] for s in slots} == {
+        "type1": ["qczh"],
+        "type2": ["gnzhqc"],
+    }
+
+
+def test_a_row_named_by_its_label_fills_both_its_values():
+    path = first_path("市场监管总局缺陷产品管理中心最新的汽车召回信息")
+
+    assert path == "/samrdprc/news/qczh/gnzhqc"
