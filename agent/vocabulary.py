@@ -87,7 +87,8 @@ PUT_EN = frozenset(
         atom feed feeds subscribe subscribed notify alert never catch soon drop drops coming
         added time i'd i'm i've keep loop ping whenever itself every version versions not only
         over too also included including incl instead either full come comes came send sends
-        reader readers got gets getting fine okay ok put puts publishing"""
+        reader readers got gets getting fine okay ok put puts publishing it all without check
+        checks checking set told rely enjoy"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN

@@ -91,3 +91,25 @@ def zh_scripts(text: str) -> frozenset[str]:
     import zhconv
 
     return frozenset((text, zhconv.convert(text, "zh-cn"), zhconv.convert(text, "zh-hant")))
+
+
+# Parts of speech that say how something is asked, never what about: verbs (not verbal
+# nouns), adverbs, pronouns, prepositions, conjunctions and particles. Adjectives, numerals and
+# the like are left: the segmenter tags a name it does not know so (英伟达: 英 j, 伟达 a).
+FUNCTION_FLAGS = frozenset(str.split("v vd vg vi vl d dg r rr rz rg p c u uj ul uz ug uv ud y e o"))
+
+
+def zh_function_words(text: str) -> frozenset[str]:
+    """The words of two characters or more of a text's Chinese runs that the segmenter tags as
+    verbs or function words (``FUNCTION_FLAGS``): 想买, 征求, 安排, 什么; not a verb that makes a
+    noun with the character after it (交付量)."""
+    cut = segmenter().cut
+    found = set()
+    for run in CJK_ONLY_RE.findall(text):
+        pairs = list(cut(run, HMM=True))
+        for pair, after in zip(pairs, [*pairs[1:], None], strict=True):
+            # a verb a one-character noun follows makes a noun of both: 交付量
+            compound = after is not None and len(after.word) == 1 and after.flag.startswith("n")
+            if pair.flag in FUNCTION_FLAGS and len(pair.word) >= 2 and not compound:
+                found.add(pair.word)
+    return frozenset(found)

@@ -41,7 +41,7 @@ from agent.vocabulary import (
 )
 from catalog.abbreviations import short_names
 from catalog.models import Platform, Route
-from catalog.segment import zh_parts, zh_words
+from catalog.segment import zh_function_words, zh_parts, zh_words
 from fetching.paths import template_values
 
 # Words that say what kind of items are wanted, or how the question is put, not what it is
@@ -220,8 +220,12 @@ def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:
     rest = FILLER_CJK_RE.sub(" ", rest)
     terms: list[str] = []
     lone = ""  # a character the segmenter left alone: part of a name it does not know (泽菲尔)
+    unsaid = zh_function_words(rest)
     for word in zh_words(rest):
         if word in FILLER_CJK_SET or not word.strip() or ZH_SPAN_WORD_RE.fullmatch(word):
+            lone = ""
+            continue
+        if word in unsaid:  # how it is asked (想买, 征求, 安排, 完整), not what about
             lone = ""
             continue
         pieces = FILLER_CJK_RE.sub(" ", word).split()

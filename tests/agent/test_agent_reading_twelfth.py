@@ -8,12 +8,16 @@ from urllib.parse import unquote
 
 import pytest
 
+from agent.question import rewrite_offline
+from agent.reading import question_reading
 from agent.routes.enums import inline_values, option_named, table_blocks
 from agent.routes.places import place_fill
 from agent.routes.slots import route_slots
+from agent.summary.subject import context_words_load
 from catalog.abbreviations import short_names
+from catalog.models import Route
 from catalog.search_fields import script_parts
-from catalog.segment import zh_places
+from catalog.segment import zh_function_words, zh_places
 from fetching.radar import radar_hits
 from tests.agent.test_agent_route_offline import first_path, route
 
@@ -263,3 +267,42 @@ def test_a_row_named_by_its_label_fills_both_its_values():
     path = first_path("市场监管总局缺陷产品管理中心最新的汽车召回信息")
 
     assert path == "/samrdprc/news/qczh/gnzhqc"
+
+
+def _topic_terms(question: str, namespace: str, template: str, path: str) -> tuple[str, ...]:
+    read = Route.objects.get(path=template)
+    words = context_words_load(namespaces={namespace}, route_ids={read.pk}, paths=[(path, read.pk)])
+    return question_reading(question, rewrite_offline(question)).topic(words).terms
+
+
+@pytest.mark.parametrize(
+    "question, namespace, template, path",
+    [
+        ("工信部最近在征求哪些意见?", "gov/miit", "/gov/miit/zcjd", "/gov/miit/zcjd"),
+        ("上海东方艺术中心近期的演出安排", "shoac", "/shoac/recent-show", "/shoac/recent-show"),
+        ("I'd like to keep up with Cohere's blog without checking the site, can you set that up?",
+         "cohere", "/cohere/blog", "/cohere/blog"),
+        ("War Thunder official news: patches, events, all of it", "warthunder",
+         "/warthunder/news", "/warthunder/news"),
+    ],
+)  # fmt: skip
+def test_verbs_and_function_words_of_asking_are_no_topic(question, namespace, template, path):
+    terms = _topic_terms(question, namespace, template, path)
+
+    assert not {"征求", "安排", "without", "checking", "set", "all", "it"} & set(terms)
+
+
+def test_a_name_the_segmenter_does_not_know_stays_a_topic():
+    terms = _topic_terms(
+        "华尔街见闻美股快讯里有英伟达的消息吗",
+        "wallstreetcn",
+        "/wallstreetcn/live/:category?/:score?",
+        "/wallstreetcn/live/us-stock",
+    )
+
+    assert "英伟达" in terms
+
+
+def test_the_segmenter_tags_function_words_of_two_characters():
+    assert zh_function_words("工信部最近在征求哪些意见") >= {"征求", "哪些"}
+    assert "英伟达" not in "".join(zh_function_words("有没有英伟达的消息"))
