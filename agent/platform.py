@@ -27,6 +27,7 @@ from agent.routes.forms import (
 from agent.routes.page import page_namespaces
 from agent.routes.setup import platforms_waiting
 from briefs import reasons
+from catalog.abbreviations import said_initials
 from catalog.models import Platform
 from catalog.search import PlatformHit, search_catalog
 from fetching.paths import UTILITY_NAMESPACES
@@ -166,6 +167,26 @@ def named_short(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
     return [p.namespace for p in found[:MAX_PLATFORMS]]
 
 
+def initials_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
+    """The platform whose address the initials of a name the question says spell, when it
+    names no candidate: "Zhejiang University" is zju, the label of zju.edu.cn
+    (``catalog.abbreviations.said_initials``)."""
+    if candidates and named(candidates[0]):
+        return []
+    initials = said_initials(ctx.rewrite.query)
+    if not initials:
+        return []
+    labels = "|".join(sorted(map(re.escape, initials)))
+    found = (
+        Platform.objects.filter(enabled=True, routes__enabled=True)
+        .filter(Q(namespace__in=initials) | Q(url__iregex=rf"(^|[./])({labels})\.[a-z.]+$"))
+        .exclude(namespace__in=ctx.tried_namespaces | UTILITY_NAMESPACES)
+        .values_list("namespace", flat=True)
+        .distinct()
+    )
+    return sorted(found)[:1]
+
+
 def page_home(ctx: RunContext, _candidates: list[PlatformHit]) -> list[str]:
     """The platform whose page the question gives, when RSSHub Radar's rules map the page to
     one of its routes ("https://github.com/vercel/next.js/issues"): the page says the site more
@@ -261,6 +282,7 @@ async def node_platform(ctx: RunContext) -> bool:
         (site_home, reasons.PLATFORM_PAGE),
         (named_waiting, reasons.PLATFORM_NAMED_WAITING),
         (named_short, reasons.PLATFORM_NAMED_PLACE),
+        (initials_home, reasons.PLATFORM_NAMED_PLACE),
         (value_home, reasons.PLATFORM_VALUE_HOME),
     ):
         if said := await sync_to_async(find)(ctx, candidates):

@@ -13,6 +13,7 @@ platforms would share names neither (西交: 西安交通大学 and 西交利物
 is another platform's own name.
 """
 
+import re
 from collections.abc import Iterable
 
 from catalog.segment import CJK_ONLY_RE, segmenter
@@ -96,4 +97,42 @@ def platform_short_names(names: Iterable[tuple[int, list[str]]]) -> dict[int, li
     for short, positions in sorted(made.items()):
         if len(positions) == 1 and short not in own:
             found.setdefault(next(iter(positions)), []).append(short)
+    return found
+
+
+# Pinyin syllables (an initial, then a final), to part a romanised Chinese word: Zhejiang is
+# zhe jiang, Jiaotong jiao tong. Finals longest first, so that the split takes the whole final.
+PINYIN_SYLLABLE = (
+    r"(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?"
+    r"(?:iang|iong|uang|ueng|ang|eng|ing|ong|ian|iao|uai|uan|ai|ei|ao|ou|an|en|er|in|un|ia|ie|"
+    r"iu|ua|uo|ui|ue|ve|a|o|e|i|u|v)"
+)
+PINYIN_WORD_RE = re.compile(rf"(?:{PINYIN_SYLLABLE}){{2,4}}")
+PINYIN_PART_RE = re.compile(PINYIN_SYLLABLE)
+# Capitalised words in a row, small joining words between them: "Zhejiang University",
+# "Harbin Institute of Technology", "Xi'an Jiaotong University"
+CAPITALISED_RUN_RE = re.compile(
+    r"\b[A-Z][a-z'\u2019]+(?:\s+(?:(?:of|and|for|the)\s+)*[A-Z][a-z'\u2019]+)+"
+)
+JOINING_EN = frozenset(("of", "and", "for", "the"))
+
+
+def said_initials(text: str) -> set[str]:
+    """The initials of each run of capitalised words ``text`` says, a romanised Chinese word
+    giving its first letter or each syllable's ("Zhejiang University": zju; "Shanghai Jiao Tong
+    University": sjtu): how a site's address often abbreviates its owner's name. Three letters
+    or more."""
+    found = set()
+    for run in CAPITALISED_RUN_RE.finditer(text):
+        spellings = {""}
+        for word in run.group(0).replace("'", "").replace("\u2019", "").split():
+            low = word.lower()
+            if low in JOINING_EN:
+                continue
+            # a romanised word gives one letter or one a syllable (Shanghai: s; Zhejiang: zj)
+            ways = {low[0]}
+            if PINYIN_WORD_RE.fullmatch(low):
+                ways.add("".join(s[0] for s in PINYIN_PART_RE.findall(low)))
+            spellings = {done + way for done in spellings for way in ways}
+        found |= {s for s in spellings if len(s) >= 3}
     return found

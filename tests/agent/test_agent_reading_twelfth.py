@@ -14,7 +14,7 @@ from agent.routes.enums import inline_values, option_named, table_blocks
 from agent.routes.places import place_fill
 from agent.routes.slots import route_slots
 from agent.summary.subject import context_words_load
-from catalog.abbreviations import short_names
+from catalog.abbreviations import said_initials, short_names
 from catalog.models import Route
 from catalog.search_fields import script_parts
 from catalog.segment import zh_function_words, zh_places
@@ -306,3 +306,24 @@ def test_a_name_the_segmenter_does_not_know_stays_a_topic():
 def test_the_segmenter_tags_function_words_of_two_characters():
     assert zh_function_words("工信部最近在征求哪些意见") >= {"征求", "哪些"}
     assert "英伟达" not in "".join(zh_function_words("有没有英伟达的消息"))
+
+
+@pytest.mark.parametrize(
+    ("text", "initials"),
+    [
+        ("a student at Zhejiang University's software school", {"zju"}),
+        ("Shanghai Jiao Tong University news", {"sjtu", "shjtu"}),
+        ("Harbin Institute of Technology", {"hit"}),
+        ("The News Lens", set()),  # two letters left: too short to spell an address
+        ("zhejiang university", set()),  # said in lower case: no name
+    ],
+)
+def test_a_name_said_gives_its_initials_pinyin_by_syllable(text, initials):
+    assert said_initials(text) == initials
+
+
+def test_a_university_named_in_english_is_the_platform_its_initials_address():
+    question = "I'm a student at Zhejiang University's software school; I need its notices."
+    _chosen, ctx = route(question)
+
+    assert ctx.platforms == ["zju"]
