@@ -92,6 +92,7 @@ TOPIC_FRAME_RE = re.compile(
     re.I,
 )
 # The site's home said as one thing: "front page" is no "front".
+CJK_CHAR_RE = re.compile(r"[\u4e00-\u9fff]")
 HOME_PAGE_RE = re.compile(r"\b(front|home)[\s-]+page\b", re.I)
 
 # One concept, its Chinese and English words (route values are mostly English slugs, labels
@@ -385,11 +386,12 @@ def _translated(question: str) -> set[str]:
     return grams
 
 
-def name_holds(name: str, label: str) -> bool:
-    """A platform's ``name`` holds the whole of ``label`` (中国作家网 holds 《中国作家》): said
-    with the name, the label is not said for itself."""
+def said_within(question: str, apart: str, label: str) -> bool:
+    """``label`` is said in ``question`` only where ``apart`` (the question without the
+    platform's names) blanks it: 中国作家网 says 《中国作家》 and 理想生活实验室 实验室 TV only as
+    the site's name."""
     grams = _grams(label)
-    return bool(grams) and grams <= _grams(name)
+    return bool(grams & _translated(question)) and not grams & _translated(apart)
 
 
 def asked_for(word: str, question: str) -> bool:
@@ -478,4 +480,20 @@ def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) 
             candidate = (overlap, direct, not passing, not generic, len(text), value)
             if overlap >= 0.6 and (best is None or candidate[:5] > best[:5]):
                 best = candidate
-    return best[5] if best else None
+    return best[5] if best else _spread_label(question, choices)
+
+
+def _spread_label(question: str, choices: list[tuple[str, str]]) -> str | None:
+    """The value of the one Chinese label of four characters or more whose characters the
+    question says in order, close together ("每周推荐一本书" says 每周一书: each character, within
+    twice the label's length); None when no label or several are said so."""
+    text = zh_simplified(question)
+    said = []
+    for label, value in choices:
+        core = zh_simplified("".join(CJK_CHAR_RE.findall(label)))
+        if len(core) < 4 or len(core) != len(label.replace(" ", "")):
+            continue
+        pattern = ".{0,3}?".join(map(re.escape, core))
+        if (found := re.search(pattern, text)) and len(found.group(0)) <= 2 * len(core):
+            said.append(value)
+    return said[0] if len(set(said)) == 1 else None

@@ -7,7 +7,7 @@ import re
 from itertools import pairwise
 
 from agent.routes.entities import Asked, marked_after, platform_blank
-from agent.routes.enums import name_holds, option_named, option_widened
+from agent.routes.enums import option_named, option_widened, said_within
 from agent.routes.slots import Slot, shape_of, words_of
 from agent.vocabulary import REGION_ALIASES, regions_said
 
@@ -29,13 +29,12 @@ def settings_fill(
     own = {word.casefold() for word in platform_words}  # Reuters' author "reuters" is no ask
     apart = platform_blank(question, platform_words)
     for slot in (s for s in slots if s.choices):
-        # nor a label said only inside the platform's name: 中国作家网's journal 《中国作家》
-        # ("Qiushi Journal (求是) on qstheory.cn" says 求是网's 求是 apart from it)
+        # nor a label said only inside the platform's name: 中国作家网's journal 《中国作家》,
+        # 理想生活实验室's 实验室 TV ("Qiushi Journal (求是) on qstheory.cn" says 求是 apart)
         choices = [
             (label, v)
             for label, v in slot.choices
-            if v.casefold() not in own
-            and (not any(name_holds(w, label) for w in platform_words) or name_holds(apart, label))
+            if v.casefold() not in own and not said_within(question, apart, label)
         ]
         # the value standing for the route itself (McKinsey's 洞见, insights, under its route
         # named 洞见) names no setting while another is named ("automotive insights")

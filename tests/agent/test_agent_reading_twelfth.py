@@ -11,6 +11,7 @@ import pytest
 from agent.question import rewrite_offline
 from agent.reading import question_reading
 from agent.routes.enums import inline_values, option_named, table_blocks
+from agent.routes.fit import route_fill
 from agent.routes.places import place_fill
 from agent.routes.slots import route_slots
 from agent.summary.subject import context_words_load
@@ -327,3 +328,17 @@ def test_a_university_named_in_english_is_the_platform_its_initials_address():
     _chosen, ctx = route(question)
 
     assert ctx.platforms == ["zju"]
+
+
+BOOKS = [("每日一图", "32"), ("每周一书", "33"), ("实验室 TV", "476")]
+
+
+def test_a_label_said_in_order_with_words_between_names_its_value():
+    assert option_named("每周推荐一本书的话题", BOOKS, loose=True) == "33"
+    assert option_named("每天一张图", BOOKS, loose=True) is None  # 每日 is not said
+
+
+def test_a_label_said_only_as_the_site_name_names_nothing():
+    topic = Route.objects.get(path="/toodaylab/topic/:id")
+
+    assert route_fill(topic, "理想生活实验室每周推荐一本书的话题").path == "/toodaylab/topic/33"
