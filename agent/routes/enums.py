@@ -59,6 +59,16 @@ BARE_PAIR_RE = re.compile(
 )
 BARE_LIST_START_RE = re.compile(r"supported values|values?\s*:|可选值?|支持|如", re.I)
 BARE_LIST_END_RE = re.compile(r"default|默认", re.I)
+# A description that is a list and nothing else: "top 或 newest", "hot, new"
+WHOLE_LIST_RE = re.compile(
+    r"\s*([a-z0-9_\-]{1,40}(?:\s*(?:,|/|\||\u3001|\u6216|\bor\b)\s*[a-z0-9_\-]{1,40})+)\s*",
+    re.I,
+)
+# A range of values said by its ends, a letter before each number or none: "n1~n6", "n1 - n5"
+RANGE_RE = re.compile(
+    r"(?<![\w-])([a-z]{0,3})(\d{1,2})\s*[~\uff5e\u2013\u81f3\u5230-]\s*\1(\d{1,2})(?!\w)", re.I
+)
+MAX_RANGE = 20
 # "Choose from: date, week, month", "one of hot, new", "可选值 hot、new": a list said in words
 SAID_LIST_RE = re.compile(
     r"(?:choose from|one of|either|可选值?|取值)\s*[:\uff1a]?\s*"
@@ -172,12 +182,13 @@ def options_of(spec: Any) -> list[tuple[str, str]]:
     return found
 
 
-def inline_values(text: str) -> list[tuple[str, str]]:
+def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]]:
     """Values listed in a parameter's description, when it lists two or more: backticked
     ("can be `all`, `owner`", each with the label in parentheses after it: "`hot` (热门)"),
     else a bare list in parentheses ("Period (week, month, year)") or said as one ("Choose
-    from: date, week, month"). A lone value to fill in for a feature comes with its label
-    ("填入 `pre` 以包含预发布版本")."""
+    from: date, week, month"), or a description that is a list or a range alone ("top 或
+    newest", "n1~n6") when ``example`` (the route example's value) is one of it. A lone value to
+    fill in for a feature comes with its label ("填入 `pre` 以包含预发布版本")."""
     found = [(v, "".join(labels)) for v, *labels in INLINE_VALUE_RE.findall(text or "")]
     values = list(dict.fromkeys(value for value, _label in found))
     if len(values) == 1 and (flag := FLAG_VALUE_RE.search(text or "")):
@@ -185,17 +196,37 @@ def inline_values(text: str) -> list[tuple[str, str]]:
         return [(flag.group(1), flag.group(1))] + (
             [(label, flag.group(1))] if label.lower() not in SWITCHED_ON else []
         )
-    listed = PAREN_LIST_RE.search(text or "") or SAID_LIST_RE.search(text or "")
-    if len(values) < 2 and len(bare := _bare_pairs(text or "")) >= 2:
+    # a description that is a list alone, or a range, lists values only when the route's
+    # example takes one of them ("top 或 newest": newest; "userpath or teampath" names kinds)
+    whole = WHOLE_LIST_RE.fullmatch(text or "")
+    if whole and example not in re.split(r"\s*(?:[,/|\u3001\u6216]|\bor\b)\s*", whole.group(1)):
+        whole = None
+    listed = PAREN_LIST_RE.search(text or "") or SAID_LIST_RE.search(text or "") or whole
+    ranged = _ranged(text or "")
+    if len(values) < 2 and ranged and example in ranged:
+        found, values = [], ranged
+    elif len(values) < 2 and len(bare := _bare_pairs(text or "")) >= 2:
         found, values = bare, list(dict.fromkeys(value for value, _label in bare))
     elif len(values) < 2 and listed:
-        parts = re.split(r"\s*(?:[,/|\u3001]|\bor\b)\s*", listed.group(1))
+        parts = re.split(r"\s*(?:[,/|\u3001\u6216]|\bor\b)\s*", listed.group(1))
         values = list(dict.fromkeys(p for p in parts if p))
         found = []
     if len(values) < 2:
         return []
     labelled = [(label.strip(), value) for value, label in found if label.strip()]
     return list(dict.fromkeys([(v, v) for v in values] + labelled))
+
+
+def _ranged(text: str) -> list[str]:
+    """The values a range in the description spans: "等级, n1~n6" is n1, n2 ... n6 (at most
+    twenty, counting up)."""
+    found = RANGE_RE.search(text)
+    if not found:
+        return []
+    prefix, first, last = found.group(1), int(found.group(2)), int(found.group(3))
+    if not 0 < last - first <= MAX_RANGE:
+        return []
+    return [f"{prefix}{n}" for n in range(first, last + 1)]
 
 
 def _bare_pairs(text: str) -> list[tuple[str, str]]:

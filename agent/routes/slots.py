@@ -142,14 +142,16 @@ def _captioned(name: str, parameters: dict, caption: str) -> int:
     )
 
 
-def _listed(names: list[str], parameters: dict, tables: dict) -> dict[str, list[tuple[str, str]]]:
+def _listed(
+    names: list[str], parameters: dict, tables: dict, example: dict
+) -> dict[str, list[tuple[str, str]]]:
     """Each parameter's values: its upstream options, else those its own description lists
     with a table's; values listed where another parameter is named are that one's ("For
     `threads` sections, set user ID" lists values of :section, not of :value)."""
     choices = {}
     for name in names:
         spec = parameters.get(name)
-        inline = inline_values(_spec_text(spec))
+        inline = inline_values(_spec_text(spec), example.get(name))
         choices[name] = options_of(spec) or list(dict.fromkeys(inline + tables.get(name, [])))
     for name in names:
         text = _spec_text(parameters.get(name)).lower()
@@ -175,7 +177,7 @@ def route_slots(template: str, parameters: object, description: str, example: st
         # the one parameter documented under another name (stcn's :id as "category")
         parameters = {names[0]: next(iter(parameters.values()))}
     tables = _tables(names, parameters, description, from_example)
-    listed = _listed(names, parameters, tables)
+    listed = _listed(names, parameters, tables, from_example)
     parents: dict[str, tuple[tuple[str, str], ...]] = {}
     if len(names) >= 2 and (groups := grouped_tables(description)):
         upper, lower = names[0], names[1]

@@ -342,3 +342,30 @@ def test_a_label_said_only_as_the_site_name_names_nothing():
     topic = Route.objects.get(path="/toodaylab/topic/:id")
 
     assert route_fill(topic, "理想生活实验室每周推荐一本书的话题").path == "/toodaylab/topic/33"
+
+
+def test_a_range_said_by_its_ends_lists_its_values_when_the_example_is_one():
+    assert [v for _label, v in inline_values("等级, n1~n6, 为空默认全部", "n1")] == [
+        "n1", "n2", "n3", "n4", "n5", "n6",
+    ]  # fmt: skip
+    assert inline_values("等级, n1~n6", None) == []  # no example to vouch for it
+    assert inline_values("Page 1-50", "1") == []  # too many to be a list
+
+
+def test_a_description_that_is_a_list_alone_lists_values_its_example_takes():
+    assert inline_values("top 或 newest", "newest") == [("top", "top"), ("newest", "newest")]
+    assert inline_values("userpath or teampath", "hackmd") == []  # kinds of value, not values
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("I'm studying for the JLPT N3: a feed of just the N3-level stories from Yomujp?",
+         "/yomujp/n3"),
+        ("The hottest threads on the LoongArch LA UOSC forum? Not the newest, the top ones.",
+         "/loongarch/post/top"),
+        ("new notes from jserv on HackMD", "/hackmd/profile/jserv"),
+    ],
+)  # fmt: skip
+def test_values_a_range_or_a_bare_list_gives_are_read(question, path):
+    assert first_path(question) == path
