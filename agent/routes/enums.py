@@ -59,6 +59,11 @@ BARE_PAIR_RE = re.compile(
 )
 BARE_LIST_START_RE = re.compile(r"supported values|values?\s*:|可选值?|支持|如", re.I)
 BARE_LIST_END_RE = re.compile(r"default|默认", re.I)
+# The one value a parameter takes: "仅支持 `xsdt`", "only `global` is supported"
+ONLY_VALUE_RE = re.compile(
+    r"(?:\u4ec5\u652f\u6301|\u53ea\u652f\u6301|\u4ec5\u9650|\bonly(?:\s+supports?)?)\s*`([A-Za-z0-9_.\-]{1,40})`",
+    re.I,
+)
 # A description that is a list and nothing else: "top 或 newest", "hot, new"
 WHOLE_LIST_RE = re.compile(
     r"\s*([a-z0-9_\-]{1,40}(?:\s*(?:,|/|\||\u3001|\u6216|\bor\b)\s*[a-z0-9_\-]{1,40})+)\s*",
@@ -191,6 +196,8 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
     fill in for a feature comes with its label ("填入 `pre` 以包含预发布版本")."""
     found = [(v, "".join(labels)) for v, *labels in INLINE_VALUE_RE.findall(text or "")]
     values = list(dict.fromkeys(value for value, _label in found))
+    if len(values) == 1 and (only := ONLY_VALUE_RE.search(text or "")):
+        return [(only.group(1), only.group(1))]  # "频道, 仅支持 `xsdt`": the one value there is
     if len(values) == 1 and (flag := FLAG_VALUE_RE.search(text or "")):
         label = flag.group(2).strip()  # "set `free` to enable": the value is its own label
         return [(flag.group(1), flag.group(1))] + (

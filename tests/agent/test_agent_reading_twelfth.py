@@ -369,3 +369,15 @@ def test_a_description_that_is_a_list_alone_lists_values_its_example_takes():
 )  # fmt: skip
 def test_values_a_range_or_a_bare_list_gives_are_read(question, path):
     assert first_path(question) == path
+
+
+def test_the_one_value_a_parameter_supports_is_its_value():
+    assert inline_values("频道, 仅支持 `xsdt`") == [("xsdt", "xsdt")]
+    assert inline_values("Region, only `global` is supported") == [("global", "global")]
+    assert inline_values("the user's id, like `diygod`") == []  # an example, not the one value
+
+
+def test_a_required_setting_of_one_value_takes_it():
+    question = "想盯着 CCF 计算机视觉专委会学术动态里的热点征文, 有新的征稿就提醒我"
+
+    assert first_path(question) == "/ccf/ccfcv/xsdt/rdzw"
