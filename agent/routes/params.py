@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from agent.question import EN_STOP
 from agent.routes.entities import Asked, Entity, marked_after, question_read
 from agent.routes.forms import CJK_RE, DOMAIN_RE, TICKER_RE
 from agent.routes.places import place_fill
@@ -40,6 +41,8 @@ from agent.vocabulary import plural_stem
 from briefs import reasons
 from fetching.paths import RoutePathRejected, path_build, template_values
 
+# Words before a kind's value that say it is no one named: "a web3 community", "my favourite"
+UNNAMING = frozenset(str.split("a an one my our your some any whose this that which"))
 # A parameter whose description asks for its value in lower case.
 LOWER_CASE_RE = re.compile(r"全小写|小写|lower[- ]?case", re.I)
 SLUG_ID_RE = re.compile(r"[a-z][a-z0-9_\-]{3,}")
@@ -223,11 +226,36 @@ def _subject_value(
         for entity in candidates:
             if entity.value.casefold() not in used and _slug_for_id(entity, slot, asked.text):
                 return entity.value, entity.kind, -1
+    if not _searched(slot) and (named := _named_before_kind(slot, asked, used, excluded)):
+        return named, "marked", 0
     words = " ".join(asked.topic[:4])
     searchable = _searched(slot) and words and not slot.optional
     if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):
         return words, "keywords", 0
     return None, "", 0
+
+
+def _named_before_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[str]) -> str | None:
+    """A topic word of the question said right before the kind the route is named for and the
+    parameter's description names ("Indian Express India section": the route Section, its :id
+    described as "Section ID"): that kind's value, in lower case where the example writes it
+    so. Not after a word saying no one is named ("a web3 community", "my favourite ...")."""
+    kinds = {
+        w for w in re.findall(r"[a-z]{4,}", slot.description.lower()) if w in excluded
+    } - EN_STOP
+    for word in asked.topic if kinds else ():
+        if not word.isascii() or word.casefold() in used:
+            continue
+        pattern = rf"(?:(\w+)\s+)?(?<![\w-]){re.escape(word)}\s+([a-z]+)"
+        after = re.search(pattern, asked.text, re.I)
+        if (
+            after
+            and after.group(2).lower() in kinds
+            and (after.group(1) or "").lower() not in UNNAMING
+        ):
+            lower = (slot.example or "").islower()
+            return word.lower() if lower else word
+    return None
 
 
 def _formed_as(entity: Entity, slot: Slot, asked: Asked) -> str:

@@ -381,3 +381,28 @@ def test_a_required_setting_of_one_value_takes_it():
     question = "想盯着 CCF 计算机视觉专委会学术动态里的热点征文, 有新的征稿就提醒我"
 
     assert first_path(question) == "/ccf/ccfcv/xsdt/rdzw"
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("Indian Express India section feed", "/indianexpress/section/india"),
+        ("the Politics section of Indian Express", "/indianexpress/section/politics"),
+    ],
+)
+def test_a_word_before_the_kind_the_route_is_named_for_is_its_value(question, path):
+    assert first_path(question) == path
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "the section I like on Indian Express",
+        "There's a guy whose Twitter threads I always read on Rattibha, can I subscribe to him?",
+        "I'd like to follow the events of a web3 community I joined on QuestN.",
+    ],
+)
+def test_no_word_before_a_kind_is_taken_where_no_one_is_named(question):
+    _chosen, ctx = route(question)
+
+    assert not ctx.paths and ctx.needs
