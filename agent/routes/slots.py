@@ -10,13 +10,7 @@ from urllib.parse import unquote
 
 from django.utils.translation import gettext_noop as noop
 
-from agent.routes.enums import (
-    captioned_tables,
-    grouped_tables,
-    inline_values,
-    options_of,
-    value_columns,
-)
+from agent.routes.enums import inline_values, options_of
 from agent.routes.forms import (
     CJK_RE,
     DOMAIN_RE,
@@ -27,6 +21,7 @@ from agent.routes.forms import (
     VIDEO_RE,
     opaque_id,
 )
+from agent.routes.tables import captioned_tables, grouped_tables, value_columns
 from catalog.search_terms import word_stem
 from fetching.paths import template_parameters, template_values
 

@@ -11,10 +11,11 @@ from agent.platform import named_as_place, platforms_offline
 from agent.question import rewrite_offline
 from agent.reading import question_reading
 from agent.routes.entities import question_read
-from agent.routes.enums import inline_values, table_blocks
+from agent.routes.enums import inline_values
 from agent.routes.fit import kind_said
 from agent.routes.params import params_fill
 from agent.routes.slots import route_words
+from agent.routes.tables import table_blocks
 from agent.summary.subject import _settings_named, context_words_load
 from agent.vocabulary import intent_word, intents_of, subject_unnamed
 from catalog.models import Route

@@ -16,16 +16,11 @@ import pytest
 
 from agent.question import rewrite_offline
 from agent.reading import question_reading
-from agent.routes.enums import (
-    captioned_tables,
-    grouped_tables,
-    inline_values,
-    option_named,
-    table_blocks,
-)
+from agent.routes.enums import inline_values, option_named
 from agent.routes.forms import forms_read, opaque_id
 from agent.routes.params import params_fill
 from agent.routes.slots import route_slots
+from agent.routes.tables import captioned_tables, grouped_tables, table_blocks
 from agent.summary.subject import context_words_load
 from catalog.models import Route
 from tests.agent.test_agent_route_offline import first_path, route

@@ -10,10 +10,11 @@ import pytest
 
 from agent.question import rewrite_offline
 from agent.reading import question_reading
-from agent.routes.enums import inline_values, option_named, table_blocks
+from agent.routes.enums import inline_values, option_named
 from agent.routes.fit import route_fill
 from agent.routes.places import place_fill
 from agent.routes.slots import route_slots
+from agent.routes.tables import table_blocks
 from agent.summary.subject import context_words_load
 from catalog.abbreviations import said_initials, short_names
 from catalog.models import Route

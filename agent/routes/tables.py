@@ -1,0 +1,169 @@
+"""Markdown tables of a route's description, read as the values a parameter takes.
+
+Upstream lays a parameter's values out in tables: labels over values (rows alternating), one
+value a row under a header (two lists side by side are one), a header alone (values that are
+their own labels), a row of values for two parameters (one column each), or tables grouped under
+headings that name the value of the parameter before (``grouped_tables``). ``agent.routes.slots``
+gives each table to its parameter; ``agent.routes.enums`` reads which value a question names.
+"""
+
+import re
+
+TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")
+TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")
+# A path value: govt%27s-words is one, and a value of segments, sdws/sdxwlb (a trailing "/" aside)
+SLUG_RE = re.compile(
+    r"(?:[A-Za-z0-9_.\-]|%[0-9A-Fa-f]{2})+(?:/(?:[A-Za-z0-9_.\-]|%[0-9A-Fa-f]{2})+)*/?"
+)
+MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+# Markup around a table's caption line: "::: info Topic", "## Categories", "**分区**"
+CAPTION_MARKUP_RE = re.compile(r"^\s*(?::::\s*(?:tip|info|warning|details)?|#+)|[*:]", re.I)
+MD_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
+# A heading naming a value over its tables: a label (not only Latin: "Language codes" is a
+# caption), the value, perhaps its path as a link: "证券・资本・理财 jinrong [`/eeo/jinrong`](...)".
+GROUP_HEADING_RE = re.compile(
+    r"^\s*(\**(?=[^|`\[\]]*[^\x00-\x7f])[^|`\[\]]+?\**)\s+([a-z][a-z0-9_\\\-]*)"
+    r"\s*(?:\[`/[^`\]]+`\]\([^)]*\))?\s*$"
+)
+
+
+def description_table(description: str) -> list[tuple[str, str]]:
+    """(label, value) pairs from all the markdown tables of a route description."""
+    return [pair for block in table_blocks(description) for pair in block]
+
+
+def table_blocks(description: str) -> list[list[tuple[str, str]]]:
+    """(label, value) pairs of each markdown table of a route description."""
+    return [pairs for _caption, pairs in captioned_tables(description)]
+
+
+def captioned_tables(description: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each markdown table of a route description as its caption (the line said just above it,
+    and a one-value-a-row table's header: "Language codes", "| Category | Slug |") and its
+    (label, value) pairs.
+
+    Upstream lays them out two ways. Rows of labels may alternate with rows of values (or
+    values over labels, when only the upper row reads as values). Otherwise a table lists one
+    value a row under a header: the value is the first column whose cells all read as values,
+    each other column a label for it. ``[text](url)`` cells count as their text.
+    """
+    blocks = []
+    for caption, table in _table_rows(description or ""):
+        rows = _unfolded(table)
+        if len(rows) == 1:  # a header alone lists values that are their own labels: | 论文 | 时评 |
+            blocks.append((caption.strip(), [(cell, cell) for cell in rows[0] if cell]))
+            continue
+        listed = rows is not table or not _alternating(rows)  # lists side by side: one a row
+        pairs = _listed(rows) if listed else None
+        if pairs is not None:  # its header names its columns ("| Category | Slug |")
+            caption = " ".join([caption, *rows[0]])
+        else:
+            pairs = []
+            for labels, values in zip(rows[0::2], rows[1::2], strict=False):
+                if _all_slugs(labels) and not _all_slugs(values):
+                    labels, values = values, labels
+                pairs.extend((lab, val) for lab, val in zip(labels, values, strict=False) if val)
+        if pairs:
+            blocks.append((caption.strip(), pairs))
+    return blocks
+
+
+def grouped_tables(description: str) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """A description that heads each table with the value of the parameter before the one it
+    lists ("スポーツ sports" over baseball, soccer...; "证券・资本・理财 jinrong [`/eeo/jinrong`]"
+    over 债市 zhaishi...): each heading's label, value and the (label, value) pairs of the
+    tables under it (none for a heading alone: "トップ top"). Empty unless two headings or more
+    head a table."""
+    headings: list[tuple[str, str, list[str]]] = []  # each with the lines under it
+    for line in (description or "").splitlines():
+        if heading := GROUP_HEADING_RE.match(line):
+            value = MD_ESCAPE_RE.sub(r"\1", heading.group(2))
+            headings.append((heading.group(1).strip(" *"), value, []))
+        elif headings:
+            headings[-1][2].append(line)
+    groups = [
+        (label, value, description_table("\n".join(lines))) for label, value, lines in headings
+    ]
+    return groups if sum(bool(pairs) for _label, _value, pairs in groups) >= 2 else []
+
+
+def _unfolded(rows: list[list[str]]) -> list[list[str]]:
+    """A table laid out as two lists side by side ("| News type | Value | News type | Value |")
+    as one list: each row's second pair under its first."""
+    header = rows[0]
+    if len(rows) < 2 or len(header) < 4 or len(header) % 2 or header[:2] != header[2:4]:
+        return rows
+    width = len(header)
+    pairs = [row[i : i + 2] for row in rows[1:] for i in range(0, width, 2)]
+    return [header[:2], *(pair for pair in pairs if len(pair) == 2 and any(pair))]
+
+
+def _alternating(rows: list[list[str]]) -> bool:
+    """Rows of labels and rows of values in turn (two rows are always read so)."""
+    if len(rows) <= 2:
+        return True
+    odd, even = rows[1::2], rows[0::2]
+    return all(_all_slugs(r) for r in odd) != all(_all_slugs(r) for r in even)
+
+
+def value_columns(description: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """A table listing values of two parameters or more a row ("| 类型中文 | 召回类型 ID1 | 召回
+    类型 ID2 |"): each column of values past the first, as its header and (label, value) pairs,
+    its labels the row's other cells that are not values."""
+    found = []
+    for _caption, table in _table_rows(description or ""):
+        rows = _unfolded(table)
+        body = [row for row in rows[1:] if any(row)]
+        if not body:
+            continue
+        width = min(len(row) for row in body)
+        columns = [[row[i] for row in body] for i in range(width)]
+        slugs = [i for i, cells in enumerate(columns) if _all_slugs(cells) and any(cells)]
+        labels = [i for i in range(width) if i not in slugs]
+        for at in slugs[1:] if labels else ():
+            pairs = [(row[i], row[at]) for row in body for i in labels if row[i] and row[at]]
+            found.append((rows[0][at] if at < len(rows[0]) else "", pairs))
+    return found
+
+
+def _listed(rows: list[list[str]]) -> list[tuple[str, str]] | None:
+    """Pairs of a one-value-a-row table, or None when no column reads as values."""
+    body = [row for row in rows[1:] if any(row)]
+    width = min(len(row) for row in body)
+    columns = [[row[i] for row in body] for i in range(width)]
+    slugs = [i for i, cells in enumerate(columns) if _all_slugs(cells) and any(cells)]
+    labels = [i for i in range(width) if i not in slugs[:1]]
+    if not slugs or not labels:
+        return None
+    at = slugs[0]
+    return [(row[i], row[at]) for row in body for i in labels if row[i] and row[at]]
+
+
+def _table_rows(description: str) -> list[tuple[str, list[list[str]]]]:
+    """The tables of a description, each with the text line said last before it and its rows
+    of cleaned cells (rules left out)."""
+    blocks: list[tuple[str, list[list[str]]]] = [("", [])]
+    said = ""
+    for line in description.splitlines():
+        match = TABLE_ROW_RE.match(line)
+        if match is None:
+            if blocks[-1][1]:
+                blocks.append(("", []))
+            if text := CAPTION_MARKUP_RE.sub(" ", line).strip():
+                said = text
+                blocks[-1] = (said, blocks[-1][1])
+        elif not TABLE_RULE_RE.match(line):
+            cells = (_cell_text(cell) for cell in match.group(1).split("|"))
+            blocks[-1][1].append(list(cells))
+    return [block for block in blocks if block[1]]
+
+
+def _cell_text(cell: str) -> str:
+    """A cell as text: ``[text](url)`` as its text, markdown escapes undone
+    (``movie\\_weekly\\_best`` is ``movie_weekly_best``)."""
+    return MD_ESCAPE_RE.sub(r"\1", MD_LINK_RE.sub(r"\1", cell)).strip(" `")
+
+
+def _all_slugs(cells: list[str]) -> bool:
+    """Cells that read as path values (``it``, ``hot-list``, ``24``) rather than labels."""
+    return all(SLUG_RE.fullmatch(cell) for cell in cells if cell)
