@@ -15,6 +15,7 @@ site's home as a whole: a value that says only "front" is not asked for.
 """
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from agent.question import ZH_NUMBERS
@@ -273,12 +274,17 @@ def _translated(question: str) -> set[str]:
     return grams
 
 
-def said_within(question: str, apart: str, label: str) -> bool:
-    """``label`` is said in ``question`` only where ``apart`` (the question without the
+def said_within(question: str, apart: str) -> Callable[[str], bool]:
+    """Whether a label is said in ``question`` only where ``apart`` (the question without the
     platform's names) blanks it: 中国作家网 says 《中国作家》 and 理想生活实验室 实验室 TV only as
-    the site's name."""
-    grams = _grams(label)
-    return bool(grams & _translated(question)) and not grams & _translated(apart)
+    the site's name. Both are read once, for every label asked about."""
+    said, said_apart = _translated(question), _translated(apart)
+
+    def within(label: str) -> bool:
+        grams = _grams(label)
+        return bool(grams & said) and not grams & said_apart
+
+    return within
 
 
 def asked_for(word: str, question: str) -> bool:

@@ -27,14 +27,14 @@ def settings_fill(
 ) -> None:
     """Fill the settings the question names into ``values`` (``sources``: "option")."""
     own = {word.casefold() for word in platform_words}  # Reuters' author "reuters" is no ask
-    apart = platform_blank(question, platform_words)
+    only_as_name = said_within(question, platform_blank(question, platform_words))
     for slot in (s for s in slots if s.choices):
         # nor a label said only inside the platform's name: 中国作家网's journal 《中国作家》,
         # 理想生活实验室's 实验室 TV ("Qiushi Journal (求是) on qstheory.cn" says 求是 apart)
         choices = [
             (label, v)
             for label, v in slot.choices
-            if v.casefold() not in own and not said_within(question, apart, label)
+            if v.casefold() not in own and not only_as_name(label)
         ]
         # the value standing for the route itself (McKinsey's 洞见, insights, under its route
         # named 洞见) names no setting while another is named ("automotive insights")
