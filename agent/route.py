@@ -15,8 +15,8 @@ from asgiref.sync import sync_to_async
 
 from agent.context import RunContext
 from agent.routes.choice import MAX_PATHS
-from agent.routes.entities import platform_blank
 from agent.routes.fit import (
+    intents_apart,
     kind_said,
     offline_choice,
     platform_words,
@@ -30,7 +30,6 @@ from agent.routes.page import page_path
 from agent.routes.params import FilledPath, SubjectMissing
 from agent.routes.setup import setup_needed
 from agent.routes.slots import Slot, route_slots
-from agent.vocabulary import asked_intents
 from briefs import reasons
 from catalog.models import Platform, Route
 from catalog.search import RouteHit, routes_for_platforms
@@ -51,8 +50,8 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
     asked = ctx.reading.intents
     if asked:  # of what the chosen platforms' names do not say (关键评论网 asks for no 评论)
         chosen = Platform.objects.filter(namespace__in=ctx.platforms)
-        names = [word for platform in chosen for word in platform_words(platform)]
-        asked = asked_intents(platform_blank(ctx.rewrite.query, names))
+        names = tuple(word for platform in chosen for word in platform_words(platform))
+        asked = intents_apart(ctx.rewrite.query, names)
     serving = [h for h in ranked if asked & template_intents(h.name, h.path)]
     if ctx.reading.unnamed:
         # "我关注的那个 UP 主更新了吗": someone of a kind is meant, so the routes taking that

@@ -8,6 +8,7 @@ offline choice), read from the route's name and parameters against the question'
 - the fit of the question's values to their parameters (``FilledPath.fit``), first of all.
 """
 
+import functools
 import re
 
 from agent.question import EN_STOP
@@ -199,10 +200,15 @@ def route_intents(route: Route) -> frozenset[str]:
 def intent_said(query: str, route: Route) -> int:
     """How many kinds of feed the question asks for (releases, 发行版, discussions...) the route
     serves: among a platform's routes, the one for what was asked. The platform's own name
-    asks for none (关键评论网 asks for no 评论)."""
-    return len(
-        asked_intents(platform_blank(query, platform_words(route.platform))) & route_intents(route)
-    )
+    asks for none (``intents_apart``)."""
+    return len(intents_apart(query, platform_words(route.platform)) & route_intents(route))
+
+
+@functools.lru_cache(maxsize=1024)  # asked again for each route of a platform
+def intents_apart(query: str, names: tuple[str, ...]) -> frozenset[str]:
+    """The kinds of feed ``query`` asks for beside the platforms' ``names``: 关键评论网 asks for
+    no 评论."""
+    return asked_intents(platform_blank(query, names))
 
 
 def region_said(query: str, route: Route) -> int:
