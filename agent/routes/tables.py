@@ -113,12 +113,7 @@ def value_columns(description: str) -> list[tuple[str, list[tuple[str, str]]]]:
     found = []
     for _caption, table in _table_rows(description or ""):
         rows = _unfolded(table)
-        body = [row for row in rows[1:] if any(row)]
-        if not body:
-            continue
-        width = min(len(row) for row in body)
-        columns = [[row[i] for row in body] for i in range(width)]
-        slugs = [i for i, cells in enumerate(columns) if _all_slugs(cells) and any(cells)]
+        body, slugs, width = _value_columns(rows)
         labels = [i for i in range(width) if i not in slugs]
         for at in slugs[1:] if labels else ():
             pairs = [(row[i], row[at]) for row in body for i in labels if row[i] and row[at]]
@@ -128,15 +123,22 @@ def value_columns(description: str) -> list[tuple[str, list[tuple[str, str]]]]:
 
 def _listed(rows: list[list[str]]) -> list[tuple[str, str]] | None:
     """Pairs of a one-value-a-row table, or None when no column reads as values."""
-    body = [row for row in rows[1:] if any(row)]
-    width = min(len(row) for row in body)
-    columns = [[row[i] for row in body] for i in range(width)]
-    slugs = [i for i, cells in enumerate(columns) if _all_slugs(cells) and any(cells)]
+    body, slugs, width = _value_columns(rows)
     labels = [i for i in range(width) if i not in slugs[:1]]
     if not slugs or not labels:
         return None
     at = slugs[0]
     return [(row[i], row[at]) for row in body for i in labels if row[i] and row[at]]
+
+
+def _value_columns(rows: list[list[str]]) -> tuple[list[list[str]], list[int], int]:
+    """A table's rows under its header, the columns whose cells all read as values, and the
+    width every row has."""
+    body = [row for row in rows[1:] if any(row)]
+    width = min((len(row) for row in body), default=0)
+    columns = [[row[i] for row in body] for i in range(width)]
+    slugs = [i for i, cells in enumerate(columns) if _all_slugs(cells) and any(cells)]
+    return body, slugs, width
 
 
 def _table_rows(description: str) -> list[tuple[str, list[list[str]]]]:
