@@ -60,14 +60,19 @@ def required_params(key: str) -> int:
     return sum(s.startswith(":") and not s.endswith("?") for s in segments)
 
 
+def registrable_domain(host: str) -> str:
+    """The domain a site's host is registered as: www.zhihu.com -> zhihu.com,
+    dongke.yangtzeu.edu.cn -> yangtzeu.edu.cn, bbc.co.uk -> bbc.co.uk."""
+    labels = [x for x in host.lower().split(".") if x]
+    keep = 3 if len(labels) > 2 and labels[-2] in SECOND_LEVEL_DOMAINS else 2
+    return ".".join(labels[-keep:])
+
+
 def domain_label(url: str) -> str:
     """The registrable name of a site's host: www.zhihu.com -> zhihu, bbc.co.uk -> bbc."""
-    host = url.split("://")[-1].split("/")[0].split(":")[0].lower()
-    labels = [x for x in host.split(".") if x]
-    labels = labels[:-1]  # the top-level domain
-    if len(labels) > 1 and labels[-1] in SECOND_LEVEL_DOMAINS:
-        labels = labels[:-1]
-    label = labels[-1] if labels else ""
+    host = url.split("://")[-1].split("/")[0].split(":")[0]
+    labels = registrable_domain(host).split(".")
+    label = labels[0] if len(labels) > 1 else ""
     return label if len(label) >= 3 and label not in HOST_PREFIXES else ""
 
 

@@ -23,6 +23,7 @@ from urllib.parse import quote, unquote
 from django.db.models import Q
 
 from catalog.models import Platform, Route
+from catalog.search_fields import registrable_domain
 from fetching.paths import (
     SEGMENT_SAFE,
     RoutePathRejected,
@@ -48,8 +49,6 @@ PARAM_RE = re.compile(r":(\w+)([?*]?)|\*(\w+)")
 REST_PARAM_RE = re.compile(r":(\w+)\{\.[+*]\}")  # a route's :path{.+} takes the rest
 # A page address a route's description shows: "`https://magazinelib.com/?s=new+yorker`"
 DESCRIBED_URL_RE = re.compile(r"https?://[^\s<>`\"'\]|\\]+")
-# The second-level labels a country's domains are registered under (edu.cn, co.uk, com.tw)
-SECOND_LEVEL = (["edu"], ["gov"], ["com"], ["org"], ["net"], ["ac"], ["co"], ["or"], ["ne"])
 PAGE_EXTENSION_RE = re.compile(r"\.(?:s?html?|php|aspx?|jsp)$", re.I)
 
 
@@ -164,9 +163,7 @@ def _described_hits(address: Address) -> list[RadarHit]:
     shows a page address holding the route's example values: magazinelib's "you get url
     `https://magazinelib.com/?s=new+yorker`, the query is `new+yorker`" maps any search of the
     site; webtoons' "list?title_no=894" a series. The example's values are where the page's go."""
-    labels = address.host.split(".")
-    # the site's own domain: yangtzeu.edu.cn, not edu.cn; github.io's users are each their own
-    domain = ".".join(labels[-3:] if labels[-2:-1] in SECOND_LEVEL else labels[-2:])
+    domain = registrable_domain(address.host)  # yangtzeu.edu.cn, not edu.cn
     routes = Route.objects.filter(enabled=True, platform__enabled=True).filter(
         Q(description__icontains=domain) | Q(parameters__icontains=domain)
     )
