@@ -74,10 +74,23 @@ def zh_places(text: str) -> list[str]:
     ]
 
 
-@functools.lru_cache(maxsize=65536)  # labels and names come back run after run
 def zh_simplified(text: str) -> str:
     """``text`` with traditional Chinese characters as simplified ones (本週 is 本周, 最多觀看
-    最多观看): a label and a question compare whichever script each is written in."""
+    最多观看): a label and a question compare whichever script each is written in. Short texts
+    (labels, names, questions) come back run after run and are kept; a long one (a route's
+    description, read once when the search index is built) is not."""
+    return _simplified_kept(text) if len(text) <= KEPT_CHARS else _simplified(text)
+
+
+KEPT_CHARS = 300
+
+
+@functools.lru_cache(maxsize=65536)
+def _simplified_kept(text: str) -> str:
+    return _simplified(text)
+
+
+def _simplified(text: str) -> str:
     import zhconv
 
     return zhconv.convert(text, "zh-cn") if CJK_ONLY_RE.search(text) else text
