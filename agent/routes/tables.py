@@ -57,6 +57,8 @@ def captioned_tables(description: str) -> list[tuple[str, list[tuple[str, str]]]
         pairs = _listed(rows) if listed else None
         if pairs is not None:  # its header names its columns ("| Category | Slug |")
             caption = " ".join([caption, *rows[0]])
+        elif listed:  # neither rows nor a column of values: links to pages ("| [日本語](...) |")
+            continue
         else:
             pairs = []
             for labels, values in zip(rows[0::2], rows[1::2], strict=False):
@@ -116,8 +118,14 @@ def value_columns(description: str) -> list[tuple[str, list[tuple[str, str]]]]:
         body, slugs, width = _value_columns(rows)
         labels = [i for i in range(width) if i not in slugs]
         for at in slugs[1:] if labels else ():
-            pairs = [(row[i], row[at]) for row in body for i in labels if row[i] and row[at]]
-            found.append((rows[0][at] if at < len(rows[0]) else "", pairs))
+            pairs = [
+                (row[i], row[at])
+                for row in body
+                for i in labels
+                if row[i] and row[at] and not row[i].startswith(":")  # `:lang` names, not labels
+            ]
+            if pairs:
+                found.append((rows[0][at] if at < len(rows[0]) else "", pairs))
     return found
 
 
