@@ -15,6 +15,8 @@ TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")
 SLUG_RE = re.compile(
     r"(?:[A-Za-z0-9_.\-]|%[0-9A-Fa-f]{2})+(?:/(?:[A-Za-z0-9_.\-]|%[0-9A-Fa-f]{2})+)*/?"
 )
+# Between two ways to give one value in a cell: "1 或 `kydt`", "`hot` or `popular`"
+EITHER_RE = re.compile(r"\s+(?:\u6216|or)\s+")
 MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 # Markup around a table's caption line: "::: info Topic", "## Categories", "**分区**"
 CAPTION_MARKUP_RE = re.compile(r"^\s*(?::::\s*(?:tip|info|warning|details)?|#+)|[*:]", re.I)
@@ -170,8 +172,11 @@ def _table_rows(description: str) -> list[tuple[str, list[list[str]]]]:
 
 def _cell_text(cell: str) -> str:
     """A cell as text: ``[text](url)`` as its text, markdown escapes undone
-    (``movie\\_weekly\\_best`` is ``movie_weekly_best``)."""
-    return MD_ESCAPE_RE.sub(r"\1", MD_LINK_RE.sub(r"\1", cell)).strip(" `")
+    (``movie\\_weekly\\_best`` is ``movie_weekly_best``), and a value given two ways ("1 或
+    `kydt`") as the first."""
+    text = MD_ESCAPE_RE.sub(r"\1", MD_LINK_RE.sub(r"\1", cell)).strip(" `")
+    ways = [way.strip(" `") for way in EITHER_RE.split(text)]
+    return ways[0] if len(ways) > 1 and all(SLUG_RE.fullmatch(way) for way in ways) else text
 
 
 def _all_slugs(cells: list[str]) -> bool:

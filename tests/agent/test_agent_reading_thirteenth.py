@@ -48,3 +48,11 @@ def test_a_parameter_pointed_at_a_list_of_pages_takes_none_of_their_labels():
 
 def test_a_language_named_in_english_reads_its_native_label():
     assert first_path("Yonhap news in Japanese") == "/yna/jp"
+
+
+def test_a_value_given_two_ways_in_a_cell_is_read_as_the_first():
+    said = """| 新闻栏目 | 武大资讯         | 学术动态    |
+| -------- | ---------------- | ----------- |
+| 参数     | 0 或 `wdzx/wdyw` | 1 或 `kydt` |"""
+
+    assert table_blocks(said) == [[("新闻栏目", "参数"), ("武大资讯", "0"), ("学术动态", "1")]]
