@@ -24,7 +24,10 @@ SCHOOL_SUFFIXES = ("大学", "学院")
 # One character that says what kind of body a name is: 新闻网, 人民日报, 电视台, 通讯社, 统计局
 KIND_CHARACTERS = frozenset("网报台社局部院所厅站")
 MIN_BARE = 4  # 海关总署; what is left of 国家图书馆, 图书馆, is any library's name
-MIN_WORDS = 3  # a name of two words (北京大学) is short already: 北大 is a common word's part
+MIN_WORDS = 3  # a name of two words (北京日报) is short already: 北日 says nothing
+# Provinces whose schools go by the province's one character, not its name's first: 四川农业大学
+# is 川农, 湖南农业大学 湘农 (elsewhere the first stays: 北京林业大学 is 北林, not 京林)
+PROVINCE_CHARACTERS = {"四川": "川", "湖南": "湘"}
 
 
 def short_names(name: str) -> set[str]:
@@ -43,12 +46,16 @@ def short_names(name: str) -> set[str]:
         for part in _parts(word, set(tokenizer.cut_for_search(word, HMM=False)) - {word})
         if part not in JOINING_WORDS
     ]
+    if len(words) == 2 and words[-1] == "大学" and len(words[0]) >= 2:
+        return bare | {words[0][0] + "大"}  # a university of one name: 武汉大学 is 武大
     if len(words) < MIN_WORDS:
         return bare
     initials = "".join(w[0] for w in words)
     found = {initials}
     if words[-1] in SCHOOL_SUFFIXES:
         found |= {initials[:2], initials[:2] + words[-1][0]}
+        if province := PROVINCE_CHARACTERS.get(words[0]):  # 川农 as well as 四农
+            found |= {province + initials[1], province + initials[1] + words[-1][0]}
     elif words[-1] in KIND_CHARACTERS:
         found.add(initials[:-1])  # 经济观察网 is 经观 too
     return bare | {s for s in found if len(s) >= 2 and s != name}

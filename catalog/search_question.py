@@ -22,7 +22,7 @@ from catalog.search_terms import (
     text_canonical,
     text_runs,
 )
-from catalog.segment import CJK_ONLY_RE, segmenter
+from catalog.segment import CJK_ONLY_RE, segmenter, zh_simplified
 
 NAME_WEIGHT = 2.0
 NAME_STRENGTH_CAP = 10.0
@@ -119,8 +119,12 @@ def _cjk_phrase_matches(index: SearchIndex, canonical: str) -> Iterable[tuple[Na
                     yield phrase, span
 
 
-def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[int, NameHit]:
+def _name_hits(index: SearchIndex, plain: str, curation: Curation) -> dict[int, NameHit]:
     """The searchable platforms the question names, with the strongest of their names found."""
+    canonical = text_canonical(plain)
+    # a short name made of a name in simplified characters is a mainland one: a question in
+    # traditional characters means its own school by 成大 (成功大學), not 成都大学
+    traditional = zh_simplified(plain) != plain
     found: dict[int, list[tuple[float, NamePhrase, tuple[int, int]]]] = {}
     matches = [*_word_phrase_matches(index, canonical), *_cjk_phrase_matches(index, canonical)]
     for phrase, span in matches:
@@ -131,6 +135,8 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
             strength *= CONTAINED_NAME_FACTOR
         if phrase.short and not _whole_words(canonical, span):
             continue  # 华南理工 holds 南理, no short name of 南京理工大学; 上交所 no 上交
+        if phrase.short and traditional and _simplified_name(index, phrase.platform):
+            continue
         found.setdefault(phrase.platform, []).append((strength, phrase, span))
     hits = {}
     for position, candidates in list(found.items()):
@@ -161,15 +167,25 @@ def _name_hits(index: SearchIndex, canonical: str, curation: Curation) -> dict[i
     return hits
 
 
+def _simplified_name(index: SearchIndex, position: int) -> bool:
+    name = index.platforms[position].name
+    return zh_simplified(name) == name
+
+
 def _whole_words(canonical: str, span: tuple[int, int]) -> bool:
-    """``span`` starts and ends where words of the question do, its Chinese run cut once by the
-    segmenter."""
+    """``span`` starts and ends where words of the question do, its Chinese run cut by the
+    segmenter with the dictionary's words alone or guessing the unknown ones: 川农动科院 is
+    川|农|动|科|院 by the dictionary (川农 whole), though its guess glues 川农动."""
+    return any(_cut_at_edges(canonical, span, guess) for guess in (True, False))
+
+
+def _cut_at_edges(canonical: str, span: tuple[int, int], guess: bool) -> bool:
     for run in CJK_ONLY_RE.finditer(canonical):
         if run.end() <= span[0] or run.start() >= span[1]:
             continue
         edges = {run.start(), run.end()}
         at = run.start()
-        for word in segmenter().tokenizer.cut(run.group(0), HMM=True):
+        for word in segmenter().tokenizer.cut(run.group(0), HMM=guess):
             at += len(word)
             edges.add(at)
         inside = [e for e in span if run.start() < e < run.end()]
@@ -190,7 +206,7 @@ def names_said(index: SearchIndex, question: str) -> dict[int, float]:
     staff is still the one asked for), with the strength of its name found."""
     everyone = Curation(index.curation.version, b"", (), b"\x01" * len(index.platforms), ())
     plain, _entities = entities_split(question)
-    hits = _name_hits(index, text_canonical(plain), everyone)
+    hits = _name_hits(index, plain, everyone)
     return {position: hit.strength for position, hit in hits.items()}
 
 
@@ -238,7 +254,7 @@ def query_parse(index: SearchIndex, question: str) -> SearchQuery:
     terms.sort(key=lambda t: -t[2])
     curation = index.curation
     plain, entities = entities_split(question)  # a subject value names no platform
-    hits = _name_hits(index, text_canonical(plain), curation)
+    hits = _name_hits(index, plain, curation)
     named = frozenset(t for hit in hits.values() for t in hit.phrase_terms)
     scores = {p: NAME_WEIGHT * hit.strength for p, hit in hits.items()}
     values = question_values(plain, entities)

@@ -5,7 +5,8 @@ import pytest
 
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks, value_columns
-from tests.agent.test_agent_route_offline import first_path
+from catalog.abbreviations import short_names
+from tests.agent.test_agent_route_offline import first_path, route
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +57,42 @@ def test_a_value_given_two_ways_in_a_cell_is_read_as_the_first():
 | 参数     | 0 或 `wdzx/wdyw` | 1 或 `kydt` |"""
 
     assert table_blocks(said) == [[("新闻栏目", "参数"), ("武大资讯", "0"), ("学术动态", "1")]]
+
+
+@pytest.mark.parametrize(
+    ("name", "short"),
+    [
+        ("武汉大学", "武大"),
+        ("浙江大学", "浙大"),
+        ("四川农业大学", "川农"),
+        ("湖南农业大学", "湘农"),
+    ],
+)
+def test_a_university_goes_by_its_first_character_and_da_or_its_province(name, short):
+    assert short in short_names(name)
+
+
+def test_a_two_word_name_other_than_a_university_has_no_short_name():
+    assert short_names("北京日报") == set()
+
+
+def test_a_short_name_the_segmenter_guesses_into_a_longer_word_still_names_its_school():
+    assert first_path("川农动科院的就业信息有更新就提醒我\uff0c大四了在找工作") == "/sicau/dky/zpxx"
+
+
+def test_a_university_named_by_its_short_name_is_read():
+    assert (
+        first_path("准备考武大的研\uff0c研究生院发的招生类通知能订阅吗\uff1f其他通知不需要")
+        == "/whu/gs/4"
+    )
+
+
+def test_a_question_in_traditional_characters_means_no_mainland_school_by_a_short_name():
+    _chosen, ctx = route("成大物理系的獎助學金公告可以用 RSS 追蹤嗎\uff1f")
+    assert not ctx.paths[0][0].startswith("/cdu/")
+    assert first_path("成大的通知公告") == "/cdu/tzggcdunews"
+
+
+def test_a_short_name_inside_a_longer_school_name_names_nothing():
+    _chosen, ctx = route("东北大学的通知公告")
+    assert all(not path.startswith("/pku/") for path, _route in ctx.paths)

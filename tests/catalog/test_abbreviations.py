@@ -26,9 +26,7 @@ def test_a_name_gives_its_words_first_characters(name, expected):
     assert short_names(name) == expected
 
 
-@pytest.mark.parametrize(
-    "name", ["北京大学", "人民日报", "Hacker News", "哈尔滨工业大学\uff08深圳\uff09"]
-)
+@pytest.mark.parametrize("name", ["人民日报", "Hacker News", "哈尔滨工业大学\uff08深圳\uff09"])
 def test_a_short_or_not_wholly_chinese_name_gives_none(name):
     assert short_names(name) == set()
 
