@@ -42,8 +42,12 @@ VERB_SUBJECTS = frozenset(str.split("i we you they please let's lets"))
 VERB_LEADS = frozenset(
     str.split("want wants need needs like love going have has wanna try trying way ways how able")
 )
+# "and keep missing", "still keep forgetting": a word between these and a verb's -ing form is a
+# verb that takes it
+GERUND_LEADS = frozenset(str.split("and still always never often just also"))
 PEOPLE_WORDS = frozenset(str.split("people folks everyone everybody"))
 SUBJECT_NAME_RIVAL = 0.5  # how strongly another platform must be named to be the one read
+GERUND_RE = re.compile(r"[a-z]{2,}ing")
 NUMBER_RE = re.compile(r"(?<![\w.])\d{3,}(?![\w.])")
 
 
@@ -218,7 +222,8 @@ def _after_subject_marker(canonical: str, span: tuple[int, int]) -> bool:
 
 def _said_as_verb(canonical: str, span: tuple[int, int]) -> bool:
     """The name is a word said as a verb: right after a personal pronoun ("I follow"), after a
-    verb that takes another ("want to keep up"), or first before "me" ("Keep me posted"); or a
+    verb that takes another ("want to keep up"), or first before "me" ("Keep me posted"), or
+    between "and" (or an adverb) and an -ing form ("and keep missing"); or a
     word for people in general ("what have *people* opened")."""
     before = canonical[: span[0]].split()
     if before and before[-1] in VERB_SUBJECTS:
@@ -228,6 +233,8 @@ def _said_as_verb(canonical: str, span: tuple[int, int]) -> bool:
         return True
     if len(before) > 1 and before[-1] == "to" and before[-2] in VERB_LEADS:
         return True
+    if before and before[-1] in GERUND_LEADS and after and GERUND_RE.fullmatch(after[0]):
+        return True  # "I play FFXIV and keep missing the notices"
     # "what PRs have people opened": a word for people in general names no site
     return canonical[span[0] : span[1]].strip() in PEOPLE_WORDS
 

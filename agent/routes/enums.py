@@ -364,10 +364,12 @@ def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) 
             # A kind of thing ("threads") is a weaker choice than a value that is no common noun
             # ("Ask HN threads" asks for ask).
             generic = text.lower() in GENERIC
-            candidate = (overlap, direct, not passing, not generic, len(text), value)
-            if overlap >= 0.6 and (best is None or candidate[:5] > best[:5]):
+            # of two labels said alike, the one said more often (体育 twice, 四川 once)
+            times = question.lower().count(text.lower()) if direct else 0
+            candidate = (overlap, direct, not passing, not generic, len(text), times, value)
+            if overlap >= 0.6 and (best is None or candidate[:6] > best[:6]):
                 best = candidate
-    return best[5] if best else _spread_label(question, choices)
+    return best[6] if best else _spread_label(question, choices)
 
 
 def _spread_label(question: str, choices: list[tuple[str, str]]) -> str | None:

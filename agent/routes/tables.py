@@ -17,6 +17,8 @@ SLUG_RE = re.compile(
 )
 # Between two ways to give one value in a cell: "1 或 `kydt`", "`hot` or `popular`"
 EITHER_RE = re.compile(r"\s+(?:\u6216|or)\s+")
+# A cell saying the value is left out: "(empty)", "(none)", 空, 留空, "-"
+EMPTY_CELL_RE = re.compile(r"\((?:empty|none|blank)\)|\u7559?\u7a7a|-", re.I)
 MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 # Markup around a table's caption line: "::: info Topic", "## Categories", "**分区**"
 CAPTION_MARKUP_RE = re.compile(r"^\s*(?::::\s*(?:tip|info|warning|details)?|#+)|[*:]", re.I)
@@ -172,9 +174,11 @@ def _table_rows(description: str) -> list[tuple[str, list[list[str]]]]:
 
 def _cell_text(cell: str) -> str:
     """A cell as text: ``[text](url)`` as its text, markdown escapes undone
-    (``movie\\_weekly\\_best`` is ``movie_weekly_best``), and a value given two ways ("1 或
-    `kydt`") as the first."""
+    (``movie\\_weekly\\_best`` is ``movie_weekly_best``), a value given two ways ("1 或
+    `kydt`") as the first, and one said to be left out ("(empty)") as none."""
     text = MD_ESCAPE_RE.sub(r"\1", MD_LINK_RE.sub(r"\1", cell)).strip(" `")
+    if EMPTY_CELL_RE.fullmatch(text):
+        return ""  # the value left out, "(empty)" or 留空 for the home page: no value to write
     ways = [way.strip(" `") for way in EITHER_RE.split(text)]
     return ways[0] if len(ways) > 1 and all(SLUG_RE.fullmatch(way) for way in ways) else text
 

@@ -3,6 +3,7 @@ route is named, offline."""
 
 import pytest
 
+from agent.routes.enums import option_named
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks, value_columns
 from catalog.abbreviations import short_names
@@ -96,3 +97,49 @@ def test_a_question_in_traditional_characters_means_no_mainland_school_by_a_shor
 def test_a_short_name_inside_a_longer_school_name_names_nothing():
     _chosen, ctx = route("东北大学的通知公告")
     assert all(not path.startswith("/pku/") for path, _route in ctx.paths)
+
+
+def test_a_row_whose_value_is_left_out_keeps_the_column_a_list_of_values():
+    said = """| Category      | Description            |
+| ------------- | ---------------------- |
+| (empty)       | Homepage / Top stories |
+| international | World - International  |
+| europe        | Europe                 |
+| economy       | Economy                |
+| football      | Sport - Football       |"""
+
+    assert table_blocks(said)[0][-2:] == [("Economy", "economy"), ("Sport - Football", "football")]
+
+
+def test_a_section_listed_after_a_home_page_row_is_read():
+    assert (
+        first_path(
+            "I follow Le Monde's English edition mostly for sport, can I get just their "
+            "football coverage as a feed?"
+        )
+        == "/lemonde/en/football"
+    )
+
+
+def test_of_two_labels_said_alike_the_one_said_more_often_is_read():
+    assert (
+        option_named(
+            "\u5c01\u9762\u65b0\u95fb\u4f53\u80b2\u9891\u9053\u6709\u8ba2\u9605\u6e90\u5417\uff1f"
+            "\u60f3\u6bcf\u5929\u770b\u770b\u56db\u5ddd\u672c\u5730\u7684\u4f53\u80b2\u65b0\u95fb",
+            [("四川", "3560"), ("体育", "3689")],
+            loose=True,
+        )
+        == "3689"
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I play FFXIV on an EU data center and keep missing the Lodestone maintenance notices.",
+        "Lodestone maintenance notices for Europe, I always keep forgetting the downtime",
+    ],
+)
+def test_a_platform_named_by_a_verb_before_an_ing_form_is_not_named(question):
+    _chosen, ctx = route(question)
+    assert ctx.paths and ctx.paths[0][0].startswith("/ff14/"), ctx.paths
