@@ -170,8 +170,9 @@ def named_short(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
 def initials_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
     """The platform whose address the initials of a name the question says spell, when it
     names no candidate: "Zhejiang University" is zju, the label of zju.edu.cn
-    (``catalog.abbreviations.said_initials``)."""
-    if candidates and named(candidates[0]):
+    (``catalog.abbreviations.said_initials``); nor when a capitalised word of the first
+    candidate's name is said first ("Rockstar Social Club" is Rockstar Games', not rsc)."""
+    if candidates and (named(candidates[0]) or _name_word_said(candidates[0], ctx.rewrite.query)):
         return []
     initials = said_initials(ctx.rewrite.query)
     if not initials:
@@ -185,6 +186,13 @@ def initials_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
         .distinct()
     )
     return sorted(found)[:1]
+
+
+def _name_word_said(candidate: PlatformHit, query: str) -> bool:
+    first = candidate.name.split()[0] if candidate.name.split() else ""
+    if len(first) < 4 or not first.isalpha() or not first[0].isupper():
+        return False
+    return re.search(rf"\b{re.escape(first)}\b", query) is not None
 
 
 def page_home(ctx: RunContext, _candidates: list[PlatformHit]) -> list[str]:

@@ -143,3 +143,8 @@ def test_of_two_labels_said_alike_the_one_said_more_often_is_read():
 def test_a_platform_named_by_a_verb_before_an_ing_form_is_not_named(question):
     _chosen, ctx = route(question)
     assert ctx.paths and ctx.paths[0][0].startswith("/ff14/"), ctx.paths
+
+
+def test_initials_give_way_to_the_candidate_whose_name_the_question_begins_with():
+    _chosen, ctx = route("Rockstar Social Club events for Red Dead Redemption 2, please")
+    assert "rockstargames" in ctx.platforms and "rsc" not in ctx.platforms
