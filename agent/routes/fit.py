@@ -18,7 +18,7 @@ from agent.routes.forms import CJK_RE, address_host
 from agent.routes.markers import AUTHOR_MARKERS, ZH_AFTER_MARKERS, ZH_BEFORE_MARKERS
 from agent.routes.params import NOT_NAMED, FilledPath, params_fill
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
-from agent.routes.slots import route_slots, route_words, words_of
+from agent.routes.slots import pointed_above, route_slots, route_words, words_of
 from agent.routes.words import GENERIC
 from agent.vocabulary import (
     EN_KIND_NOUNS,
@@ -167,7 +167,22 @@ def route_fill(route: Route, question: str, *, asked: Asked | None = None) -> Fi
         platform_hosts=platform_hosts(route.platform),
         route_name=route.name,
         asked=asked,
+        lent=values_lent(route),
     )
+
+
+def values_lent(route: Route) -> dict[str, list[tuple[str, str]]]:
+    """The values that another route of the platform lists for a parameter ``route`` documents
+    "as above" (MyFigureCollection's pictures: "语言, 见上表", listed by its activity route)."""
+    wanting = pointed_above(route.parameters)
+    if not wanting:
+        return {}
+    lent: dict[str, list[tuple[str, str]]] = {}
+    for other in Route.objects.filter(platform_id=route.platform_id).exclude(pk=route.pk):
+        for slot in route_slots(other.path, other.parameters, other.description, other.example):
+            if slot.name in wanting and slot.choices and slot.name not in lent:
+                lent[slot.name] = slot.choices
+    return lent
 
 
 def route_said(query: str, route: Route) -> tuple[int, int]:

@@ -33,6 +33,7 @@ from agent.routes.slots import (
     route_slots,
     route_words,
     shape_of,
+    slots_lent,
     value_format,
     words_of,
 )
@@ -308,14 +309,16 @@ def params_fill(
     platform_hosts: tuple[str, ...] = (),
     route_name: str = "",
     asked: Asked | None = None,
+    lent: dict[str, list[tuple[str, str]]] | None = None,
 ) -> FilledPath:
     """Propose parameters for ``template`` from ``question`` and build the path.
 
     ``asked`` is the run's reading of the question for this route
     (``agent.reading.Reading.route_subjects``); without it, the question is read here.
+    ``lent``: values other routes list for parameters this one documents "as above".
     ``SubjectMissing`` when a required subject parameter has no value in the question,
     ``RoutePathRejected`` when the values do not make a valid path."""
-    slots = route_slots(template, parameters, description, example)
+    slots = slots_lent(route_slots(template, parameters, description, example), lent or {})
     excluded = set(route_words(template, route_name))
     if asked is None:
         asked = question_read(

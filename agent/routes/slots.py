@@ -5,7 +5,7 @@ subject or chooses a setting; with the forms a value takes (``shape_of``) and ho
 (``value_format``). Filling them from a question is ``agent.routes.params``."""
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import unquote
 
 from django.utils.translation import gettext_noop as noop
@@ -39,6 +39,8 @@ TOPIC_PARAMS = frozenset(
     str.split("keyword keywords query q kw word words search searchword term qw wd tag tags topic")
 )
 TABLE_POINTER_RE = re.compile(r"下表|表格|table|below", re.I)
+# A parameter documented on the route above it, on the same page: "语言, 见上表", "Same as above"
+ABOVE_RE = re.compile(r"above|[见見同]?上表|同上", re.I)
 PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
 NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 DEFAULT_RES = [
@@ -264,3 +266,21 @@ def route_words(template: str, route_name: str) -> frozenset[str]:
     return frozenset(re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", text)) | set(
         route_name.lower().split()
     )
+
+
+def pointed_above(parameters: object) -> list[str]:
+    """The parameters whose description sends the reader to the route above ("见上表")."""
+    if not isinstance(parameters, dict):
+        return []
+    return [name for name, spec in parameters.items() if ABOVE_RE.search(_spec_text(spec))]
+
+
+def slots_lent(slots: list[Slot], lent: dict[str, list[tuple[str, str]]]) -> list[Slot]:
+    """``slots`` with the values another route lists for a parameter of the same name, where
+    one lists none of its own: a setting then, no one's name."""
+    return [
+        replace(slot, choices=list(lent[slot.name]), subject=False)
+        if slot.name in lent and not slot.choices
+        else slot
+        for slot in slots
+    ]

@@ -4,9 +4,11 @@ route is named, offline."""
 import pytest
 
 from agent.routes.enums import option_named
+from agent.routes.fit import route_fill, values_lent
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks, value_columns
 from catalog.abbreviations import short_names
+from catalog.models import Route
 from tests.agent.test_agent_route_offline import first_path, route
 
 pytestmark = pytest.mark.django_db
@@ -148,3 +150,41 @@ def test_a_platform_named_by_a_verb_before_an_ing_form_is_not_named(question):
 def test_initials_give_way_to_the_candidate_whose_name_the_question_begins_with():
     _chosen, ctx = route("Rockstar Social Club events for Red Dead Redemption 2, please")
     assert "rockstargames" in ctx.platforms and "rsc" not in ctx.platforms
+
+
+def test_a_parameter_documented_as_above_lends_the_values_another_route_lists():
+    pictures = Route.objects.get(
+        platform__namespace="myfigurecollection", key="/:category?/:language?"
+    )
+
+    lent = values_lent(pictures)
+
+    assert ("ja" in {value for _label, value in lent["language"]}) and "category" not in lent
+
+
+def test_values_lent_fill_the_parameter_as_its_own_would():
+    pictures = Route.objects.get(
+        platform__namespace="myfigurecollection", key="/:category?/:language?"
+    )
+
+    filled = route_fill(pictures, "MyFigureCollection pictures of the week, in Japanese")
+
+    assert filled.path == "/myfigurecollection/potw/ja"
+
+
+def test_a_route_without_a_parameter_as_above_borrows_nothing():
+    assert values_lent(Route.objects.get(platform__namespace="lemonde", key="/en/:category?")) == {}
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        (
+            "What exhibitions are coming up soon at the Zhejiang Provincial Museum?",
+            "/zjmuseum/exhibition/forecast",
+        ),
+        ("Zhejiang Provincial Museum upcoming exhibitions", "/zjmuseum/exhibition/forecast"),
+    ],
+)
+def test_upcoming_names_the_label_of_what_is_about_to_start(question, path):
+    assert first_path(question) == path
