@@ -231,6 +231,8 @@ _ZH_KINDS = "|".join(
         *ZH_KIND_NOUNS,
         *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 帖子 贴吧 播客 up主"),
         *str.split("专辑 电台 漫画 课程 番剧 节目 书 小说 app 软件 答主 歌手 画师 剧 电影"),
+        # the sections of a site, which one said by the asker alone: 我常逛的那个版块
+        *str.split("版块 板块 栏目 专题 分区 论坛"),
         "up 主",
     ]
 )
@@ -255,7 +257,9 @@ ONE_OF_KIND_ZH = re.compile(
     rf"\s*(?:[A-Za-z][\w.\-]{{0,15}}\s*)?(?:{_ZH_KINDS})"
     # one of the people who post, a short Chinese word between (a platform's name, an
     # adjective): 一个斗鱼主播, 一位知乎答主, 一个有趣的博主
-    rf"|(?:一个|一位|有个|有一个|某个|某位)[\u4e00-\u9fff]{{0,4}}的?\s*(?:{_ZH_PEOPLE})",
+    rf"|(?:一个|一位|有个|有一个|某个|某位)[\u4e00-\u9fff]{{0,4}}的?\s*(?:{_ZH_PEOPLE})"
+    # an account on a platform, its name and 号: 一个搜狐号, 某个头条号, 有个百家号
+    rf"|(?:一个|有个|有一个|某个)[\u4e00-\u9fff]{{1,3}}号",
     re.I,
 )
 

@@ -148,10 +148,14 @@ def platform_hosts(platform: Platform) -> tuple[str, ...]:
 
 def route_reading(route: Route) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
     """What the run's reading reads the query with for ``route``
-    (``Reading.route_subjects``): its platform's names, the route's own words (never a value)
-    and its platform's host."""
+    (``Reading.route_subjects``): its platform's names, the route's own words and the names of
+    the platform's other routes (never a value: 知园's "newsletter" is its Newsletter route,
+    no author of its notes) and its platform's host."""
     platform = route.platform
-    return platform_words(platform), route_words(route.path, route.name), platform_hosts(platform)
+    names = Route.objects.filter(platform_id=platform.pk).exclude(pk=route.pk)
+    siblings = {w for name in names.values_list("name", flat=True) for w in route_words("", name)}
+    excluded = route_words(route.path, route.name) | siblings
+    return platform_words(platform), excluded, platform_hosts(platform)
 
 
 def route_fill(route: Route, question: str, *, asked: Asked | None = None) -> FilledPath:

@@ -49,6 +49,7 @@ LOWER_CASE_RE = re.compile(r"全小写|小写|lower[- ]?case", re.I)
 SLUG_ID_RE = re.compile(r"[a-z][a-z0-9_\-]{3,}")
 # An id numbered (a run of five digits or more: id408709785), and a digit anywhere
 NUMBERED_RE = re.compile(r"\d{5}")
+WORD_NUMBERED_RE = re.compile(r"[A-Za-z]+(?:[-_]\d+)+")
 DIGIT_RE = re.compile(r"\d")
 NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
 
@@ -119,6 +120,8 @@ def _fits(entity: Entity, slot: Slot) -> bool:
         return False  # an id (id414478124, UC...) is never Chinese words
     if shape == "id" and NUMBERED_RE.search(slot.example) and not DIGIT_RE.search(entity.value):
         return False  # an id numbered as id408709785 is, never a word ("Apple TV")
+    if WORD_NUMBERED_RE.fullmatch(slot.example or ""):  # a board as forum-6-1, an issue as
+        return WORD_NUMBERED_RE.fullmatch(entity.value) is not None  # IJPL-174543: never "S1"
     if entity.kind == "topic":  # "about X", "搜索 X": something to search for, not a name
         return _searched(slot)
     if entity.kind in ("pair", "domain", "file") or (entity.kind == "number" and not entity.marked):

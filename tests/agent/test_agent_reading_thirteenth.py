@@ -7,6 +7,7 @@ from agent.routes.enums import option_named
 from agent.routes.fit import route_fill, values_lent
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks, value_columns
+from agent.vocabulary import ASKERS_KIND_ZH, ONE_OF_KIND_ZH
 from catalog.abbreviations import short_names
 from catalog.models import Route
 from tests.agent.test_agent_route_offline import first_path, route
@@ -188,3 +189,27 @@ def test_a_route_without_a_parameter_as_above_borrows_nothing():
 )
 def test_upcoming_names_the_label_of_what_is_about_to_start(question, path):
     assert first_path(question) == path
+
+
+def asks(question: str) -> list[str]:
+    _chosen, ctx = route(question)
+    assert not ctx.paths, f"{question!r} read {ctx.paths}"
+    return [need["parameter"] for need in ctx.needs]
+
+
+def test_an_account_on_a_platform_said_as_one_of_its_kind_is_asked_for():
+    assert ONE_OF_KIND_ZH.search("\u6211\u5173\u6ce8\u4e86\u4e00\u4e2a\u5934\u6761\u53f7")
+    assert asks("我关注了一个搜狐号, 想在它更新时收到推送") == ["xpt"]
+
+
+def test_a_section_the_asker_visits_is_unnamed():
+    assert ASKERS_KIND_ZH.search("我常看的那个栏目")
+    assert asks("S1 我常逛的那个版块, 想订阅一下它的论坛摘要") == ["tid"]
+
+
+def test_an_id_of_a_word_and_numbers_takes_only_that_form():
+    assert first_path("Saraba1st 论坛摘要 forum-75-1") == "/saraba1st/digest/forum-75-1"
+
+
+def test_the_name_of_another_route_of_the_platform_is_no_subject():
+    assert asks("知园上有个作者的newsletter写得挺好, 想订阅他的") == ["author"]
