@@ -330,14 +330,19 @@ LABEL_ONLY_RE = re.compile(r"^(?:只看|只显示|仅看|仅显示|只|仅)|的$
 LABEL_PARTS_RE = re.compile(r"\s*[\uff0f\u3001]\s*")
 
 
-def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) -> str | None:
+def option_named(
+    question: str, choices: list[tuple[str, str]], *, loose: bool, apart: str | None = None
+) -> str | None:
     """The value of the option the question names best, or None.
 
     A span of time matches first. Otherwise a label (or value) counts when at least 60% of its
     words / character pairs appear in the question, so "最热的主题" names "最热主题" but not
     "最新主题". ``loose`` (a required parameter) also counts the other language's words of a
     concept; otherwise a value said in passing (latest, 全部) names something only when the
-    question asks for that very word (``asked_for``), and then below any other value."""
+    question asks for that very word (``asked_for``), and then below any other value. Of two
+    labels said alike, the one said more often in ``apart`` (the question without the names of
+    its platform and route: 太平洋科技's 科技新闻 says no 科技) is read."""
+    counted = (apart if apart is not None else question).lower()
     asked_spans = spans(question)
     for label, value in choices:
         if asked_spans & (spans(label) | spans(value)):
@@ -366,7 +371,7 @@ def option_named(question: str, choices: list[tuple[str, str]], *, loose: bool) 
             # ("Ask HN threads" asks for ask).
             generic = text.lower() in GENERIC
             # of two labels said alike, the one said more often (体育 twice, 四川 once)
-            times = question.lower().count(text.lower()) if direct else 0
+            times = counted.count(text.lower()) if direct else 0
             candidate = (overlap, direct, not passing, not generic, len(text), times, value)
             if overlap >= 0.6 and (best is None or candidate[:6] > best[:6]):
                 best = candidate

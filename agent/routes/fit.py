@@ -242,16 +242,19 @@ def region_said(query: str, route: Route) -> int:
     return 0 if not codes else (1 if codes & said else -1)
 
 
-def _names_values(route: Route, named: list[tuple]) -> bool:
-    """Every subject value of the routes taking one is a word of ``route``'s name."""
+def _names_values(route: Route, path: FilledPath | None, named: list[tuple]) -> bool:
+    """Every subject value of the routes taking one is a word of ``route``'s name, or of a
+    value ``path`` chose from its list ("toutiao sports channel": news_sports, no user)."""
     values = {
         v.casefold()
-        for _ns, _route, path, _below in named
-        for k, v in path.params.items()
-        if path.sources.get(k) not in NOT_NAMED
+        for _ns, _route, path_named, _below in named
+        for k, v in path_named.params.items()
+        if path_named.sources.get(k) not in NOT_NAMED
     }
     name = platform_blank(route.name, platform_words(route.platform))  # its own name: no title
     words = set(re.findall(r"\w+", name.casefold()))
+    chosen = (v for k, v in path.params.items() if path.sources.get(k) == "option") if path else ()
+    words |= {w for value in chosen for w in re.split(r"[\W_]+", value.casefold()) if w}
     return bool(values) and values <= words
 
 
@@ -350,7 +353,14 @@ def offline_choice(
             named, filled = [], feeds
     # "MIT OpenCourseWare's most visited courses": a value that a subject-less route's name
     # says is that feed's name, no one's
-    titled = [f for f in filled if not f[2].names_subject and _names_values(f[1], named)]
+    # and a value one lists, unless the question names the kind of a route taking a subject
+    # ("IT之家 iPhone 标签": the tag, not the iPhone channel)
+    kinded = any(kind_said(r.name, r.path, query, r.parameters) for _n, r, _p, _b in named)
+    titled = [
+        f
+        for f in filled
+        if not f[2].names_subject and _names_values(f[1], None if kinded else f[2], named)
+    ]
     if titled:
         named, filled = [], titled
     kinds = {

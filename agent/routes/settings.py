@@ -27,7 +27,9 @@ def settings_fill(
 ) -> None:
     """Fill the settings the question names into ``values`` (``sources``: "option")."""
     own = {word.casefold() for word in platform_words}  # Reuters' author "reuters" is no ask
-    only_as_name = said_within(question, platform_blank(question, platform_words))
+    apart = platform_blank(question, platform_words)
+    only_as_name = said_within(question, apart)
+    apart = platform_blank(apart, sorted(excluded, key=len, reverse=True))  # and its route's
     for slot in (s for s in slots if s.choices):
         # nor a label said only inside the platform's name: 中国作家网's journal 《中国作家》,
         # 理想生活实验室's 实验室 TV ("Qiushi Journal (求是) on qstheory.cn" says 求是 apart)
@@ -40,8 +42,10 @@ def settings_fill(
         # named 洞见) names no setting while another is named ("automotive insights")
         others = [(lab, v) for lab, v in choices if excluded.isdisjoint((lab.casefold(), v))]
         loose = not slot.optional
-        value = option_named(question, others, loose=loose) if others != choices else None
-        if value := value or option_named(question, choices, loose=loose):
+        value = (
+            option_named(question, others, loose=loose, apart=apart) if others != choices else None
+        )
+        if value := value or option_named(question, choices, loose=loose, apart=apart):
             # a value the question names that narrows this one: 最多觀看 (hot) of 本週 (hot/week)
             narrower = [(lab, v) for lab, v in choices if v.startswith(f"{value}/")]
             value = (narrower and option_named(question, narrower, loose=loose)) or value

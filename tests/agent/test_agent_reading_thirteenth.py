@@ -213,3 +213,18 @@ def test_an_id_of_a_word_and_numbers_takes_only_that_form():
 
 def test_the_name_of_another_route_of_the_platform_is_no_subject():
     assert asks("知园上有个作者的newsletter写得挺好, 想订阅他的") == ["author"]
+
+
+def test_a_label_said_inside_the_route_name_counts_less_than_one_said_apart():
+    assert (
+        first_path("太平洋科技的科技新闻里, 我只想看人物那一类的报道")
+        == "/pconline/focus/character"
+    )
+
+
+def test_a_word_a_listed_value_spells_is_that_setting_not_someone():
+    assert first_path("toutiao sports channel news pls") == "/toutiao/channel/news_sports"
+
+
+def test_the_kind_of_a_subject_route_said_keeps_the_subject():
+    assert first_path("IT之家 iPhone 标签的最新资讯") == "/ithome/tag/iPhone"
