@@ -372,7 +372,9 @@ def option_named(
             generic = text.lower() in GENERIC
             # of two labels said alike, the one said more often (体育 twice, 四川 once)
             times = counted.count(text.lower()) if direct else 0
-            candidate = (overlap, direct, not passing, not generic, len(text), times, value)
+            # a Chinese character says as much as a word's letters: 招生通知 beats "notice"
+            size = len(text) + len(CJK_CHAR_RE.findall(text))
+            candidate = (overlap, direct, not passing, not generic, size, times, value)
             if overlap >= 0.6 and (best is None or candidate[:6] > best[:6]):
                 best = candidate
     return best[6] if best else _spread_label(question, choices)

@@ -228,3 +228,11 @@ def test_a_word_a_listed_value_spells_is_that_setting_not_someone():
 
 def test_the_kind_of_a_subject_route_said_keeps_the_subject():
     assert first_path("IT之家 iPhone 标签的最新资讯") == "/ithome/tag/iPhone"
+
+
+def test_a_chinese_label_said_whole_outweighs_an_english_value_of_more_letters():
+    choices = [("学院通知", "notice"), ("招生通知", "enrollment")]
+
+    assert option_named("Tongji SEM admissions notices (招生通知)", choices, loose=False) == (
+        "enrollment"
+    )
