@@ -202,11 +202,11 @@ def page_home(ctx: RunContext, _candidates: list[PlatformHit]) -> list[str]:
     return page_namespaces(ctx, ctx.tried_namespaces | set(UTILITY_NAMESPACES))
 
 
-def site_home(ctx: RunContext, _candidates: list[PlatformHit]) -> list[str]:
+def site_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
     """The readable platform whose page address the question gives (soundcloud.com/odesza,
     greasyfork.org/scripts/423851-simple-youtube-...): the address says the site, whatever
     names its page's words hold (youtube) or the search found."""
-    site = _site_addressed(ctx, ctx.rewrite.query)
+    site = _site_addressed(ctx, ctx.rewrite.query, tuple(c.namespace for c in candidates))
     return [site] if site else []
 
 
@@ -230,10 +230,11 @@ def value_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
     return []
 
 
-def _site_addressed(ctx: RunContext, query: str) -> str | None:
+def _site_addressed(ctx: RunContext, query: str, ranked: tuple[str, ...] = ()) -> str | None:
     """The readable platform whose own address the question gives ("soundcloud.com/odesza",
     "mdpi.com/journal/sensors", a search's "https://magazinelib.com/?s=new+yorker", the host
-    alone: outage.report)."""
+    alone: outage.report); of two at one address (bytes.dev's newsletters), the one ranked
+    first by the search (``ranked``)."""
     bare = SCHEME_RE.sub(" ", query)
     hosts = {m.group(1).casefold().removeprefix("www.") for m in BARE_URL_RE.finditer(bare)}
     hosts |= {m.group(1).casefold() for m in SCHEMED_HOST_RE.finditer(query)}
@@ -248,6 +249,7 @@ def _site_addressed(ctx: RunContext, query: str) -> str | None:
         .values_list("namespace", flat=True)
         .distinct()
     )
+    found = sorted(found, key=lambda ns: ranked.index(ns) if ns in ranked else len(ranked))
     return next(iter(found), None)
 
 

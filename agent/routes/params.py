@@ -124,8 +124,10 @@ def _fits(entity: Entity, slot: Slot) -> bool:
         return WORD_NUMBERED_RE.fullmatch(entity.value) is not None  # IJPL-174543: never "S1"
     if entity.kind == "topic":  # "about X", "搜索 X": something to search for, not a name
         return _searched(slot)
-    if entity.kind in ("pair", "domain", "file") or (entity.kind == "number" and not entity.marked):
+    if entity.kind in ("pair", "domain", "file"):
         return False
+    if entity.kind == "number" and not entity.marked:
+        return bool(entity.label) and labelled(entity.label, slot)  # keyed for it: "&id=1985"
     return " " not in entity.value or entity.kind == "quoted" or _searched(slot)
 
 
@@ -213,9 +215,13 @@ def _subject_value(
     asked_of = [
         e
         for e in asked.entities
-        if _asked_of(e, slot) or _kind_said_before(e.value, slot, asked.text)
+        if _asked_of(e, slot)
+        or _kind_said_before(e.value, slot, asked.text)
+        or (e.label and labelled(e.label, slot))  # keyed by its name: "&id=19854910"
     ]
     candidates = own + (asked_of if slot.optional else list(asked.entities))
+    # a value keyed by the parameter's name first ("...&id=19854910" for :id)
+    candidates.sort(key=lambda e: not (e.label and labelled(e.label, slot)))
     if _searched(slot):  # a search takes what is marked, else the topic
         candidates = [e for e in candidates if e.marked or e.kind == "quoted"]
     for entity in candidates:

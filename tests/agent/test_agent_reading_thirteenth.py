@@ -236,3 +236,17 @@ def test_a_chinese_label_said_whole_outweighs_an_english_value_of_more_letters()
     assert option_named("Tongji SEM admissions notices (招生通知)", choices, loose=False) == (
         "enrollment"
     )
+
+
+def test_of_two_platforms_at_one_address_the_one_the_search_ranks_first_is_read():
+    assert first_path("bytes.dev react newsletter issues") == "/reactnewsletter"
+    assert first_path("bytes.dev weekly dose of JS") == "/bytes"
+
+
+def test_a_number_keyed_by_the_parameter_name_in_an_address_fills_it():
+    question = (
+        "The official CNBC technology RSS (https://search.cnbc.com/rs/search/combinedcms/"
+        "view.xml?partnerId=wrss01&id=19854910) only gives me summaries: full articles please"
+    )
+
+    assert first_path(question) == "/cnbc/rss/19854910"
