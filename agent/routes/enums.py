@@ -330,6 +330,9 @@ LABEL_ONLY_RE = re.compile(r"^(?:只看|只显示|仅看|仅显示|只|仅)|的$
 LABEL_PARTS_RE = re.compile(r"\s*[\uff0f\u3001]\s*")
 
 
+MISSPELT_MIN = 6  # letters a word has at least to be read misspelt
+
+
 def option_named(
     question: str, choices: list[tuple[str, str]], *, loose: bool, apart: str | None = None
 ) -> str | None:
@@ -377,7 +380,45 @@ def option_named(
             candidate = (overlap, direct, not passing, not generic, size, times, value)
             if overlap >= 0.6 and (best is None or candidate[:6] > best[:6]):
                 best = candidate
-    return best[6] if best else _spread_label(question, choices)
+    return best[6] if best else _spread_label(question, choices) or _misspelt(question, choices)
+
+
+def _misspelt(question: str, choices: list[tuple[str, str]]) -> str | None:
+    """The value of the one label or value whose every Latin word the question says, a long
+    word (six letters or more) misspelt by one letter at most ("product managment" says
+    product-management); None when none is, or several."""
+    said = set(re.findall(r"[a-z]+", question.lower()))
+    found = set()
+    for label, value in choices:
+        for text in (label, value):
+            words = re.findall(r"[a-z]+", text.lower())
+            if not words or not any(len(w) >= MISSPELT_MIN for w in words):
+                continue
+            if all(w in said or _one_off(w, said) for w in words):
+                found.add(value)
+    return found.pop() if len(found) == 1 else None
+
+
+def _one_off(word: str, said: set[str]) -> bool:
+    """A word of six letters or more the question says with one letter left out, added,
+    changed or two swapped."""
+    if len(word) < MISSPELT_MIN:
+        return False
+    return any(abs(len(w) - len(word)) <= 1 and _edits(w, word) <= 1 for w in said if len(w) > 3)
+
+
+def _edits(a: str, b: str) -> int:
+    """Damerau-Levenshtein distance (adjacent swaps count one), for short words."""
+    rows = [list(range(len(b) + 1))]
+    for i, x in enumerate(a, 1):
+        row = [i]
+        for j, y in enumerate(b, 1):
+            cost = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                cost = min(cost, rows[-2][j - 2] + 1)
+            row.append(cost)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 def _spread_label(question: str, choices: list[tuple[str, str]]) -> str | None:

@@ -38,6 +38,7 @@ SETTING_WORDS = frozenset(
 TOPIC_PARAMS = frozenset(
     str.split("keyword keywords query q kw word words search searchword term qw wd tag tags topic")
 )
+SLUG_VALUE_RE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 TABLE_POINTER_RE = re.compile(r"下表|表格|table|below", re.I)
 # A parameter documented on the route above it, on the same page: "语言, 见上表", "Same as above"
 ABOVE_RE = re.compile(r"above|[见見同]?上表|同上", re.I)
@@ -184,7 +185,7 @@ def route_slots(template: str, parameters: object, description: str, example: st
     slots = []
     for name, regex, optional in template_parameters(template):
         spec = parameters.get(name)
-        choices = listed[name]
+        choices = listed[name] or _example_listed(from_example.get(name))
         words = words_of(name)
         # A setting's name (status) with an example naming one thing (a tweet's id) is a subject.
         named_setting = bool(words) and words[-1] in SETTING_WORDS
@@ -207,6 +208,15 @@ def route_slots(template: str, parameters: object, description: str, example: st
             )
         )
     return slots
+
+
+def _example_listed(example: str | None) -> list[tuple[str, str]]:
+    """The values an example lists, joined by commas ("developer-apps,system-tools"), each
+    labelled by its words (system tools): examples of the values the parameter takes."""
+    parts = [p for p in (example or "").split(",") if SLUG_VALUE_RE.fullmatch(p)]
+    if len(parts) < 2 or len(parts) != len((example or "").split(",")):
+        return []
+    return [(re.sub(r"[-_]+", " ", part), part) for part in parts]
 
 
 def shape_of(value: str | None) -> str | None:

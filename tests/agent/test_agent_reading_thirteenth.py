@@ -250,3 +250,38 @@ def test_a_number_keyed_by_the_parameter_name_in_an_address_fills_it():
     )
 
     assert first_path(question) == "/cnbc/rss/19854910"
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("logrocket blog product managment posts", "product-management"),
+        ("logrocket ux desing posts", "ux-design"),
+        ("logrocket posts on ux", None),  # a short word is said as it is or not at all
+    ],
+)
+def test_a_long_word_misspelt_by_one_letter_names_its_value(question, value):
+    choices = [
+        ("dev", "dev"),
+        ("product-management", "product-management"),
+        ("ux-design", "ux-design"),
+    ]
+
+    assert option_named(question, choices, loose=False) == value
+
+
+def test_values_an_example_lists_with_commas_are_values():
+    slots = route_slots(
+        "/recently/:category?",
+        {"category": "Category path name, seperate by comma, default is all categories"},
+        "",
+        "/recently/developer-apps,system-tools",
+    )
+
+    assert slots[0].choices == [
+        ("developer apps", "developer-apps"),
+        ("system tools", "system-tools"),
+    ]
+    assert first_path("macmenubar recently added apps in the system tools category") == (
+        "/macmenubar/recently/system-tools"
+    )
