@@ -24,8 +24,10 @@ CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_RE = re.compile(f"[{CJK}]")
 # An address's scheme and "www.": how it is written, not what it names (its host stays a word).
 SCHEME_RE = re.compile(r"\bhttps?://(?:www\.)?", re.I)
+# Latin letters with their accents (Wiadomości, Müller, café): one word, not three
+LATIN = "A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"
 WORD_RE = re.compile(
-    rf"[A-Za-z0-9]*[{CJK}][{CJK}A-Za-z0-9]*|[A-Za-z0-9][A-Za-z0-9+#.\-']*[A-Za-z0-9+#]|[A-Za-z0-9]"
+    rf"[{LATIN}]*[{CJK}][{CJK}{LATIN}]*|[{LATIN}][{LATIN}+#.\-']*[{LATIN}+#]|[{LATIN}]"
 )
 
 ZH_NUMBERS = {

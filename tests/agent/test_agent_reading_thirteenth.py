@@ -3,10 +3,13 @@ route is named, offline."""
 
 import pytest
 
+from agent.question import WORD_RE, rewrite_offline
+from agent.reading import question_reading
 from agent.routes.enums import option_named
 from agent.routes.fit import route_fill, values_lent
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks, value_columns
+from agent.summary.subject import context_words_load
 from agent.vocabulary import ASKERS_KIND_ZH, ONE_OF_KIND_ZH
 from catalog.abbreviations import short_names
 from catalog.models import Route
@@ -285,3 +288,30 @@ def test_values_an_example_lists_with_commas_are_values():
     assert first_path("macmenubar recently added apps in the system tools category") == (
         "/macmenubar/recently/system-tools"
     )
+
+
+def _topic_terms(question: str, namespace: str, template: str) -> tuple[str, ...]:
+    read = Route.objects.get(path=template)
+    words = context_words_load(
+        namespaces={namespace}, route_ids={read.pk}, paths=[(template, read.pk)]
+    )
+    return question_reading(question, rewrite_offline(question)).topic(words).terms
+
+
+@pytest.mark.parametrize(
+    ("question", "namespace", "template"),
+    [
+        ("Let me know whenever ManicTime puts out a new release, I keep forgetting to update it.",
+         "manictime", "/manictime/releases"),
+        ("Penguin Random House book lists, the curated ones, in my reader if possible",
+         "penguin-random-house", "/penguin-random-house/the-read-down"),
+        ("重庆燃气的停气检修通知能不能帮我盯着, 上次突然停气", "cqgas", "/cqgas/tqtz"),
+        ("HKJunkCall 最近有咩新嘅資訊?", "hkjunkcall", "/hkjunkcall"),
+    ],
+)  # fmt: skip
+def test_words_of_how_a_question_is_put_are_no_topic(question, namespace, template):
+    assert _topic_terms(question, namespace, template) == ()
+
+
+def test_a_latin_word_with_accents_is_one_word():
+    assert WORD_RE.findall("Onet Wiadomości, café") == ["Onet", "Wiadomości", "café"]
