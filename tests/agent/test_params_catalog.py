@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from agent.routes.fit import route_fill
-from agent.routes.params import SubjectMissing
-from agent.routes.slots import route_slots, shape_of
+from agent.routes.fit import route_fill, values_lent
+from agent.routes.params import WORD_NUMBERED_RE, SubjectMissing
+from agent.routes.slots import route_slots, shape_of, slots_lent
 from catalog.models import Route
 from fetching.paths import RoutePathRejected, catalog_cache_clear, path_build, template_values
 
@@ -33,7 +33,9 @@ class Case:
 def _fresh(example: str, index: int) -> str | None:
     """A value of the example's shape that is not the example's."""
     shape = shape_of(example)
-    if shape in ("number", "stock"):
+    if WORD_NUMBERED_RE.fullmatch(example):  # forum-6-1: a word and numbers
+        fresh = f"lumenqx-{index}"
+    elif shape in ("number", "stock"):
         fresh = re.sub(r"[0-9]", lambda m: str((int(m.group(0)) + 3) % 10), example)
     else:
         fresh = {
@@ -58,6 +60,7 @@ def _question(route: Route, value: str, index: int) -> tuple[str, str]:
 
 def _case(route: Route, index: int) -> Case | None:
     slots = route_slots(route.path, route.parameters, route.description, route.example)
+    slots = slots_lent(slots, values_lent(route))  # "as above": another route's values
     required = [s for s in slots if not s.optional]
     subjects = [s for s in required if s.subject]
     if not subjects or any(s.example is None for s in subjects):
