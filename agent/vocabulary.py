@@ -32,7 +32,7 @@ INDEFINITE_EN = frozenset(
     str.split(
         """a an some any certain my our your their his her its i we you they me us them mine ours
     yours theirs someone somebody something anyone anybody anything one whoever whichever
-    whatever this that these those i'm i've we're we've"""
+    whatever this that these those i'm i've we're we've whose who whom which"""
     )
 )
 # The asker's circle and what the asker does with a thing: "the image my team deploys",
@@ -221,9 +221,11 @@ SETTING_KINDS_EN = frozenset(
     str.split("category categories section sections column columns series system systems")
 )
 _KINDS = "|".join(sorted(EN_KIND_NOUNS | KIND_EN | SETTING_KINDS_EN, key=len, reverse=True))
-# "the channel (that) I follow", "the game my friend plays"
+# "the channel (that) I follow", "the game my friend plays", "one author on Voronoi whose
+# charts I love"
 KIND_ASKERS_EN = re.compile(
     rf"\b(?:{_KINDS})\s+(?:that\s+|which\s+|who\s+)?(?:i|we|you|my|our|your)\b"
+    rf"|\b(?:{_KINDS})\s+(?:[\w.'\u2019-]+\s+){{0,3}}?whose\b"
 )
 # "our project's repository", "my favourite YouTube channel": a possessive, then within three
 # words a kind of subject

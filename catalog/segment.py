@@ -126,3 +126,10 @@ def zh_function_words(text: str) -> frozenset[str]:
             if pair.flag in FUNCTION_FLAGS and len(pair.word) >= 2 and not compound:
                 found.add(pair.word)
     return frozenset(found)
+
+
+def zh_leads_as_function(run: str) -> bool:
+    """The first word of a Chinese run is a verb, a pronoun or another function word (写, 我,
+    很): how a sentence goes on, never the start of a name."""
+    first = next(iter(segmenter().cut(run[:12], HMM=True)), None)
+    return first is not None and (first.flag in FUNCTION_FLAGS or first.flag.startswith("r"))

@@ -69,7 +69,7 @@ from agent.vocabulary import (
     PUT_EN,
     intent_word,
 )
-from catalog.segment import zh_scripts
+from catalog.segment import zh_leads_as_function, zh_scripts
 
 # Words around a topic that are not part of it ("latest posts about X"): never a topic.
 EN_FILLER = FILLER_EN
@@ -186,6 +186,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             # A name marker's name stands right after it ("用户最近的回答" names no one).
             if not words and token.startswith(("的", *INDEFINITE_ZH, *([] if phrase else ZH_CUT))):
                 break
+            if not words and zh_leads_as_function(token):
+                break  # "有个作者写得挺好", "up主我挺喜欢的": a verb or pronoun, no name, follows
             word = _zh_word(token)
             # a name that runs on into Latin letters or digits is one name: 小米14, 华为Mate60
             if word == token and (glued := GLUED_RE.match(text, match.end())):

@@ -13,6 +13,7 @@ from agent.summary.subject import context_words_load
 from agent.vocabulary import ASKERS_KIND_ZH, ONE_OF_KIND_ZH
 from catalog.abbreviations import short_names
 from catalog.models import Route
+from catalog.segment import zh_leads_as_function
 from tests.agent.test_agent_route_offline import first_path, route
 
 pytestmark = pytest.mark.django_db
@@ -315,3 +316,21 @@ def test_words_of_how_a_question_is_put_are_no_topic(question, namespace, templa
 
 def test_a_latin_word_with_accents_is_one_word():
     assert WORD_RE.findall("Onet Wiadomości, café") == ["Onet", "Wiadomości", "café"]
+
+
+@pytest.mark.parametrize(
+    ("question", "parameter"),
+    [
+        ("创业邦上有个作者写得挺好的, 想关注一下他的文章", "id"),
+        ("有个爱奇艺的up主我挺喜欢的, 他一发新视频我就想知道", "uid"),
+        ("There's this one author on Voronoi whose charts I love, can you track their posts?",
+         "username"),
+    ],
+)  # fmt: skip
+def test_what_follows_a_kind_said_as_one_of_many_names_no_one(question, parameter):
+    assert asks(question) == [parameter]
+
+
+def test_a_verb_or_a_pronoun_starts_no_name_but_a_name_does():
+    assert zh_leads_as_function("写得挺好的") and zh_leads_as_function("我挺喜欢的")
+    assert not zh_leads_as_function("老番茄的最新视频")
