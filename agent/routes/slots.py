@@ -38,6 +38,14 @@ SETTING_WORDS = frozenset(
 TOPIC_PARAMS = frozenset(
     str.split("keyword keywords query q kw word words search searchword term qw wd tag tags topic")
 )
+# Backticked values one after another, commas between: "`apache`, `apache.ooo`, `kernel`"
+BACKTICKED_RE = re.compile(r"`([A-Za-z0-9_.\-]{1,40})`")
+BACKTICK_LIST_RE = re.compile(
+    r"`[A-Za-z0-9_.\-]{1,40}`(?:\s*[,\uff0c\u3001]\s*`[A-Za-z0-9_.\-]{1,40}`){2,}"
+)
+MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+# A value and its Chinese label joined by a hyphen, in a list: "wuxia-武侠, kehuan-科幻"
+VALUE_LABEL_RE = re.compile(r"(?<![\w-])([a-z0-9]+)-([\u4e00-\u9fff]{1,10})(?=[,\uff0c\u3001\s]|$)")
 SLUG_VALUE_RE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 TABLE_POINTER_RE = re.compile(r"下表|表格|table|below", re.I)
 # A parameter documented on the route above it, on the same page: "语言, 见上表", "Same as above"
@@ -185,7 +193,10 @@ def route_slots(template: str, parameters: object, description: str, example: st
     slots = []
     for name, regex, optional in template_parameters(template):
         spec = parameters.get(name)
-        choices = listed[name] or _example_listed(from_example.get(name))
+        example_value = from_example.get(name)
+        choices = (
+            listed[name] or _example_listed(example_value) or _described(description, example_value)
+        )
         words = words_of(name)
         # A setting's name (status) with an example naming one thing (a tweet's id) is a subject.
         named_setting = bool(words) and words[-1] in SETTING_WORDS
@@ -208,6 +219,25 @@ def route_slots(template: str, parameters: object, description: str, example: st
             )
         )
     return slots
+
+
+def _described(description: str, example: str | None) -> list[tuple[str, str]]:
+    """Values the route's description lists outside a table, when the parameter's example is
+    one of three or more of them: backticked, one after another ("Supported site identifiers:
+    [`apache`](...), [`kernel`](...)"), or each with its label after a hyphen
+    ("jinqigengxin-近期更新,wuxia-武侠")."""
+    if not example:
+        return []
+    text = MD_LINK_RE.sub(r"\1", description)  # [`kernel`](https://...) is `kernel`
+    runs = [run.group(0) for run in BACKTICK_LIST_RE.finditer(text)]
+    for found in (
+        *([(value, value) for value in BACKTICKED_RE.findall(run)] for run in runs),
+        [(label, value) for value, label in VALUE_LABEL_RE.findall(description)],
+    ):
+        values = {value for _label, value in found}
+        if len(values) >= 3 and example in values:
+            return found
+    return []
 
 
 def _example_listed(example: str | None) -> list[tuple[str, str]]:

@@ -5,7 +5,7 @@ import pytest
 
 from agent.question import WORD_RE, rewrite_offline
 from agent.reading import question_reading
-from agent.routes.enums import option_named
+from agent.routes.enums import inline_values, option_named
 from agent.routes.fit import route_fill, values_lent
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks, value_columns
@@ -334,3 +334,40 @@ def test_what_follows_a_kind_said_as_one_of_many_names_no_one(question, paramete
 def test_a_verb_or_a_pronoun_starts_no_name_but_a_name_does():
     assert zh_leads_as_function("写得挺好的") and zh_leads_as_function("我挺喜欢的")
     assert not zh_leads_as_function("老番茄的最新视频")
+
+
+def test_values_the_route_description_lists_one_after_another_are_the_parameters():
+    said = (
+        "Supported site identifiers: [`apache`](https://bz.apache.org/bugzilla), "
+        "[`kernel`](https://bugzilla.kernel.org), [`webkit`](https://bugs.webkit.org)"
+    )
+
+    slots = route_slots("/bug/:site/:bugId", {"site": "site identifier"}, said, "/bug/webkit/1")
+
+    assert slots[0].choices == [("apache", "apache"), ("kernel", "kernel"), ("webkit", "webkit")]
+
+
+def test_backticked_words_in_prose_list_no_values():
+    said = (
+        "Set it to `true` `yes` `t` or leave it; the id is `6b5c39b3dd84`, see `/qk/6b5c39b3dd84`"
+    )
+
+    slots = route_slots("/qk/:id", {"id": "期刊 id"}, said, "/qk/6b5c39b3dd84")
+
+    assert slots[0].choices == [] and slots[0].subject
+
+
+def test_values_listed_each_with_its_label_after_a_hyphen_are_read():
+    said = "支持小说类型: jinqigengxin-近期更新,dushi-都市,wuxia-武侠,kehuan-科幻"
+
+    slots = route_slots("/novel/:type", {"type": "小说类型"}, said, "/novel/jinqigengxin")
+
+    assert ("武侠", "wuxia") in slots[0].choices
+    assert first_path("知轩藏书最近上了哪些武侠小说") == "/zxcs/novel/wuxia"
+
+
+def test_a_value_said_equal_to_its_label_is_listed():
+    said = "语言: `china` = 简体中文 (默认), `tchina` = 繁體中文"
+
+    assert ("繁體中文", "tchina") in inline_values(said)
+    assert first_path("共同網有繁體中文版嗎? 想看繁中的最新報導") == "/kyodonews/tchina"
