@@ -378,10 +378,23 @@ def option_named(
             times = counted.count(text.lower()) if direct else 0
             # a Chinese character says as much as a word's letters: 招生通知 beats "notice"
             size = len(text) + len(CJK_CHAR_RE.findall(text))
-            candidate = (overlap, direct, not passing, not generic, size, times, value)
-            if overlap >= 0.6 and (best is None or candidate[:6] > best[:6]):
+            # the one said as the only one wanted ("only the crime news", 只看人物)
+            wanted = direct and _said_only(text, question)
+            candidate = (overlap, direct, not passing, not generic, wanted, size, times, value)
+            if overlap >= 0.6 and (best is None or candidate[:7] > best[:7]):
                 best = candidate
-    return best[6] if best else _spread_label(question, choices) or _misspelt(question, choices)
+    return best[7] if best else _spread_label(question, choices) or _misspelt(question, choices)
+
+
+def _said_only(label: str, question: str) -> bool:
+    """``label`` is said as the only thing wanted: "only the crime news", "just Cinderella
+    Girls", 只看人物, 仅要快讯."""
+    said = re.escape(label)
+    pattern = (
+        rf"\b(?:only|just)\s+(?:the\s+|a\s+|an\s+)?{said}"
+        rf"|(?:\u53ea|\u4ec5)[\u770b\u8981\u8ba2]?{said}"
+    )
+    return re.search(pattern, question, re.I) is not None
 
 
 def _misspelt(question: str, choices: list[tuple[str, str]]) -> str | None:

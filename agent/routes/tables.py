@@ -66,7 +66,9 @@ def captioned_tables(description: str) -> list[tuple[str, list[tuple[str, str]]]
         else:
             pairs = []
             for labels, values in zip(rows[0::2], rows[1::2], strict=False):
-                if _all_slugs(labels) and not _all_slugs(values):
+                swapped = _slug_count(labels) > _slug_count(values)  # values over labels
+                paths = any(cell.startswith("/") for cell in values)  # examples: not labels
+                if swapped and not _all_slugs(values) and not paths:
                     labels, values = values, labels
                 pairs.extend((lab, val) for lab, val in zip(labels, values, strict=False) if val)
         if pairs:
@@ -181,6 +183,11 @@ def _cell_text(cell: str) -> str:
         return ""  # the value left out, "(empty)" or 留空 for the home page: no value to write
     ways = [way.strip(" `") for way in EITHER_RE.split(text)]
     return ways[0] if len(ways) > 1 and all(SLUG_RE.fullmatch(way) for way in ways) else text
+
+
+def _slug_count(cells: list[str]) -> int:
+    """How many cells read as path values: the row of values has more ("| 其他任意值 | mto |")."""
+    return sum(SLUG_RE.fullmatch(cell) is not None for cell in cells if cell)
 
 
 def _all_slugs(cells: list[str]) -> bool:

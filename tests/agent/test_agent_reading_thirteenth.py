@@ -371,3 +371,26 @@ def test_a_value_said_equal_to_its_label_is_listed():
 
     assert ("繁體中文", "tchina") in inline_values(said)
     assert first_path("共同網有繁體中文版嗎? 想看繁中的最新報導") == "/kyodonews/tchina"
+
+
+def test_values_over_labels_are_read_when_a_label_row_holds_one_that_is_no_value():
+    said = """| 其他任意值 | mto          | mpt          | gi       |
+| ---------- | ------------ | ------------ | -------- |
+| 全部订阅   | 教学运行管理 | 实践教学管理 | 综合信息 |"""
+
+    assert ("实践教学管理", "mpt") in table_blocks(said)[0]
+
+
+def test_a_row_of_example_paths_is_no_row_of_labels():
+    said = """| HN100              | User submitted                       |
+| ------------------ | ------------------------------------ |
+| `/hackernews/over` | `/hackernews/submitted/sources/dang` |"""
+
+    assert ("/hackernews/over", "HN100") not in table_blocks(said)[0]
+
+
+def test_the_label_said_as_the_only_one_wanted_is_read():
+    choices = [("Top Stories (default)", "top-stories"), ("Crime", "crime")]
+    question = "Only the crime news from nltimes.nl, the top stories feed is way too broad"
+
+    assert option_named(question, choices, loose=False) == "crime"
