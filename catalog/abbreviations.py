@@ -23,6 +23,10 @@ JOINING_WORDS = frozenset("和与及的")
 SCHOOL_SUFFIXES = ("大学", "学院")
 # One character that says what kind of body a name is: 新闻网, 人民日报, 电视台, 通讯社, 统计局
 KIND_CHARACTERS = frozenset("网报台社局部院所厅站")
+PROPER_FLAGS = frozenset(("nr", "nz", "nt", "nrt", "nrfg"))
+# A company's legal form and its trade, said after its name and left out when it is named
+COMPANY_FORMS = ("股份有限公司", "有限责任公司", "有限公司", "集团公司", "公司")
+COMPANY_TRADES = ("投资", "控股", "科技", "网络", "信息技术", "传媒", "文化", "实业", "集团")
 MIN_BARE = 4  # 海关总署; what is left of 国家图书馆, 图书馆, is any library's name
 MIN_WORDS = 3  # a name of two words (北京日报) is short already: 北日 says nothing
 # Provinces whose schools go by the province's one character, not its name's first: 四川农业大学
@@ -39,6 +43,19 @@ def short_names(name: str) -> set[str]:
         name = name.removeprefix(prefix)
     # the body said without the state's prefix: 中华人民共和国海关总署 is 海关总署
     bare = {name} if name != full and len(name) >= MIN_BARE else set()
+    # a company without its legal form, and then its trade: 中央汇金投资有限责任公司 is
+    # 中央汇金投资 and 中央汇金
+    for form in COMPANY_FORMS:
+        if name.endswith(form) and len(name) - len(form) >= MIN_BARE:
+            name = name.removesuffix(form)
+            bare.add(name)
+            trade = next((t for t in COMPANY_TRADES if name.endswith(t)), "")
+            if trade and len(name) - len(trade) >= MIN_BARE:
+                bare.add(name.removesuffix(trade))
+            break
+    # a site by its name without 网, when that is a proper name: 拉勾网 is 拉勾 (人民网 no 人民)
+    if name.endswith("网") and len(name) >= 3 and _proper_name(name[:-1]):
+        bare.add(name[:-1])
     tokenizer = segmenter().tokenizer
     words = [
         part
@@ -59,6 +76,13 @@ def short_names(name: str) -> set[str]:
     elif words[-1] in KIND_CHARACTERS:
         found.add(initials[:-1])  # 经济观察网 is 经观 too
     return bare | {s for s in found if len(s) >= 2 and s != name}
+
+
+def _proper_name(text: str) -> bool:
+    """``text`` is one word the segmenter tags as a name (a person's, an organisation's, any
+    other proper noun): 拉勾, 新浪; not a common word (人民) or words (中国新闻)."""
+    pairs = list(segmenter().cut(text, HMM=True))
+    return len(pairs) == 1 and pairs[0].flag in PROPER_FLAGS
 
 
 def _parts(word: str, parts: set[str]) -> list[str]:

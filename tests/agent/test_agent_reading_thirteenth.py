@@ -394,3 +394,23 @@ def test_the_label_said_as_the_only_one_wanted_is_read():
     question = "Only the crime news from nltimes.nl, the top stories feed is way too broad"
 
     assert option_named(question, choices, loose=False) == "crime"
+
+
+@pytest.mark.parametrize(
+    ("name", "shorts"),
+    [
+        ("中央汇金投资有限责任公司", {"中央汇金投资", "中央汇金"}),
+        ("拉勾网", {"拉勾"}),
+        ("新浪网", {"新浪"}),
+    ],
+)
+def test_a_company_goes_without_its_legal_form_and_a_site_without_wang(name, shorts):
+    assert shorts <= short_names(name)
+
+
+def test_a_site_named_by_a_common_word_keeps_its_wang():
+    assert "人民" not in short_names("人民网")
+
+
+def test_a_site_said_without_wang_is_the_platform_where_jobs_are_read():
+    assert first_path("拉勾上深圳的 Python 岗位有新发布的吗? 在找工作") == "/lagou/jobs/Python/深圳"
