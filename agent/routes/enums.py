@@ -39,6 +39,17 @@ FLAG_VALUE_RE = re.compile(
     r"`([A-Za-z0-9_.\-]{1,40})`\s*(?:以|to\s+)?([^\uff0c,\u3002;\uff1b`]{1,20})",
     re.I,
 )
+QUOTED_LABEL_RE = re.compile(
+    r"[\u300c\u201c\"'\u300e]([^\u300d\u201d\"'\u300f]{1,20})[\u300d\u201d\"'\u300f]"
+)
+# A feature asked "whether" first, its value to pass after: "是否获取全文, 需要获取则传入参数`y`"
+FLAG_ASKED_RE = re.compile(
+    r"\u662f\u5426([^\uff0c,\u3002;\uff1b`]{1,12})[\uff0c,][^`\u3002]{0,16}?"
+    r"(?:\u4f20\u5165|\u586b\u5165|\u586b\u5199|\u8bbe\u4e3a|\u8bbe\u7f6e\u4e3a)(?:\u53c2\u6570)?\s*"
+    r"`([A-Za-z0-9_.\-]{1,40})`"
+)
+# The verb a feature's label starts with: 获取全文 is 全文 got, 显示图片 图片 shown
+LABEL_VERB_RE = re.compile(r"^(?:\u83b7\u53d6|\u663e\u793a|\u5305\u542b|\u8f93\u51fa|\u5e26)")
 # What a feature's value is said to do, no label of it: "set `free` to enable"
 SWITCHED_ON = frozenset({"enable", "enable it", "turn it on", "启用", "开启", "打开"})
 # "(week, month, year, infinity)": slugs only, no spaces inside one ("e.g. foo" is no list)
@@ -192,6 +203,12 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
     values = list(dict.fromkeys(value for value, _label in found))
     if len(values) == 1 and (only := ONLY_VALUE_RE.search(text or "")):
         return [(only.group(1), only.group(1))]  # "频道, 仅支持 `xsdt`": the one value there is
+    if len(values) == 1 and (asked := FLAG_ASKED_RE.search(text or "")):
+        # "是否获取全文, 需要获取则传入参数`y`": the value does what was asked, 获取全文 (全文)
+        label = asked.group(1).strip()
+        bare = LABEL_VERB_RE.sub("", label)
+        labels = [label] + ([bare] if bare != label and len(bare) >= 2 else [])
+        return [(asked.group(2), asked.group(2))] + [(lab, asked.group(2)) for lab in labels]
     if len(values) == 1 and (flag := FLAG_VALUE_RE.search(text or "")):
         label = flag.group(2).strip()  # "set `free` to enable": the value is its own label
         return [(flag.group(1), flag.group(1))] + (
@@ -367,7 +384,11 @@ def option_named(
             passing = text.lower() in PASSING
             if not grams or len(text.strip()) < 2:
                 continue
-            if passing and not loose and not (text.isascii() and asked_for(text, question)):
+            # 「最新」那个分类: quoted, a word said in passing is the label asked for
+            asked_as_such = (text.isascii() and asked_for(text, question)) or _quoted(
+                text, question
+            )
+            if passing and not loose and not asked_as_such:
                 continue
             overlap = len(grams & asked) / len(grams)
             direct = len(grams & said) / len(grams) >= 0.6  # said as such, not translated
@@ -384,6 +405,11 @@ def option_named(
             if overlap >= 0.6 and (best is None or candidate[:7] > best[:7]):
                 best = candidate
     return best[7] if best else _spread_label(question, choices) or _misspelt(question, choices)
+
+
+def _quoted(label: str, question: str) -> bool:
+    """``label`` is quoted whole in the question: 「最新」, “最新”, "latest"."""
+    return any(m.group(1).strip() == label for m in QUOTED_LABEL_RE.finditer(question))
 
 
 def _said_only(label: str, question: str) -> bool:

@@ -414,3 +414,17 @@ def test_a_site_named_by_a_common_word_keeps_its_wang():
 
 def test_a_site_said_without_wang_is_the_platform_where_jobs_are_read():
     assert first_path("拉勾上深圳的 Python 岗位有新发布的吗? 在找工作") == "/lagou/jobs/Python/深圳"
+
+
+def test_a_feature_asked_whether_first_is_labelled_by_what_it_does():
+    said = "是否获取全文, 需要获取则传入参数`y`"
+
+    assert inline_values(said) == [("y", "y"), ("获取全文", "y"), ("全文", "y")]
+    assert first_path("大眼仔旭的教程资源有更新就推给我, 最好直接带全文") == "/dayanzai/tutorial/y"
+
+
+def test_a_word_said_in_passing_names_its_label_when_quoted():
+    choices = [("全部", ""), ("最新", "new"), ("每天60秒读懂世界", "news")]
+
+    assert option_named("60s.aa1.cn 上「最新」那个分类的文章", choices, loose=False) == "new"
+    assert option_named("60s.aa1.cn 上最新的文章", choices, loose=False) is None
