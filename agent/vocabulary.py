@@ -88,8 +88,7 @@ PUT_EN = frozenset(
         added time i'd i'm i've keep loop ping whenever itself every version versions not only
         over too also included including incl instead either full come comes came send sends
         reader readers got gets getting fine okay ok put puts publishing it all without check
-        checks checking set told rely enjoy if possible ones forget forgets forgetting forgot
-        miss misses missing missed"""
+        checks checking set told rely enjoy if possible ones forget forgets forgetting forgot"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
