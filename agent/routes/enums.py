@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agent.question import ZH_NUMBERS
+from agent.routes.concepts import SYNONYMS
 from agent.routes.words import GENERIC
 from agent.vocabulary import NEGATED_RE
 from catalog.search_terms import word_stem
@@ -113,72 +114,6 @@ TOPIC_FRAME_RE = re.compile(
 # The site's home said as one thing: "front page" is no "front".
 CJK_CHAR_RE = re.compile(r"[\u4e00-\u9fff]")
 HOME_PAGE_RE = re.compile(r"\b(front|home)[\s-]+page\b", re.I)
-
-# One concept, its Chinese and English words (route values are mostly English slugs, labels
-# often Chinese): general vocabulary of feed sites, not any one site's list.
-SYNONYMS: list[tuple[str, ...]] = [
-    ("最热", "热门", "最火", "热榜", "hot", "popular"),
-    ("最新", "latest", "new", "newest"),
-    # "answers newest first": sorted by when each was created (said so, not "newest" alone)
-    ("newest first", "latest first", "按时间", "发布时间", "created"),
-    ("推荐", "recommend", "recommended"),
-    ("精选", "featured"),
-    ("精华", "digest", "essence"),
-    ("全部", "所有", "all"),
-    ("今日", "今天", "每日", "日榜", "today", "daily"),
-    ("本周", "每周", "周榜", "这周", "这礼拜", "这星期", "weekly", "this week", "of the week"),
-    ("即将", "即将开始", "即将上映", "upcoming", "coming soon", "coming up"),
-    ("最多观看", "观看最多", "被看最多", "看的人最多", "阅读最多", "most viewed", "most read"),
-    ("本月", "每月", "月榜", "monthly"),
-    ("年榜", "yearly", "annual"),
-    ("新闻", "news"),
-    ("科技", "tech", "technology"),
-    ("体育", "sport", "sports"),
-    ("财经", "finance", "business"),
-    ("娱乐", "entertainment"),
-    ("游戏", "game", "games", "gaming"),
-    ("汽车", "auto", "autos", "automotive", "car", "cars"),
-    ("国际", "world", "international"),
-    ("军事", "military"),
-    ("足球", "football", "soccer"),
-    ("篮球", "basketball"),
-    ("电影", "movie", "movies", "film"),
-    ("剧集", "电视剧", "series", "show"),
-    ("最高", "highest", "top"),
-    ("音乐", "music"),
-    ("健康", "health"),
-    ("教育", "education"),
-    ("政治", "politics"),
-    ("文化", "culture"),
-    ("旅游", "travel"),
-    ("时尚", "fashion"),
-    ("美食", "food"),
-    ("股票", "stock", "stocks"),
-    ("加密货币", "数字货币", "币", "crypto", "cryptocurrency", "coin", "coins"),
-    ("视频", "video", "videos"),
-    ("图片", "photo", "photos", "picture"),
-    ("评论", "吐槽", "comment", "comments"),
-    ("安卓", "android"),
-    ("苹果", "apple"),
-    ("微软", "microsoft"),
-    ("谷歌", "google"),
-    ("问答", "qa", "question"),
-    ("开放", "open"),
-    ("关闭", "关掉", "closed"),
-    ("中文", "chinese", "zh"),
-    ("英文", "英语", "english", "en"),
-    ("日语", "日文", "日本語", "japanese", "ja"),
-    ("德语", "德文", "german", "deutsch", "de"),
-    ("法语", "法文", "french", "français", "fr"),
-    ("韩语", "韩文", "한국어", "korean", "ko"),
-    ("西班牙语", "spanish", "español", "es"),
-    ("俄语", "俄文", "russian", "русский", "ru"),
-    ("葡萄牙语", "portuguese", "português", "pt"),
-    ("阿拉伯语", "arabic", "ar"),
-    ("意大利语", "italian", "italiano", "it"),
-    ("简体", "简中", "simplified", "sc", "zh-hans", "zh-cn"),
-    ("繁体", "繁體", "繁中", "traditional", "tc", "zh-hant", "zh-tw"),
-]
 
 
 def options_of(spec: Any) -> list[tuple[str, str]]:
