@@ -21,7 +21,7 @@ from agent.routes.forms import (
     VIDEO_RE,
     opaque_id,
 )
-from agent.routes.tables import captioned_tables, grouped_tables, value_columns
+from agent.routes.tables import MD_LINK_RE, captioned_tables, grouped_tables, value_columns
 from catalog.search_terms import word_stem
 from fetching.paths import template_parameters, template_values
 
@@ -39,11 +39,9 @@ TOPIC_PARAMS = frozenset(
     str.split("keyword keywords query q kw word words search searchword term qw wd tag tags topic")
 )
 # Backticked values one after another, commas between: "`apache`, `apache.ooo`, `kernel`"
+_TICKED = r"`[A-Za-z0-9_.\-]{1,40}`"
 BACKTICKED_RE = re.compile(r"`([A-Za-z0-9_.\-]{1,40})`")
-BACKTICK_LIST_RE = re.compile(
-    r"`[A-Za-z0-9_.\-]{1,40}`(?:\s*[,\uff0c\u3001]\s*`[A-Za-z0-9_.\-]{1,40}`){2,}"
-)
-MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+BACKTICK_LIST_RE = re.compile(rf"{_TICKED}(?:\s*[,\uff0c\u3001]\s*{_TICKED}){{2,}}")
 # A value and its Chinese label joined by a hyphen, in a list: "wuxia-武侠, kehuan-科幻"
 VALUE_LABEL_RE = re.compile(r"(?<![\w-])([a-z0-9]+)-([\u4e00-\u9fff]{1,10})(?=[,\uff0c\u3001\s]|$)")
 SLUG_VALUE_RE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
