@@ -113,7 +113,10 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
         target = target if isinstance(target, str) and target else _route_key(route)
         for source in rule["source"]:
             matched = _source_match(source, address) if isinstance(source, str) else None
-            if matched is not None and (hit := _hit(route, target, *matched)):
+            if matched is None:
+                continue
+            values = {k: _page_less(v, route.example or "") for k, v in matched[0].items()}
+            if hit := _hit(route, target, values, matched[1]):
                 hits.append(hit)
                 break
     return hits

@@ -79,6 +79,7 @@ ZH_FILLER = FILLER_ZH
 ZH_CUT = [w for w in ZH_FILLER if len(w) > 1] + ["的", "了", "吗", "呢", "吧"]
 GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
 # A quoted phrase right after 搜 (search), which alone is no marker: 热搜 is a hot list.
+LATIN_RUN_RE = re.compile(r"[A-Za-z][A-Za-z']*")
 SEARCHED_QUOTE_RE = re.compile(r"搜\s*[「“『\"]([^」”』\"]{1,40})")
 
 
@@ -299,7 +300,7 @@ def _marked_before(text: str, excluded: set[str]) -> list[str]:
 
 
 def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
-    if not CJK_RE.search(text):
+    if not CJK_RE.search(text) or _english_glossing(text):
         return []
     for marker in ZH_AFTER_MARKERS + ZH_TOPIC_MARKERS:  # "UP 主" is a marker, not a subject
         text = re.sub(re.escape(marker), " ", text, flags=re.I)
@@ -310,6 +311,14 @@ def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
         for w in WORD_TOKEN_RE.findall(text)
         if len(w) > 1 and not w.isdigit() and usable(w, excluded) and w.lower() not in PEOPLE
     ]
+
+
+def _english_glossing(text: str) -> bool:
+    """An English question that quotes a Chinese or Japanese word ("the essence (精華) picks"):
+    its Latin words outnumber those characters, two of them English function words."""
+    words = LATIN_RUN_RE.findall(text)
+    said = sum(w.lower() in EN_STOP for w in words)
+    return len(words) > len(CJK_RE.findall(text)) and said >= 2
 
 
 def question_read(
@@ -336,6 +345,9 @@ def question_read(
     # the platform's own host, as a page's address gives it (greasyfork.org/scripts/...), names
     # the source, as its name does; said alone it may be a value (an instance: mastodon.social)
     formed = [f for f in formed if not (f.label == "address" and own_host(f.value, hosts))]
+    # nor when another domain is said (winstall.app's Microsoft.PowerToys)
+    if any(f.kind == "domain" and not own_host(f.value, hosts) for f in formed):
+        formed = [f for f in formed if not (f.kind == "domain" and own_host(f.value, hosts))]
     found = [_formed_entity(f, hosts) for f in formed if not describes(f.value.lower(), skip)]
     # 'the user "pg"': a quoted name after an account's marker is someone's; '搜索“具身智能”':
     # one after a topic's marker is something to search for

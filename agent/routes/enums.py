@@ -62,6 +62,11 @@ PAREN_LIST_RE = re.compile(r"\(\s*([a-z0-9_\-]{1,40}(?:\s*[,/|]\s*[a-z0-9_\-]{1,
 BARE_PAIR_RE = re.compile(
     r"(?<![\w`])([A-Za-z0-9_\-]{1,40})\s*[(\uff08]([^()\uff08\uff09`]{1,20})[)\uff09]"
 )
+# A value and its label joined by a colon, in a list: "1:电影, 2:电视剧", "0\uff1a全部"
+COLON_PAIR_RE = re.compile(
+    r"(?<![\w`/])([A-Za-z0-9_\-]{1,20})\s*[:\uff1a]\s*"
+    r"([^\s,\uff0c\u3001;\uff1b:\uff1a/`()\uff08\uff09]{1,20})"
+)
 BARE_LIST_START_RE = re.compile(r"supported values|values?\s*:|可选值?|支持|如", re.I)
 BARE_LIST_END_RE = re.compile(r"default|默认", re.I)
 # The one value a parameter takes: "仅支持 `xsdt`", "only `global` is supported"
@@ -81,7 +86,7 @@ RANGE_RE = re.compile(
 MAX_RANGE = 20
 # "Choose from: date, week, month", "one of hot, new", "可选值 hot、new": a list said in words
 SAID_LIST_RE = re.compile(
-    r"(?:choose from|one of|either|可选值?|取值)\s*[:\uff1a]?\s*"
+    r"(?:choose from|one of|either|fill in|可选值?|取值)\s*[:\uff1a]?\s*"
     r"([a-z0-9_\-]{1,40}(?:\s*(?:,|/|\||\u3001|\bor\b)\s*[a-z0-9_\-]{1,40})+)",
     re.I,
 )
@@ -111,6 +116,7 @@ TOPIC_FRAME_RE = re.compile(
     r"|\b(?:about|regarding|related\s+to|mentioning)\s+[^,.;:!?]{1,40}",
     re.I,
 )
+NOT_ONLY_RE = re.compile(r"\bnot\s+(?:only|just)\s+(?:the\s+|a\s+|an\s+)?[\w\-]+", re.I)
 # The site's home said as one thing: "front page" is no "front".
 CJK_CHAR_RE = re.compile(r"[\u4e00-\u9fff]")
 HOME_PAGE_RE = re.compile(r"\b(front|home)[\s-]+page\b", re.I)
@@ -131,9 +137,10 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
     """Values listed in a parameter's description, when it lists two or more: backticked
     ("can be `all`, `owner`", each with the label in parentheses after it: "`hot` (热门)"),
     else a bare list in parentheses ("Period (week, month, year)") or said as one ("Choose
-    from: date, week, month"), or a description that is a list or a range alone ("top 或
-    newest", "n1~n6") when ``example`` (the route example's value) is one of it. A lone value to
-    fill in for a feature comes with its label ("填入 `pre` 以包含预发布版本")."""
+    from: date, week, month") or with their labels after colons ("1:电影, 2:电视剧"), or a
+    description that is a list or a range alone ("top 或 newest", "n1~n6") when ``example``
+    (the route example's value) is one of it. A lone value to fill in for a feature comes with
+    its label ("填入 `pre` 以包含预发布版本")."""
     found = [(v, "".join(labels)) for v, *labels in INLINE_VALUE_RE.findall(text or "")]
     values = list(dict.fromkeys(value for value, _label in found))
     if len(values) == 1 and (only := ONLY_VALUE_RE.search(text or "")):
@@ -156,14 +163,17 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
         whole = None
     listed = PAREN_LIST_RE.search(text or "") or SAID_LIST_RE.search(text or "") or whole
     ranged = _ranged(text or "")
-    if len(values) < 2 and ranged and example in ranged:
-        found, values = [], ranged
+    colon = COLON_PAIR_RE.findall(text or "")
+    if len(values) < 2 and ranged and example in ranged:  # "(1-5), 1:电影": each with its label
+        found, values = [(v, label) for v, label in colon if v in ranged], ranged
     elif len(values) < 2 and len(bare := _bare_pairs(text or "")) >= 2:
         found, values = bare, list(dict.fromkeys(value for value, _label in bare))
     elif len(values) < 2 and listed:
         parts = re.split(r"\s*(?:[,/|\u3001\u6216]|\bor\b)\s*", listed.group(1))
         values = list(dict.fromkeys(p for p in parts if p))
         found = []
+    elif len(values) < 2 and len(colon) >= 2:
+        found, values = colon, list(dict.fromkeys(value for value, _label in colon))
     if len(values) < 2:
         return []
     labelled = [(label.strip(), value) for value, label in found if label.strip()]
@@ -277,8 +287,11 @@ def option_widened(question: str, choices: list[tuple[str, str]], value: str) ->
     return every
 
 
-# What a Chinese label says around the thing it keeps: "只看…的", "仅显示…" (only ...).
-LABEL_ONLY_RE = re.compile(r"^(?:只看|只显示|仅看|仅显示|只|仅)|的$")
+# What a Chinese label says around the thing it keeps: "只看…的", "仅显示…" (only ...), and the
+# kind of list it is: 科普系列 is 科普's, 投融界频道 投融界's.
+LABEL_ONLY_RE = re.compile(
+    r"^(?:只看|只显示|仅看|仅显示|只|仅)|的$|(?<=..)(?:系列|栏目|专栏|频道|专题|板块|版块|分类)$"
+)
 # What parts a Chinese label's names for one value: a fullwidth slash, 、
 LABEL_PARTS_RE = re.compile(r"\s*[\uff0f\u3001]\s*")
 
@@ -303,6 +316,12 @@ def option_named(
     for label, value in choices:
         if asked_spans & (spans(label) | spans(value)):
             return value
+    # "all of it, not only the latest" asks for more than the latest: another value said
+    # is the one ("not just the readouts" alone still names readouts)
+    if (rest := NOT_ONLY_RE.sub(" ", question)) != question and (
+        value := option_named(rest, choices, loose=loose, apart=apart)
+    ):
+        return value
     question = HOME_PAGE_RE.sub(r"\1page", NEGATED_RE.sub(" ", question))
     asked = _translated(question)  # 评论 names `comments`, "hot" names 热门
     said = _grams(question)
@@ -352,7 +371,7 @@ def _said_only(label: str, question: str) -> bool:
     Girls", 只看人物, 仅要快讯."""
     said = re.escape(label)
     pattern = (
-        rf"\b(?:only|just)\s+(?:the\s+|a\s+|an\s+)?{said}"
+        rf"(?<!\bnot\s)\b(?:only|just)\s+(?:the\s+|a\s+|an\s+)?{said}"
         rf"|(?:\u53ea|\u4ec5)[\u770b\u8981\u8ba2]?{said}"
     )
     return re.search(pattern, question, re.I) is not None

@@ -51,6 +51,7 @@ SLUG_ID_RE = re.compile(r"[a-z][a-z0-9_\-]{3,}")
 NUMBERED_RE = re.compile(r"\d{5}")
 WORD_NUMBERED_RE = re.compile(r"[A-Za-z]+(?:[-_]\d+)+")
 DIGIT_RE = re.compile(r"\d")
+YEAR_RE = re.compile(r"(?:19|20)\d{2}")  # a year said as such: 2023
 NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
 
 
@@ -154,7 +155,13 @@ def _asked_of(entity: Entity, slot: Slot) -> bool:
         entity.role == "account"
         or (entity.kind == "domain" and shape == "domain")
         or (entity.role == "ref" and shape == "number")
+        or (entity.kind == "number" and YEAR_RE.fullmatch(entity.value) and _of_year(slot))
     )
+
+
+def _of_year(slot: Slot) -> bool:
+    """The parameter takes a year ("year", "Year, current year by default")."""
+    return "year" in words_of(slot.name) or slot.description.lower().startswith("year")
 
 
 def _fit(entity: Entity, slot: Slot) -> int:

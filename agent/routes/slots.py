@@ -45,7 +45,7 @@ BACKTICK_LIST_RE = re.compile(rf"{_TICKED}(?:\s*[,\uff0c\u3001]\s*{_TICKED}){{2,
 # A value and its Chinese label joined by a hyphen, in a list: "wuxia-武侠, kehuan-科幻"
 VALUE_LABEL_RE = re.compile(r"(?<![\w-])([a-z0-9]+)-([\u4e00-\u9fff]{1,10})(?=[,\uff0c\u3001\s]|$)")
 SLUG_VALUE_RE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
-TABLE_POINTER_RE = re.compile(r"下表|表格|table|below", re.I)
+TABLE_POINTER_RE = re.compile(r"下表|表格|如下|以下|table|below", re.I)
 # A parameter documented on the route above it, on the same page: "语言, 见上表", "Same as above"
 ABOVE_RE = re.compile(r"above|[见見同]?上表|同上", re.I)
 PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
@@ -121,6 +121,7 @@ def _tables(names: list[str], parameters: dict, description: str, example: dict)
             (n for n in names if _default(n, parameters.get(n), description) in values), None
         )
         owner = owner or next(iter(pointing + settings), None)
+        owner = owner or (names[0] if len(names) == 1 else None)  # the one it can list
         if owner and pairs:
             tables.setdefault(owner, []).extend(pairs)
     for header, pairs in value_columns(description):  # a row's value of another parameter

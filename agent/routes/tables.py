@@ -19,6 +19,7 @@ SLUG_RE = re.compile(
 EITHER_RE = re.compile(r"\s+(?:\u6216|or)\s+")
 # A cell saying the value is left out: "(empty)", "(none)", 空, 留空, "-"
 EMPTY_CELL_RE = re.compile(r"\((?:empty|none|blank)\)|\u7559?\u7a7a|-", re.I)
+ALIKE_RE = re.compile(r"[\s_\-]")
 MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 # Markup around a table's caption line: "::: info Topic", "## Categories", "**分区**"
 CAPTION_MARKUP_RE = re.compile(r"^\s*(?::::\s*(?:tip|info|warning|details)?|#+)|[*:]", re.I)
@@ -57,20 +58,24 @@ def captioned_tables(description: str) -> list[tuple[str, list[tuple[str, str]]]
         if len(rows) == 1:  # a header alone lists values that are their own labels: | 论文 | 时评 |
             blocks.append((caption.strip(), [(cell, cell) for cell in rows[0] if cell]))
             continue
-        listed = rows is not table or not _alternating(rows)  # lists side by side: one a row
-        pairs = _listed(rows) if listed else None
-        if pairs is not None:  # its header names its columns ("| Category | Slug |")
-            caption = " ".join([caption, *rows[0]])
-        elif listed:  # neither rows nor a column of values: links to pages ("| [日本語](...) |")
+        # one column of words under a header: values that are their own labels (not links to
+        # pages: "| [日本語](https://jp.yna.co.kr/...) |")
+        if len(rows) >= 3 and max(len(row) for row in rows) == 1:
+            if not any(f"[{row[0]}](" in description for row in rows):
+                pairs = [(row[0], row[0]) for row in rows[1:] if row[0]]
+                blocks.append((" ".join([caption, *rows[0]]).strip(), pairs))
             continue
-        else:
-            pairs = []
-            for labels, values in zip(rows[0::2], rows[1::2], strict=False):
-                swapped = _slug_count(labels) > _slug_count(values)  # values over labels
-                paths = any(cell.startswith("/") for cell in values)  # examples: not labels
-                if swapped and not _all_slugs(values) and not paths:
-                    labels, values = values, labels
-                pairs.extend((lab, val) for lab, val in zip(labels, values, strict=False) if val)
+        listed = rows is not table or not _alternating(rows)  # lists side by side: one a row
+        pairs = _listed(rows)
+        # every cell a word ("| Business | business |"): one a row when that reading pairs
+        # each label with its own value more often than rows in turn do
+        listed = listed or (pairs is not None and _alike(pairs) > _alike(_alternated(rows)))
+        if not listed:
+            pairs = _alternated(rows)
+        elif pairs is not None:  # its header names its columns ("| Category | Slug |")
+            caption = " ".join([caption, *rows[0]])
+        else:  # neither rows nor a column of values: links to pages ("| [日本語](...) |")
+            continue
         if pairs:
             blocks.append((caption.strip(), pairs))
     return blocks
@@ -104,6 +109,27 @@ def _unfolded(rows: list[list[str]]) -> list[list[str]]:
     width = len(header)
     pairs = [row[i : i + 2] for row in rows[1:] for i in range(0, width, 2)]
     return [header[:2], *(pair for pair in pairs if len(pair) == 2 and any(pair))]
+
+
+def _alternated(rows: list[list[str]]) -> list[tuple[str, str]]:
+    """Pairs of rows of labels and rows of values in turn (values over labels, when only the
+    upper row reads as values)."""
+    pairs = []
+    for labels, values in zip(rows[0::2], rows[1::2], strict=False):
+        swapped = _slug_count(labels) > _slug_count(values)  # values over labels
+        paths = any(cell.startswith("/") for cell in values)  # examples: not labels
+        if swapped and not _all_slugs(values) and not paths:
+            labels, values = values, labels
+        pairs.extend((lab, val) for lab, val in zip(labels, values, strict=False) if val)
+    return pairs
+
+
+def _alike(pairs: list[tuple[str, str]]) -> int:
+    """How many pairs label a value by the value itself, case and separators aside."""
+    return sum(
+        ALIKE_RE.sub("", label.casefold()) == ALIKE_RE.sub("", value.casefold())
+        for label, value in pairs
+    )
 
 
 def _alternating(rows: list[list[str]]) -> bool:

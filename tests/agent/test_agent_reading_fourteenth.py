@@ -1,0 +1,204 @@
+"""The fourteenth pass of issue 29's reading rules. Against the real catalog snapshot where a
+route is named, offline."""
+
+import pytest
+
+from agent.routes.entities import question_read
+from agent.routes.enums import inline_values, option_named
+from agent.routes.params import params_fill
+from agent.routes.slots import route_slots
+from agent.routes.tables import table_blocks
+from fetching.radar import radar_hits
+from tests.agent.test_agent_route_offline import first_path
+
+pytestmark = pytest.mark.django_db
+
+WORDS_A_ROW = """| Categories    | parameter         |
+| ------------- | ----------------- |
+| Featured Map  | mind-map-examples |
+| Business      | business          |
+| Design        | design            |
+| Education     | education         |"""
+
+WORDS_IN_TURN = """| Business News | Design Work |
+| ------------- | ----------- |
+| biz           | dsgn        |
+| Science       | Arts Today  |
+| sci           | arts        |"""
+
+
+def test_a_table_of_words_a_row_pairs_each_label_with_its_own_value():
+    assert table_blocks(WORDS_A_ROW) == [
+        [
+            ("Featured Map", "mind-map-examples"),
+            ("Business", "business"),
+            ("Design", "design"),
+            ("Education", "education"),
+        ]
+    ]
+
+
+def test_a_table_of_words_in_rows_in_turn_still_reads_labels_over_values():
+    assert table_blocks(WORDS_IN_TURN) == [
+        [
+            ("Business News", "biz"),
+            ("Design Work", "dsgn"),
+            ("Science", "sci"),
+            ("Arts Today", "arts"),
+        ]
+    ]
+
+
+def test_one_column_of_words_under_a_header_lists_values_that_are_their_own_labels():
+    table = "| Category |\n| -------- |\n| すべて |\n| テレビ |\n| イベント |"
+
+    assert table_blocks(table) == [
+        [("すべて", "すべて"), ("テレビ", "テレビ"), ("イベント", "イベント")]
+    ]
+
+
+def test_one_column_of_links_to_pages_lists_nothing():
+    table = "| Page |\n| --- |\n| [日本語](https://ja.example) |\n| [English](https://en.example) |"
+
+    assert table_blocks(table) == []
+
+
+def test_the_one_parameter_of_a_route_owns_a_table_nothing_else_claims():
+    slots = route_slots(
+        "/:channel?",
+        {"channel": "默认不填为 最新文章, 频道如下"},
+        "| 最新文章 | 行业快讯 | 投融界 |\n| --- | --- | --- |\n|   | fresh | investor |",
+        "",
+    )
+
+    assert slots[0].choices == [("行业快讯", "fresh"), ("投融界", "investor")]
+
+
+def test_values_labelled_after_colons_are_listed_with_their_labels():
+    assert inline_values("过滤类型ID, 0\uff1a全部\u30011\uff1a原创\u30012\uff1a图片") == [
+        ("0", "0"),
+        ("1", "1"),
+        ("2", "2"),
+        ("全部", "0"),
+        ("原创", "1"),
+        ("图片", "2"),
+    ]
+
+
+def test_a_range_takes_the_labels_its_values_have_after_colons():
+    listed = inline_values("分类(1-3), 1:电影, 2:电视剧, 3:本周热门", example="1")
+
+    assert ("本周热门", "3") in listed and ("1", "1") in listed
+
+
+def test_a_list_said_in_words_is_no_pair_of_colons():
+    listed = inline_values("Choose from: date, week, month. Default: date", example="week")
+
+    assert listed == [("date", "date"), ("week", "week"), ("month", "month")]
+
+
+def test_a_list_to_fill_in_names_its_values():
+    assert inline_values("Fill in ipsws or otas to get different versions of firmware") == [
+        ("ipsws", "ipsws"),
+        ("otas", "otas"),
+    ]
+
+
+def test_a_chinese_label_is_named_by_its_core_without_the_kind_of_list():
+    choices = [("作品项目", "works"), ("科普系列", "kb"), ("计划与日志", "planlog")]
+
+    assert (
+        option_named("a feed just for their explainer series (the 科普 posts)", choices, loose=True)
+        == "kb"
+    )
+
+
+def test_not_only_a_value_asks_for_more_than_it():
+    choices = [("All", "all"), ("Latest", "latest")]
+    question = "I'd like all of this month's news, not only the latest batch."
+
+    assert option_named(question, choices, loose=False) == "all"
+
+
+def test_only_a_value_still_asks_for_it():
+    choices = [("All", "all"), ("Latest", "latest")]
+
+    assert (
+        option_named("all right, give me only the latest batch", choices, loose=False) == "latest"
+    )
+
+
+def test_an_english_question_glossing_a_chinese_word_makes_no_latin_word_a_name():
+    asked = question_read(
+        "what's in the essence (精華) picks on Matters town lately?",
+        platform_words=("matters",),
+        excluded=("essence",),
+    )
+
+    assert "picks" not in [e.value for e in asked.entities]
+
+
+def test_latin_words_in_a_chinese_question_are_still_names():
+    asked = question_read(
+        "Twitter 用户 elonmusk 最新推文", platform_words=("twitter",), excluded=()
+    )
+
+    assert "elonmusk" in [e.value for e in asked.entities]
+
+
+def test_the_platforms_own_host_gives_way_to_another_domain_said():
+    asked = question_read(
+        "tell me when winstall.app shows a new version of Microsoft.PowerToys",
+        platform_words=("winstall",),
+        excluded=(),
+        hosts=("winstall.app",),
+    )
+
+    assert [e.value for e in asked.entities if e.kind == "domain"] == ["Microsoft.PowerToys"]
+
+
+def test_a_page_address_gives_its_id_without_the_page_extension():
+    hits = radar_hits("https://www.cartoonmad.com/comic/1152.html")
+
+    assert [hit.path for hit in hits] == ["/cartoonmad/comic/1152"]
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        (
+            "I teach German and want MindMeister's public maps in the Education category, "
+            "the German-language ones",
+            "/mindmeister/education/de",
+        ),
+        ("wto dispute settlement news for 2023 pls", "/wto/dispute-settlement/2023"),
+        ("不太灵影视 2bt0.com 的本周热门列表 有rss吗", "/bt0/tlist/4"),
+        ("镁客网 投融界 频道, 想跟一下硬件圈的融资新闻", "/im2maker/investor"),
+        (
+            "notify me whenever ipsw.me lists a new OTA for iPhone11,8, not the full IPSWs, "
+            "just the OTAs",
+            "/ipsw/index/otas/iPhone11,8",
+        ),
+        (
+            "how can I follow winstall.app for new versions of Microsoft.PowerToys?",
+            "/winstall/Microsoft.PowerToys",
+        ),
+        ("the essence (精華) picks on Matters town?", "/matters/latest/essence"),
+    ],
+)
+def test_questions_of_the_fourteenth_pass_read_their_paths(question, path):
+    assert first_path(question) == path
+
+
+def test_a_year_goes_to_a_parameter_of_years_and_to_no_other_optional_one():
+    def path(template: str, description: str) -> str:
+        return params_fill(
+            template=template,
+            parameters={template.split(":")[1].rstrip("?"): description},
+            description="",
+            example="",
+            question="dispute settlement news for 2023 pls",
+        ).path
+
+    assert path("/wto/ds/:year?", "Year, current year by default") == "/wto/ds/2023"
+    assert path("/wto/ds/:region?", "Region, all by default") == "/wto/ds"
