@@ -32,6 +32,7 @@ from agent.routes.entities import Asked, question_read
 from agent.summary.subject import Subject, subject_of, topic_of
 from agent.vocabulary import asked_intents, subject_unnamed
 from catalog.search import platforms_named
+from catalog.segment import zh_simplified
 from fetching.radar import RadarHit, radar_hits
 
 
@@ -98,5 +99,5 @@ def question_reading(question: str, rewrite: Rewrite) -> Reading:
         query=rewrite.query,
         keywords=tuple(rewrite.keywords),
         intents=asked_intents(rewrite.query),
-        unnamed=subject_unnamed(rewrite.query),
+        unnamed=subject_unnamed(zh_simplified(rewrite.query)),  # 有個作者 is 有个作者
     )

@@ -30,9 +30,10 @@ from agent.question import EN_STOP, ZH_STOP
 # Indefinite, possessive and personal words: where a name would stand, they say there is none.
 INDEFINITE_EN = frozenset(
     str.split(
-        """a an some any certain my our your their his her its i we you they me us them mine ours
-    yours theirs someone somebody something anyone anybody anything one whoever whichever
-    whatever this that these those i'm i've we're we've whose who whom which"""
+        """a an some any certain particular specific my our your their his her its i we you they
+    me us them mine ours yours theirs someone somebody something anyone anybody anything one
+    whoever whichever whatever this that these those i'm i've we're we've whose who whom
+    which"""
     )
 )
 # The asker's circle and what the asker does with a thing: "the image my team deploys",
@@ -106,7 +107,9 @@ EN_KIND_NOUNS = frozenset(
     project playlist subreddit group community page profile library crate module topic
     organizations channels accounts users repos repositories packages images projects
     playlists groups communities topics mod mods plugin plugins extension extensions addon
-    addons streamer streamers youtuber youtubers vtuber creator creators subject branch"""
+    addons streamer streamers youtuber youtubers vtuber creator creators subject branch
+    designer designers artist artists writer writers blogger bloggers influencer influencers
+    journal journals magazine magazines"""
     )
 )
 # Chinese words for kinds of subject, each with the English one a route's name or parameter
@@ -129,7 +132,7 @@ ZH_KIND_NOUNS = {
 }
 # Words that say a subject is there but left unnamed ("some GitHub user", "某位 UP 主"): such a
 # question asks for one, it is not read as asking for no one.
-UNNAMED_EN = frozenset(str.split("some certain someone somebody"))
+UNNAMED_EN = frozenset(str.split("some certain particular specific someone somebody"))
 UNNAMED_ZH = tuple(str.split("某个 某位 某些 某一 某人 哪个 哪位 那位 这位 有个 有一个"))
 INDEFINITE_ZH = (
     *str.split(
@@ -229,8 +232,12 @@ KIND_ASKERS_EN = re.compile(
 # "our project's repository", "my favourite YouTube channel": a possessive, then within three
 # words a kind of subject
 ASKERS_KIND_EN = re.compile(rf"\b(?:my|our|your)\s+(?:[\w.'\u2019-]+\s+){{0,3}}?(?:{_KINDS})\b")
-# "a YouTuber's uploads", "an org's models": one of a kind, owning, said which by no name
-ONE_OF_KIND_EN = re.compile(rf"\b(?:a|an|one)\s+(?:{_KINDS})(?:'s|\u2019s)")
+# "a YouTuber's uploads", "an org's models": one of a kind, owning, said which by no name;
+# "one of the Supercell games", "one of my favourite channels": one of them, which unsaid
+ONE_OF_KIND_EN = re.compile(
+    rf"\b(?:a|an|one)\s+(?:{_KINDS})(?:'s|\u2019s)"
+    rf"|\bone\s+of\s+(?:the|my|our|his|her|their)\s+(?:[\w.'\u2019-]+\s+){{0,2}}?(?:{_KINDS})\b"
+)
 _ZH_KINDS = "|".join(
     [
         *ZH_KIND_NOUNS,
@@ -238,6 +245,8 @@ _ZH_KINDS = "|".join(
         *str.split("专辑 电台 漫画 课程 番剧 节目 书 小说 app 软件 答主 歌手 画师 剧 电影"),
         # the sections of a site, which one said by the asker alone: 我常逛的那个版块
         *str.split("版块 板块 栏目 专题 分区 论坛"),
+        # what the asker follows or sits: 我一直在追的那本期刊, 我报名的那个考试
+        *str.split("期刊 杂志 考试 比赛"),
         "up 主",
     ]
 )

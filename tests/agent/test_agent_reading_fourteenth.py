@@ -9,7 +9,7 @@ from agent.routes.params import params_fill
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks
 from fetching.radar import radar_hits
-from tests.agent.test_agent_route_offline import first_path
+from tests.agent.test_agent_route_offline import first_path, route
 
 pytestmark = pytest.mark.django_db
 
@@ -202,3 +202,19 @@ def test_a_year_goes_to_a_parameter_of_years_and_to_no_other_optional_one():
 
     assert path("/wto/ds/:year?", "Year, current year by default") == "/wto/ds/2023"
     assert path("/wto/ds/:region?", "Region, all by default") == "/wto/ds"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Matters 上有個作者我很喜歡, 想訂閱他發的新文章",
+        "There's a designer on MakerWorld whose prints I love, can I get their new models?",
+        "my son is obsessed with one of the Supercell games, can I follow that game's blog?",
+        "want new papers from one particular IEEE journal",
+    ],
+)
+def test_a_subject_meant_but_unnamed_is_asked_for(question):
+    chosen, ctx = route(question)
+
+    assert (chosen, ctx.paths) == (False, [])
+    assert ctx.needs, f"{question!r} asked for nothing"
