@@ -13,7 +13,8 @@ reading adds what the later nodes ask of the question, each read by one rule:
   weighs three times (a platform waiting for staff, a value's home, names close to the top);
 - ``topic(context_words)``: the subject the topic check looks for in items
   (``agent.summary.subject``): the marked topic, else the topic words without the platform's and
-  routes' words and the filler, Chinese in a real segmenter's words.
+  routes' words, the filler and what the asker says of themselves, Chinese in a real
+  segmenter's words.
 
 - ``route_subjects(platform_words, excluded)``: what the self-contained query names for one
   route (its own words ``excluded``: "User Activities" is no user), the values parameter
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 
 from agent.question import Rewrite
 from agent.routes.entities import Asked, question_read
-from agent.summary.subject import Subject, subject_of, topic_of
+from agent.summary.subject import Subject, asker_said, subject_of, topic_of
 from agent.vocabulary import asked_intents, subject_unnamed
 from catalog.search import platforms_named
 from catalog.segment import zh_simplified
@@ -90,6 +91,8 @@ class Reading:
         """What the items must mention, the words naming the feeds read (``context_words``)
         out."""
         topics = topic_of(self.question, context_words)
+        # what the asker says of themselves ("I run an Unraid server") is no topic either
+        context_words = context_words | asker_said(self.question)
         return subject_of(list(self.keywords), context_words, topics=topics)
 
 

@@ -89,7 +89,8 @@ PUT_EN = frozenset(
         added time i'd i'm i've keep loop ping whenever itself every version versions not only
         over too also included including incl instead either full come comes came send sends
         reader readers got gets getting fine okay ok put puts publishing it all without check
-        checks checking set told rely enjoy if possible ones forget forgets forgetting forgot"""
+        checks checking set told rely enjoy if possible ones forget forgets forgetting forgot
+        text great awesome cool nice hilarious amazing way"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
@@ -151,7 +152,8 @@ FILLER_ZH = sorted(
             记录 日志 有关 新帖 新作 新游戏 新番 笔记 作品 新作品 来一份 来点 聊啥 在聊 都在聊 啥
             热搜榜 分类 板块 每天 每日 天天 推给 随时 订阅 一下 通知我 提醒我 一有 变动 官网 盯着
             就通知 就提醒 訂閱 幫我 有沒有 最近有 东西 我订 订一个 最多 只要 那种 那些 值得 能不能
-            第一时间 知道 重要 的话 博客 播客 漫画 办法 上次 突然"""
+            第一时间 知道 重要 的话 博客 播客 漫画 办法 上次 突然 地址 源 订阅源 网站 追踪
+            跟踪"""
         ),
     },
     key=len,

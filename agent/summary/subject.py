@@ -41,7 +41,7 @@ from agent.vocabulary import (
 )
 from catalog.abbreviations import short_names
 from catalog.models import Platform, Route
-from catalog.segment import zh_function_words, zh_parts, zh_words
+from catalog.segment import zh_function_words, zh_parts, zh_simplified, zh_words
 from fetching.paths import template_values
 
 # Words that say what kind of items are wanted, or how the question is put, not what it is
@@ -53,6 +53,16 @@ FILLER_LATIN = FILLER_EN | EN_STOP | FREQUENCY_EN | LANGUAGES_LATIN
 FILLER_CJK = FILLER_ZH_WORDS
 FILLER_CJK_SET = frozenset(FILLER_ZH)
 FILLER_CJK_RE = re.compile("|".join(map(re.escape, FILLER_ZH_WORDS)))
+# Where a clause of an English question ends, and one about the asker: "I run an Unraid
+# server", "so I'm a fan", not "I want...", "I'd like...", "I only care about...".
+CLAUSE_BREAK_RE = re.compile(r"[,;:!?()\u2014\u2013]|\.(?!\S)|\s-\s|\band\b", re.I)
+ASKER_FACT_RE = re.compile(
+    r"\s*(?:so\s+|also\s+|btw\s+)?(?:i|i'm|i've|we|we're|we've|my\s+\w+|our\s+\w+)\s+"
+    r"(?!(?:want|wanna|need|would|like|love|wish|hope|care|follow|subscribe|am|are|can|could"
+    r"|should|don't|do|only|just|really|mostly|interested|check|read|watch|keep|into|looking"
+    r"|trying|searching)\b)",
+    re.I,
+)
 # An owner's possessive right before a word: "Indonesia's BMKG".
 SOURCE_OWNER_RE = re.compile(r"(\b[A-Za-z][\w.\-]*(?:'s|\u2019s))(\s+[\w.\-]+)")
 
@@ -178,6 +188,19 @@ def subject_of(
     return Subject(tuple(dict.fromkeys(t for t in terms if len(t) >= 2 or t.isdigit())))
 
 
+def asker_said(question: str) -> set[str]:
+    """The words, folded, that ``question`` says only in clauses about the asker ("I run an
+    Unraid server", "I'm a tokusatsu fan", "I prefer reading over listening"): how they come
+    to ask, not what the items are to be about. A clause of what they want, like, follow or are
+    interested in ("I only care about the office repacks") is none of them."""
+    said: set[str] = set()
+    elsewhere: set[str] = set()
+    for clause in CLAUSE_BREAK_RE.split(question):
+        words = {fold(w) for w in LATIN_WORD_RE.findall(clause.casefold())}
+        (said if ASKER_FACT_RE.match(clause) else elsewhere).update(words)
+    return said - elsewhere
+
+
 def _source_owners_blank(text: str, context_words: set[str]) -> str:
     """``text`` without the owners of a source's name: "Indonesia's BMKG" names the source,
     the items need not mention Indonesia."""
@@ -205,7 +228,7 @@ def _latin_term(token: str, context_words: set[str]) -> bool:
 
 # Characters that stand alone as words of their own (new, old, hot, big...; with, and, to...),
 # never a name's part.
-LONE_MODIFIERS = frozenset("新旧老大小热多各全本该每某这那跟和与同对从向给把被")
+LONE_MODIFIERS = frozenset("新旧老大小热多各全本该每某这那跟和与同对从向给把被想")
 
 
 def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:
@@ -217,18 +240,19 @@ def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:
     for word in cjk_context:
         rest = re.sub(re.escape(word), " ", rest, flags=re.I)
     # a filler the segmenter would part (盯 着, 就 通知) goes before it does
-    rest = FILLER_CJK_RE.sub(" ", rest)
+    rest = _filler_blank(rest)
     terms: list[str] = []
     lone = ""  # a character the segmenter left alone: part of a name it does not know (泽菲尔)
     unsaid = zh_function_words(rest)
     for word in zh_words(rest):
-        if word in FILLER_CJK_SET or not word.strip() or ZH_SPAN_WORD_RE.fullmatch(word):
+        simple = zh_simplified(word)  # 網站 is the filler 网站
+        if simple in FILLER_CJK_SET or not word.strip() or ZH_SPAN_WORD_RE.fullmatch(word):
             lone = ""
             continue
         if word in unsaid:  # how it is asked (想买, 征求, 安排, 完整), not what about
             lone = ""
             continue
-        pieces = FILLER_CJK_RE.sub(" ", word).split()
+        pieces = _filler_blank(word).split()
         if len(word) == 1 and CJK_RE.search(word) and pieces and word not in LONE_MODIFIERS:
             if terms and terms[-1].endswith(lone) and lone:
                 terms[-1] += word
@@ -241,3 +265,16 @@ def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:
         lone = ""
         terms += pieces
     return [t for t in terms if len(t) >= 2 or not CJK_RE.search(t)]
+
+
+def _filler_blank(text: str) -> str:
+    """``text`` with its filler words blanked, found in either script (想追蹤 says 追踪) and
+    blanked where they stand, the characters kept as written."""
+    blanked = FILLER_CJK_RE.sub(lambda m: " " * len(m.group(0)), text)
+    simple = zh_simplified(text)
+    if len(simple) != len(text):
+        return blanked
+    kept = list(blanked)
+    for match in FILLER_CJK_RE.finditer(simple):
+        kept[match.start() : match.end()] = " " * (match.end() - match.start())
+    return "".join(kept)

@@ -3,11 +3,15 @@ route is named, offline."""
 
 import pytest
 
+from agent.question import rewrite_offline
+from agent.reading import question_reading
 from agent.routes.entities import question_read
 from agent.routes.enums import inline_values, option_named
 from agent.routes.params import params_fill
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks
+from agent.summary.subject import asker_said, context_words_load
+from catalog.models import Route
 from fetching.radar import radar_hits
 from tests.agent.test_agent_route_offline import first_path, route
 
@@ -218,3 +222,36 @@ def test_a_subject_meant_but_unnamed_is_asked_for(question):
 
     assert (chosen, ctx.paths) == (False, [])
     assert ctx.needs, f"{question!r} asked for nothing"
+
+
+def _topic_terms(question: str, namespace: str, template: str) -> tuple[str, ...]:
+    read = Route.objects.get(path=template)
+    words = context_words_load(
+        namespaces={namespace}, route_ids={read.pk}, paths=[(template, read.pk)]
+    )
+    return question_reading(question, rewrite_offline(question)).topic(words).terms
+
+
+@pytest.mark.parametrize(
+    ("question", "namespace", "template"),
+    [
+        ("I run an Unraid server, is there a feed of new Community Apps?",
+         "unraid", "/unraid/community-apps"),
+        ("cointelegraph latest news, full text if possible", "cointelegraph", "/cointelegraph"),
+        ("河海大学图书馆发的通知公告, 有订阅地址吗", "hhu", "/hhu/libNews"),
+        ("想追蹤 Shopping Design 網站的最新文章", "shoppingdesign", "/shoppingdesign/posts"),
+        ("ebb.io 的新番連載有更新嗎? 幫我訂閱", "ebb", "/ebb"),
+        ("immich's 'cursed knowledge' page is hilarious, can I subscribe to it?",
+         "immich", "/immich/cursed-knowledge"),
+    ],
+)  # fmt: skip
+def test_what_the_asker_says_of_themselves_and_how_they_ask_are_no_topic(
+    question, namespace, template
+):
+    assert _topic_terms(question, namespace, template) == ()
+
+
+def test_a_clause_of_what_the_asker_wants_still_names_the_topic():
+    assert asker_said("I only care about the office software repacks") == set()
+    assert asker_said("I'm interested in Rust, any posts?") == set()
+    assert asker_said("I teach German and want the Education maps") == {"i", "teach", "german"}
