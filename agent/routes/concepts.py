@@ -54,7 +54,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("问答", "qa", "question"),
     ("开放", "open"),
     ("关闭", "关掉", "closed"),
-    ("中文", "chinese", "zh"),
+    ("中文", "chinese", "zh", "cn"),
     ("英文", "英语", "english", "en"),
     ("日语", "日文", "日本語", "japanese", "ja"),
     ("德语", "德文", "german", "deutsch", "de"),

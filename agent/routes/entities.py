@@ -63,6 +63,7 @@ from agent.vocabulary import (
     INDEFINITE_EN,
     INDEFINITE_ZH,
     LIGHT_VERBS,
+    NEGATED_RE,
     ONE_OF_KIND_ZH,
     OWNERS,
     PAST_FORM_RE,
@@ -342,6 +343,7 @@ def question_read(
     skip = {w.lower() for w in excluded} | platform | parts
     text = platform_blank(question.replace("\u2019", "'"), platform)
     rest, formed = forms_read(text)
+    rest = NEGATED_RE.sub(" ", rest)  # "instead of email", "not the full IPSWs": no one named
     # the platform's own host, as a page's address gives it (greasyfork.org/scripts/...), names
     # the source, as its name does; said alone it may be a value (an instance: mastodon.social)
     formed = [f for f in formed if not (f.label == "address" and own_host(f.value, hosts))]

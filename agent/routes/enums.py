@@ -23,7 +23,7 @@ from agent.routes.concepts import SYNONYMS
 from agent.routes.words import GENERIC
 from agent.vocabulary import NEGATED_RE
 from catalog.search_terms import word_stem
-from catalog.segment import zh_simplified
+from catalog.segment import zh_simplified, zh_words
 
 # A backticked value, and the label in parentheses (full-width or not) that may follow it
 INLINE_VALUE_RE = re.compile(
@@ -67,6 +67,7 @@ COLON_PAIR_RE = re.compile(
     r"(?<![\w`/])([A-Za-z0-9_\-]{1,20})\s*[:\uff1a]\s*"
     r"([^\s,\uff0c\u3001;\uff1b:\uff1a/`()\uff08\uff09]{1,20})"
 )
+LABEL_PAIR_RE = re.compile(r"([\u4e00-\u9fff]{2,12})\s*[(\uff08]([A-Za-z0-9_\-]{1,40})[)\uff09]")
 BARE_LIST_START_RE = re.compile(r"supported values|values?\s*:|可选值?|支持|如", re.I)
 BARE_LIST_END_RE = re.compile(r"default|默认", re.I)
 # The one value a parameter takes: "仅支持 `xsdt`", "only `global` is supported"
@@ -198,7 +199,8 @@ def _bare_pairs(text: str) -> list[tuple[str, str]]:
         text = text[start.end() :]
     if end := BARE_LIST_END_RE.search(text):
         text = text[: end.start()]
-    return BARE_PAIR_RE.findall(text)
+    # or each label before its value: "学院动态 (news)、学术活动 (xshd)"
+    return BARE_PAIR_RE.findall(text) or [(v, lab) for lab, v in LABEL_PAIR_RE.findall(text)]
 
 
 def spans(text: str) -> set[str]:
@@ -358,7 +360,19 @@ def option_named(
             candidate = (overlap, direct, not passing, not generic, wanted, size, times, value)
             if overlap >= 0.6 and (best is None or candidate[:7] > best[:7]):
                 best = candidate
-    return best[7] if best else _spread_label(question, choices) or _misspelt(question, choices)
+    if best:
+        return best[7]
+    return (
+        _spread_label(question, choices) or _misspelt(question, choices) or _lone(question, choices)
+    )
+
+
+def _lone(question: str, choices: list[tuple[str, str]]) -> str | None:
+    """The value of the one Chinese label of a single character that the question says as a
+    word of its own (长江有色网镍的调价动态: 镍, ni); None when none is, or several."""
+    words = set(zh_words(zh_simplified(question)))
+    said = {v for label, v in choices if CJK_CHAR_RE.fullmatch(label) and label in words}
+    return said.pop() if len(said) == 1 else None
 
 
 def _quoted(label: str, question: str) -> bool:

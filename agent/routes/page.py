@@ -76,7 +76,7 @@ def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
     words, excluded, hosts = route_reading(route)
     asked = ctx.reading.route_subjects(words, excluded, hosts)
     values, sources = dict(given), {}
-    settings_fill(slots, ctx.rewrite.query, asked, words, set(excluded), values, sources)
+    settings_fill(slots, ctx.rewrite.query, asked, words, set(excluded), values, sources, hosts)
     named = {k: v for k, v in values.items() if sources.get(k) == "option" and k not in given}
     if not named:
         return hit.path

@@ -38,7 +38,7 @@ from agent.routes.slots import (
     words_of,
 )
 from agent.routes.words import usable
-from agent.vocabulary import plural_stem
+from agent.vocabulary import INTENTS, plural_stem
 from briefs import reasons
 from fetching.paths import RoutePathRejected, path_build, template_values
 
@@ -127,8 +127,9 @@ def _fits(entity: Entity, slot: Slot) -> bool:
         return _searched(slot)
     if entity.kind in ("pair", "domain", "file"):
         return False
-    if entity.kind == "number" and not entity.marked:
-        return bool(entity.label) and labelled(entity.label, slot)  # keyed for it: "&id=1985"
+    if entity.kind == "number" and not entity.marked:  # keyed for it: "&id=1985"; a year's
+        labelled_for = bool(entity.label) and labelled(entity.label, slot)
+        return labelled_for or (YEAR_RE.fullmatch(entity.value) is not None and _of_year(slot))
     return " " not in entity.value or entity.kind == "quoted" or _searched(slot)
 
 
@@ -160,8 +161,10 @@ def _asked_of(entity: Entity, slot: Slot) -> bool:
 
 
 def _of_year(slot: Slot) -> bool:
-    """The parameter takes a year ("year", "Year, current year by default")."""
-    return "year" in words_of(slot.name) or slot.description.lower().startswith("year")
+    """The parameter takes a year ("year", "Year, current year by default"), not a date."""
+    example = slot.example or ""  # not a month's: 2024-05
+    named = "year" in words_of(slot.name) or slot.description.lower().startswith("year")
+    return named and (not example or YEAR_RE.fullmatch(example) is not None)
 
 
 def _fit(entity: Entity, slot: Slot) -> int:
@@ -227,8 +230,11 @@ def _subject_value(
         or (e.label and labelled(e.label, slot))  # keyed by its name: "&id=19854910"
     ]
     candidates = own + (asked_of if slot.optional else list(asked.entities))
-    # a value keyed by the parameter's name first ("...&id=19854910" for :id)
+    # a value keyed by the parameter's name first ("...&id=19854910" for :id), and a year
+    # for a year's ("fiscal 2019")
     candidates.sort(key=lambda e: not (e.label and labelled(e.label, slot)))
+    if _of_year(slot):
+        candidates.sort(key=lambda e: YEAR_RE.fullmatch(e.value) is None)
     if _searched(slot):  # a search takes what is marked, else the topic
         candidates = [e for e in candidates if e.marked or e.kind == "quoted"]
     for entity in candidates:
@@ -260,6 +266,14 @@ def _named_before_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[s
     kinds = {
         w for w in re.findall(r"[a-z]{4,}", slot.description.lower()) if w in excluded
     } - EN_STOP
+    # or the route's English name for the kind a Chinese description names (Tag: 标签)
+    kinds |= {
+        w
+        for latin, chinese in INTENTS.values()
+        if any(c in slot.description for c in chinese)
+        for w in latin
+        if w in excluded
+    }
     for word in asked.topic if kinds else ():
         if not word.isascii() or word.casefold() in used:
             continue
@@ -346,7 +360,7 @@ def params_fill(
         )
     values: dict[str, str] = {}
     sources: dict[str, str] = {}
-    settings_fill(slots, question, asked, platform_words, excluded, values, sources)
+    settings_fill(slots, question, asked, platform_words, excluded, values, sources, platform_hosts)
     _pair_fill(slots, asked, values, sources)
     place_fill(slots, asked.text, excluded, values, sources)
     used = {v.casefold().lstrip("@") for v in values.values()}  # @mkbhd is mkbhd, used once

@@ -8,12 +8,12 @@ from itertools import pairwise
 
 from agent.routes.entities import Asked, marked_after, platform_blank
 from agent.routes.enums import option_named, option_widened, said_within
-from agent.routes.slots import Slot, shape_of, words_of
+from agent.routes.forms import DOMAIN_RE
+from agent.routes.slots import ID_SAID_RE, Slot, shape_of, words_of
 from agent.vocabulary import REGION_ALIASES, regions_said
 
 # A parameter named for a country or region (by its last word) takes the one the question names.
 REGION_PARAMS = frozenset(str.split("country region area market store"))
-ID_SAID_RE = re.compile(r"(?<![A-Za-z])id(?![A-Za-z])", re.I)  # a description saying "ID"
 
 
 def settings_fill(
@@ -24,9 +24,14 @@ def settings_fill(
     excluded: set[str],
     values: dict[str, str],
     sources: dict[str, str],
+    hosts: tuple[str, ...] = (),
 ) -> None:
-    """Fill the settings the question names into ``values`` (``sources``: "option")."""
+    """Fill the settings the question names into ``values`` (``sources``: "option"). The
+    platform's ``hosts`` name none (vom.mn says no ``mn``), nor another host of its name's
+    (taptap.cn says no ``cn``)."""
     own = {word.casefold() for word in platform_words}  # Reuters' author "reuters" is no ask
+    domains = [d for d in DOMAIN_RE.findall(question) if own & set(d.casefold().split("."))]
+    question = platform_blank(question, [*hosts, *domains])
     apart = platform_blank(question, platform_words)
     only_as_name = said_within(question, apart)
     apart = platform_blank(apart, sorted(excluded, key=len, reverse=True))  # and its route's

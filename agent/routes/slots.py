@@ -45,6 +45,8 @@ BACKTICK_LIST_RE = re.compile(rf"{_TICKED}(?:\s*[,\uff0c\u3001]\s*{_TICKED}){{2,
 # A value and its Chinese label joined by a hyphen, in a list: "wuxia-武侠, kehuan-科幻"
 VALUE_LABEL_RE = re.compile(r"(?<![\w-])([a-z0-9]+)-([\u4e00-\u9fff]{1,10})(?=[,\uff0c\u3001\s]|$)")
 SLUG_VALUE_RE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+# A description saying "ID" (not an address's id1148546720 or /id/): one thing's
+ID_SAID_RE = re.compile(r"(?<![A-Za-z0-9_/])id(?![A-Za-z0-9_/])|编号", re.I)
 TABLE_POINTER_RE = re.compile(r"下表|表格|如下|以下|table|below", re.I)
 # A parameter documented on the route above it, on the same page: "语言, 见上表", "Same as above"
 ABOVE_RE = re.compile(r"above|[见見同]?上表|同上", re.I)
@@ -201,8 +203,13 @@ def route_slots(template: str, parameters: object, description: str, example: st
         named_setting = bool(words) and words[-1] in SETTING_WORDS
         # "填写 true/yes 表示需要": a switch, whatever its name, takes no one's name
         switch = SWITCH_SAID_RE.search(_spec_text(spec)) is not None
+        # a required setting with no value listed, documented as an id ("最后的数字就是id"): one
+        # thing's, a subject (its example's value would stand for what was not said)
+        an_id = not optional and not choices and ID_SAID_RE.search(_spec_text(spec)) is not None
         setting = (
-            bool(choices) or switch or (named_setting and not _id_like(from_example.get(name)))
+            bool(choices)
+            or switch
+            or (named_setting and not an_id and not _id_like(from_example.get(name)))
         )
         slots.append(
             Slot(

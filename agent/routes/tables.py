@@ -19,6 +19,10 @@ SLUG_RE = re.compile(
 EITHER_RE = re.compile(r"\s+(?:\u6216|or)\s+")
 # A cell saying the value is left out: "(empty)", "(none)", 空, 留空, "-"
 EMPTY_CELL_RE = re.compile(r"\((?:empty|none|blank)\)|\u7559?\u7a7a|-", re.I)
+# A column header naming the values: "Id", "parameter", "value", "slug", 参数, 值
+VALUE_HEADER_RE = re.compile(
+    r"\s*(?:id|ids|value|values|parameter|param|slug|code|key|参数|参数值|值|代码|取值)\s*", re.I
+)
 ALIKE_RE = re.compile(r"[\s_\-]")
 MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 # Markup around a table's caption line: "::: info Topic", "## Categories", "**分区**"
@@ -164,6 +168,9 @@ def value_columns(description: str) -> list[tuple[str, list[tuple[str, str]]]]:
 def _listed(rows: list[list[str]]) -> list[tuple[str, str]] | None:
     """Pairs of a one-value-a-row table, or None when no column reads as values."""
     body, slugs, width = _value_columns(rows)
+    # of two columns of words, the one its header calls the value ("| Language | Id |")
+    named = [i for i in slugs if i < len(rows[0]) and VALUE_HEADER_RE.fullmatch(rows[0][i])]
+    slugs = named[:1] + [i for i in slugs if i not in named[:1]]
     labels = [i for i in range(width) if i not in slugs[:1]]
     if not slugs or not labels:
         return None

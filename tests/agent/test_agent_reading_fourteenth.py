@@ -255,3 +255,62 @@ def test_a_clause_of_what_the_asker_wants_still_names_the_topic():
     assert asker_said("I only care about the office software repacks") == set()
     assert asker_said("I'm interested in Rust, any posts?") == set()
     assert asker_said("I teach German and want the Education maps") == {"i", "teach", "german"}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "鸟哥笔记上我常看的一个分类目录, 能弄成RSS吗",
+        "There's a newsletter on Hedwig I'd like to read in my feed reader instead of email",
+    ],
+)
+def test_a_required_id_or_a_word_turned_down_is_asked_for_not_read(question):
+    chosen, ctx = route(question)
+
+    assert (chosen, ctx.paths) == (False, [])
+    assert ctx.needs
+
+
+def test_of_two_columns_of_words_the_one_headed_as_the_value_is_it():
+    table = "| Language | Id |\n| --- | --- |\n| English | english |\n| Spanish | spanish |"
+
+    assert table_blocks(table) == [[("English", "english"), ("Spanish", "spanish")]]
+
+
+def test_labels_before_their_values_in_parentheses_are_listed():
+    listed = inline_values("类型, 默认为通知公告 (tzgg), 可选学院动态 (news)\u3001学术活动 (xshd)")
+
+    assert ("学术活动", "xshd") in listed and ("学院动态", "news") in listed
+
+
+def test_a_one_character_label_said_as_a_word_names_its_value():
+    choices = [("铜", "copper"), ("铝", "alu"), ("镍", "ni")]
+
+    assert option_named("长江有色网镍的调价动态", choices, loose=True) == "ni"
+    assert option_named("长江有色网的调价动态", choices, loose=True) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        (
+            "My Japanese colleague wants Voice of Mongolia (vom.mn) news, the Japanese-language "
+            "version of their featured news",
+            "/vom/featured/ja",
+        ),
+        ("taptap.cn 上游戏 ID 168332 的更新日志", "/taptap/changelog/168332"),
+        ("the Qwen blog (qwen.ai) in its Chinese version?", "/qwen/blog/zh-CN"),
+        ("tokyu railways station ridership numbers for fiscal 2019 pls", "/tokyu/ridership/2019"),
+        ("陕西师范大学计算机科学学院的学术活动通知, 有办法订阅吗", "/snnu/ccs/xshd"),
+        ("想追 Esquire HK 嘅 Fashion tag, 有冇得訂閱?", "/esquirehk/tag/Fashion"),
+        ("长江有色网镍的调价动态, 有没有rss", "/ccmn/price-adjustment/ni"),
+    ],
+)
+def test_more_questions_of_the_fourteenth_pass_read_their_paths(question, path):
+    assert first_path(question) == path
+
+
+def test_a_month_stays_a_month_where_the_example_is_one():
+    question = "stuck since May 2024, can I follow the checkee.info visa check cases for 2024-05?"
+
+    assert first_path(question) == "/checkee/2024-05"
