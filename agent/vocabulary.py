@@ -90,7 +90,7 @@ PUT_EN = frozenset(
         over too also included including incl instead either full come comes came send sends
         reader readers got gets getting fine okay ok put puts publishing it all without check
         checks checking set told rely enjoy if possible ones forget forgets forgetting forgot
-        text great awesome cool nice hilarious amazing way"""
+        text great awesome cool nice hilarious amazing way through via thru"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
@@ -303,7 +303,7 @@ def intents_of(text: str) -> frozenset[str]:
 # 要不要 and 是不是 ask rather than turn down.
 _BREAK = "\uff0c,\u3002.;\uff1b!\uff01?\uff1f()\uff08\uff09\\s"  # punctuation, space
 NEGATED_RE = re.compile(
-    r"\b(?:not|don't|no|without|except(?:\s+for)?|excluding|rather\s+than|instead\s+of"
+    r"\b(?:not|don't|can't|cannot|no|without|except(?:\s+for)?|excluding|rather\s+than|instead\s+of"
     r"|other\s+than)\s+(?!just\b|only\b)(?:(?:the|a|an|any|every|all|full)\s+)?"
     r"[\w\-]+(?:\s+(?!but\b)[\w\-]+){0,2}"
     rf"|(?:(?<!\u662f)\u4e0d\u662f|(?<!\u8981)\u4e0d\u8981|\u4e0d\u7528|\u4e0d\u542b|\u4e0d\u770b"

@@ -49,6 +49,8 @@ PARAM_RE = re.compile(r":(\w+)([?*]?)|\*(\w+)")
 REST_PARAM_RE = re.compile(r":(\w+)\{\.[+*]\}")  # a route's :path{.+} takes the rest
 # A page address a route's description shows: "`https://magazinelib.com/?s=new+yorker`"
 DESCRIBED_URL_RE = re.compile(r"https?://[^\s<>`\"'\]|\\]+")
+# A route path a description shows, backticked: "此时路由为 [`/nenu/yjsy/xwdt/xnxw`](...)"
+SHOWN_PATH_RE = re.compile(r"`(/[^`\s]+)`")
 PAGE_EXTENSION_RE = re.compile(r"\.(?:s?html?|php|aspx?|jsp)$", re.I)
 
 
@@ -97,8 +99,10 @@ def _address_hits(address: Address) -> list[RadarHit]:
     hits = [hit for route in routes for hit in _route_hits(route, address)]
     if not hits:
         hits = _template_hits(address)
-    if not hits:
-        hits = _described_hits(address)
+    if not hits or (address.query and not any(h.values for h in hits)):
+        # a rule that reads nothing of the page's query (list?clmId=...) gives way to a
+        # described address that does
+        hits = _described_hits(address) or hits
     best = max((h.literals for h in hits), default=0)
     level = [h for h in hits if h.literals == best]
     return list({h.path: h for h in level}.values())
@@ -185,43 +189,58 @@ def _described_hits(address: Address) -> list[RadarHit]:
 
 def _described_patterns(route: Route, domain: str) -> list[tuple[str, int]]:
     """The page addresses on ``domain`` that a route's description shows, as patterns taking
-    its parameters where its example's values stand, with their literal segments. An address
-    that leaves out a required parameter's value, or holds none, maps nothing."""
+    its parameters where the values of its example (or of a route path the description shows:
+    "网址为 `https://yjsy.nenu.edu.cn/xwdt/xnxw.htm` ... 路由为 `/nenu/yjsy/xwdt/xnxw`") stand,
+    with their literal segments. An address that leaves out a required parameter's value, or
+    holds none, maps nothing."""
     key = _route_key(route)
-    values = template_values(route.path, route.example or "")
-    values = {k: unquote(v) for k, v in values.items() if len(unquote(v)) >= 2}
     tokens = template_parameters(route.path)
     required = {name for name, _regex, optional in tokens if not optional}
     rest = {name for name, regex, _optional in tokens if regex and "." in regex}  # :path{.+}
     spec = route.parameters if isinstance(route.parameters, dict) else {}
     text = " ".join([route.description or "", *(str(v) for v in spec.values())])
+    shown = [
+        p for p in SHOWN_PATH_RE.findall(text) if p.startswith(f"/{route.platform.namespace}/")
+    ]
     patterns = []
-    for url in dict.fromkeys(DESCRIBED_URL_RE.findall(text)):
-        page = SCHEME_RE.sub("", url).removeprefix("www.").rstrip(TRAILING + ")")
-        page = page.replace("/?", "?")  # the site's root searched: as the page's address is
-        if not re.split(r"[/?]", page)[0].casefold().endswith(domain) or key == "/":
-            continue
-        holes = sorted(
-            (m.start(), m.end(), name)
-            for name, value in values.items()
-            for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", page)
-        )
-        taken = {name for _start, _end, name in holes}
-        if not taken or not required <= taken or len(taken) < len(holes):
-            continue  # a value twice in the address, or a required one not in it
-        pattern, at = "", 0
-        for start, end, name in holes:
-            taken_as = ".+?" if name in rest else "[^/?&#.]+?"  # a rest parameter takes segments
-            pattern += re.escape(page[at:start]) + f"(?P<{name}>{taken_as})"
-            at = end
-        pattern += re.escape(page[at:]) + "/?"
-        literals = sum(
-            1
-            for s in page.split("?")[0].split("/")[1:]
-            if s and not any(v in s for v in values.values())
-        )
-        patterns.append((pattern, literals))
-    return patterns
+    for example in dict.fromkeys([route.example or "", *shown]):
+        values = template_values(route.path, example)
+        values = {k: unquote(v) for k, v in values.items() if len(unquote(v)) >= 2}
+        for url in dict.fromkeys(DESCRIBED_URL_RE.findall(text)):
+            if key != "/" and (found := _described_pattern(url, domain, values, required, rest)):
+                patterns.append(found)
+    return list(dict.fromkeys(patterns))
+
+
+def _described_pattern(
+    url: str, domain: str, values: dict[str, str], required: set[str], rest: set[str]
+) -> tuple[str, int] | None:
+    """One described page address as a pattern taking the parameters where ``values`` stand
+    in it, with its literal segments; None when it is another site's or holds them wrongly."""
+    page = SCHEME_RE.sub("", url).removeprefix("www.").rstrip(TRAILING + ")")
+    page = page.replace("/?", "?")  # the site's root searched: as the page's address is
+    if not re.split(r"[/?]", page)[0].casefold().endswith(domain):
+        return None
+    holes = sorted(
+        (m.start(), m.end(), name)
+        for name, value in values.items()
+        for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", page)
+    )
+    taken = {name for _start, _end, name in holes}
+    if not taken or not required <= taken or len(taken) < len(holes):
+        return None  # a value twice in the address, or a required one not in it
+    pattern, at = "", 0
+    for start, end, name in holes:
+        taken_as = ".+?" if name in rest else "[^/?&#.]+?"  # a rest parameter takes segments
+        pattern += re.escape(page[at:start]) + f"(?P<{name}>{taken_as})"
+        at = end
+    pattern += re.escape(page[at:]) + "/?"
+    literals = sum(
+        1
+        for s in page.split("?")[0].split("/")[1:]
+        if s and not any(v in s for v in values.values())
+    )
+    return pattern, literals
 
 
 def _page_less(value: str, example: str) -> str:

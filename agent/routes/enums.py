@@ -87,7 +87,7 @@ RANGE_RE = re.compile(
 MAX_RANGE = 20
 # "Choose from: date, week, month", "one of hot, new", "可选值 hot、new": a list said in words
 SAID_LIST_RE = re.compile(
-    r"(?:choose from|one of|either|fill in|可选值?|取值)\s*[:\uff1a]?\s*"
+    r"(?:choose from|one of|either|fill in|c(?:an|ould) be|可选值?|取值)\s*[:\uff1a]?\s*"
     r"([a-z0-9_\-]{1,40}(?:\s*(?:,|/|\||\u3001|\bor\b)\s*[a-z0-9_\-]{1,40})+)",
     re.I,
 )

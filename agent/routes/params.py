@@ -109,6 +109,8 @@ def _searched(slot: Slot) -> bool:
 
 def _fits(entity: Entity, slot: Slot) -> bool:
     shape = shape_of(slot.example)
+    if not slot.example and (slot.default or "").isdigit() and not entity.value.isdigit():
+        return False  # a page's number, `0` by default, is never a name ("Hikaru's")
     if slot.regex and not re.fullmatch(slot.regex, entity.value):
         return False
     if shape == "switch":  # a switch takes only a switch's value

@@ -56,6 +56,7 @@ DEFAULT_RES = [
     re.compile(r"默认(?:为|是|值为|值是|[:\uff1a])?\s*`?([\w.\-]+)`?"),
     re.compile(r"defaults?(?: value)?(?: is| to|:)\s*`?([\w.\-]+)`?", re.I),
     re.compile(r"\bfills? in (?:the )?`?([\w.\-]+)`?", re.I),
+    re.compile(r"`([\w.\-]+)`\s*(?:by default|as (?:the )?default)", re.I),  # "`0` by default"
 ]
 
 

@@ -8,6 +8,7 @@ gives each table to its parameter; ``agent.routes.enums`` reads which value a qu
 """
 
 import re
+from urllib.parse import unquote
 
 TABLE_ROW_RE = re.compile(r"^\s*\|(.+)\|\s*$")
 TABLE_RULE_RE = re.compile(r"^[\s|:\-]+$")
@@ -23,8 +24,10 @@ EMPTY_CELL_RE = re.compile(r"\((?:empty|none|blank)\)|\u7559?\u7a7a|-", re.I)
 VALUE_HEADER_RE = re.compile(
     r"\s*(?:id|ids|value|values|parameter|param|slug|code|key|参数|参数值|值|代码|取值)\s*", re.I
 )
+CJK_WORD_RE = re.compile(r"[\u4e00-\u9fff]{1,6}")
 ALIKE_RE = re.compile(r"[\s_\-]")
 MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+LINK_TARGET_RE = re.compile(r"\[[^\]]*\]\(([^)\s]*)\)")
 # Markup around a table's caption line: "::: info Topic", "## Categories", "**分区**"
 CAPTION_MARKUP_RE = re.compile(r"^\s*(?::::\s*(?:tip|info|warning|details)?|#+)|[*:]", re.I)
 MD_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
@@ -59,8 +62,11 @@ def captioned_tables(description: str) -> list[tuple[str, list[tuple[str, str]]]
     blocks = []
     for caption, table in _table_rows(description or ""):
         rows = _unfolded(table)
-        if len(rows) == 1:  # a header alone lists values that are their own labels: | 论文 | 时评 |
-            blocks.append((caption.strip(), [(cell, cell) for cell in rows[0] if cell]))
+        # a header alone lists values that are their own labels (| 论文 | 时评 |), as does a
+        # grid of short Chinese words alone ("热门标签": | 小说 | 文学 | ... over | 传记 | ...)
+        grid = all(CJK_WORD_RE.fullmatch(cell) for row in rows for cell in row if cell)
+        if len(rows) == 1 or (grid and len(table) == len(rows)):
+            blocks.append((caption.strip(), [(c, c) for row in rows for c in row if c]))
             continue
         # one column of words under a header: values that are their own labels (not links to
         # pages: "| [日本語](https://jp.yna.co.kr/...) |")
@@ -175,7 +181,12 @@ def _listed(rows: list[list[str]]) -> list[tuple[str, str]] | None:
     if not slugs or not labels:
         return None
     at = slugs[0]
-    return [(row[i], row[at]) for row in body for i in labels if row[i] and row[at]]
+    return [
+        (row[i], row[at])
+        for row in body
+        for i in labels
+        if row[i] and row[at] and SLUG_RE.fullmatch(row[at])
+    ]
 
 
 def _value_columns(rows: list[list[str]]) -> tuple[list[list[str]], list[int], int]:
@@ -185,7 +196,14 @@ def _value_columns(rows: list[list[str]]) -> tuple[list[list[str]], list[int], i
     width = min((len(row) for row in body), default=0)
     columns = [[row[i] for row in body] for i in range(width)]
     slugs = [i for i, cells in enumerate(columns) if _all_slugs(cells) and any(cells)]
+    if not slugs:  # a long column of values but one ("NYC CCS MAGAZINE"): its values
+        slugs = [i for i, cells in enumerate(columns) if _all_but_one_slug(cells)]
     return body, slugs, width
+
+
+def _all_but_one_slug(cells: list[str]) -> bool:
+    filled = [cell for cell in cells if cell]
+    return len(filled) >= 5 and _slug_count(filled) == len(filled) - 1
 
 
 def _table_rows(description: str) -> list[tuple[str, list[list[str]]]]:
@@ -212,6 +230,10 @@ def _cell_text(cell: str) -> str:
     (``movie\\_weekly\\_best`` is ``movie_weekly_best``), a value given two ways ("1 或
     `kydt`") as the first, and one said to be left out ("(empty)") as none."""
     text = MD_ESCAPE_RE.sub(r"\1", MD_LINK_RE.sub(r"\1", cell)).strip(" `")
+    # a link to its own path ("[投资通 / 盘前情报](.../投资通/盘前情报)"): as the path writes it
+    if (link := LINK_TARGET_RE.fullmatch(cell.strip())) and " / " in text:
+        joined = re.sub(r"\s*/\s*", "/", text)
+        text = joined if unquote(link.group(1)).endswith("/" + joined) else text
     if EMPTY_CELL_RE.fullmatch(text):
         return ""  # the value left out, "(empty)" or 留空 for the home page: no value to write
     ways = [way.strip(" `") for way in EITHER_RE.split(text)]

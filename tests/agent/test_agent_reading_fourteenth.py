@@ -314,3 +314,80 @@ def test_a_month_stays_a_month_where_the_example_is_one():
     question = "stuck since May 2024, can I follow the checkee.info visa check cases for 2024-05?"
 
     assert first_path(question) == "/checkee/2024-05"
+
+
+def test_a_page_address_maps_to_the_route_path_its_description_shows_for_it():
+    hits = radar_hits("东北师大研究生院的校内新闻 https://yjsy.nenu.edu.cn/xwdt/xnxw.htm")
+
+    assert [hit.path for hit in hits] == ["/nenu/yjsy/xwdt/xnxw"]
+
+
+def test_a_page_whose_query_a_description_reads_beats_a_rule_that_reads_none_of_it():
+    page = "https://www.jgjcndrc.org.cn/list?clmId=1832298113994649601&sclmId=1832751799531220993"
+
+    assert [hit.path for hit in radar_hits(page)] == [
+        "/gov/jgjcndrc/1832298113994649601/1832751799531220993"
+    ]
+
+
+def test_a_link_to_its_own_path_gives_the_value_as_the_path_writes_it():
+    table = (
+        "| [投资通 / 推荐](https://rsshub.app/21caijing/channel/投资通/推荐) "
+        "| [投资通 / 盘前情报](https://rsshub.app/21caijing/channel/投资通/盘前情报) |\n"
+        "| --- | --- |"
+    )
+
+    assert table_blocks(table) == [
+        [("投资通/推荐", "投资通/推荐"), ("投资通/盘前情报", "投资通/盘前情报")]
+    ]
+
+
+def test_a_long_column_of_values_but_one_is_still_the_column_of_values():
+    rows = ["| 名稱 | Name | :category |", "| --- | --- | --- |"]
+    rows += [f"| 類{i} | Kind {i} | kind{i} |" for i in range(5)]
+    rows += ["| 院刊 | NYC CCS MAGAZINE | NYC CCS MAGAZINE |"]
+
+    pairs = table_blocks("\n".join(rows))[0]
+    assert ("類3", "kind3") in pairs and all(value != "NYC CCS MAGAZINE" for _l, value in pairs)
+
+
+def test_a_grid_of_short_chinese_words_lists_values_that_are_their_own_labels():
+    table = "| 小说 | 文学 | 推理 |\n| --- | --- | --- |\n| 传记 | 美国 | 悬疑 |"
+
+    assert table_blocks(table) == [
+        [(w, w) for w in ("小说", "文学", "推理", "传记", "美国", "悬疑")]
+    ]
+
+
+def test_a_list_said_as_what_a_value_could_be_names_its_values():
+    assert inline_values("language, could be ja or en") == [("ja", "ja"), ("en", "en")]
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        (
+            "News from Institute of Science Tokyo (isct.ac.jp), but the English version, I "
+            "can't read Japanese.",
+            "/isct/news/en",
+        ),
+        ("陽明交大資訊學院的公告裡面, 我只想追獎學金相關的, 有沒有 RSS?", "/nycu/cs/scholarship"),
+        ("SoBooks 上\u201c推理\u201d这个标签下的新书能订阅吗?", "/sobooks/tag/推理"),
+        ("21财经 投资通里的盘前情报, 能订阅吗", "/21caijing/channel/投资通/盘前情报"),
+    ],
+)
+def test_questions_of_the_fourteenth_pass_third_round_read_their_paths(question, path):
+    assert first_path(question) == path
+
+
+def test_a_platform_said_after_through_names_no_subject():
+    question = "keep an eye on App Store reviews for an app through AppStare"
+    asked = question_read(question, platform_words=("appstore",), excluded=())
+
+    assert "through" not in [e.value for e in asked.entities]
+
+
+def test_a_default_said_after_its_value_is_read_and_a_numbered_page_takes_no_name():
+    question = "a way to follow Morita Hikaru's (森田ひかる) posts on the Sakurazaka46 blog?"
+
+    assert first_path(question) == "/sakurazaka46/blog/50"
