@@ -307,6 +307,7 @@ NEGATED_RE = re.compile(
     r"|other\s+than)\s+(?!just\b|only\b)(?:(?:the|a|an|any|every|all|full)\s+)?"
     r"[\w\-]+(?:\s+(?!but\b)[\w\-]+){0,2}"
     rf"|(?:(?<!\u662f)\u4e0d\u662f|(?<!\u8981)\u4e0d\u8981|\u4e0d\u7528|\u4e0d\u542b|\u4e0d\u770b"
+    rf"|\u4e0d\u60f3|\u5514\u60f3|\u5514\u8981"  # 不想, and Cantonese 唔想, 唔要
     rf"|\u9664\u4e86|\u800c\u975e|\u6392\u9664)[^{_BREAK}]{{1,8}}"
     rf"|[^{_BREAK}]{{1,10}}(?:\u4e0d\u7528|\u4e0d\u8981|\u4e0d\u9700\u8981)(?=[{_BREAK}]|$)",
     re.I,
@@ -393,4 +394,31 @@ def regions_said(text: str) -> frozenset[str]:
 
 REGION_CODE_RE = re.compile(
     r"\b([A-Za-z]{2})\s+(?:store|storefront|region|server|app store)\b", re.I
+)
+
+
+# Where a clause of an English question ends, and one about the asker: "I run an Unraid
+# server", "so I'm a fan", not "I want...", "I'd like...", "I only care about...".
+CLAUSE_BREAK_RE = re.compile(r"[,;:!?()\u2014\u2013]|\.(?!\S)|\s-\s|\band\b", re.I)
+ASKER_FACT_RE = re.compile(
+    r"\s*(?:so\s+|also\s+|btw\s+)?(?:i|i'm|i've|we|we're|we've|my\s+\w+|our\s+\w+)\s+"
+    r"(?!(?:want|wanna|need|would|like|love|wish|hope|care|follow|subscribe|am|are|can|could"
+    r"|should|don't|do|only|just|really|mostly|interested|check|read|watch|keep|into|looking"
+    r"|trying|searching)\b)",
+    re.I,
+)
+
+
+def asker_clauses(question: str) -> list[tuple[str, bool]]:
+    """The clauses of an English ``question``, each with whether it is about the asker ("I run
+    an Unraid server", "I live in Singapore"): how they come to ask, not what they ask for."""
+    return [(c, ASKER_FACT_RE.match(c) is not None) for c in CLAUSE_BREAK_RE.split(question)]
+
+
+# Where the asker lives: "I live in Singapore", 家在成都. Said of themselves, it asks for no
+# section of a site (their store's region aside: ``agent.routes.settings``).
+RESIDENCE_RE = re.compile(
+    r"\bi(?:'m|\s+am)?\s+(?:live|living|based|located)\s+in\b[^,.;:!?\u2014\u2013]*"
+    r"|(?:家在|住在|人在|身在)[^\s\uff0c,\u3002\uff1b;\uff01!\uff1f?]{1,10}",
+    re.I,
 )

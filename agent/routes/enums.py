@@ -30,7 +30,7 @@ INLINE_VALUE_RE = re.compile(
     r"`([A-Za-z0-9_.\-]{1,40})`(?:\s*[(\uff08]([^()\uff08\uff09`]{1,20})[)\uff09]"
     # or one said to be it: "`answer` 即 `回复`", "`0` 即 最新回复", "`2` 指全站热贴",
     # "`qs` 为求是", "`tchina` = 繁體中文"
-    r"|\s*(?:[即指为=]|代表|表示)\s*`?([^`\s\uff0c,\u3002;\uff1b()\uff08\uff09]{1,20})`?"
+    r"|\s*(?:[即指为為=]|代表|表示)\s*`?([^`\s\uff0c,\u3002;\uff1b()\uff08\uff09]{1,20})`?"
     # or a Chinese label right after it: "默认`1`全部快讯 ... 可设置为`2`只看重要的"
     r"|([\u4e00-\u9fff][^\uff0c,\u3002;\uff1b`()\uff08\uff09]{0,11}))?"
 )

@@ -6,14 +6,20 @@ path segments, and a numbered setting keyed as its id."""
 import re
 from itertools import pairwise
 
+from agent.routes.concepts import SYNONYMS
 from agent.routes.entities import Asked, marked_after, platform_blank
 from agent.routes.enums import option_named, option_widened, said_within
 from agent.routes.forms import DOMAIN_RE
 from agent.routes.slots import ID_SAID_RE, Slot, shape_of, words_of
-from agent.vocabulary import REGION_ALIASES, regions_said
+from agent.vocabulary import NEGATED_RE, REGION_ALIASES, RESIDENCE_RE, regions_said
 
 # A parameter named for a country or region (by its last word) takes the one the question names.
 REGION_PARAMS = frozenset(str.split("country region area market store"))
+# A parameter named for a language, and the languages' names in the concepts' rows.
+LANGUAGE_PARAMS = frozenset(str.split("lang language locale"))
+LANGUAGE_NAMES = frozenset(
+    str.split("chinese english japanese german french korean spanish russian portuguese arabic")
+)
 
 
 def settings_fill(
@@ -34,6 +40,7 @@ def settings_fill(
     question = platform_blank(question, [*hosts, *domains])
     apart = platform_blank(question, platform_words)
     only_as_name = said_within(question, apart)
+    told = RESIDENCE_RE.sub(" ", question)
     apart = platform_blank(apart, sorted(excluded, key=len, reverse=True))  # and its route's
     for slot in (s for s in slots if s.choices):
         # nor a label said only inside the platform's name: 中国作家网's journal 《中国作家》,
@@ -47,10 +54,12 @@ def settings_fill(
         # named 洞见) names no setting while another is named ("automotive insights")
         others = [(lab, v) for lab, v in choices if excluded.isdisjoint((lab.casefold(), v))]
         loose = not slot.optional
-        value = (
-            option_named(question, others, loose=loose, apart=apart) if others != choices else None
-        )
-        if value := value or option_named(question, choices, loose=loose, apart=apart):
+        # where the asker lives ("I live in Singapore and read 8world") asks for no section,
+        # though it may say their store's region
+        regional = set(words_of(slot.name)[-1:]) & REGION_PARAMS
+        said = question if regional else told
+        value = option_named(said, others, loose=loose, apart=apart) if others != choices else None
+        if value := value or option_named(said, choices, loose=loose, apart=apart):
             # a value the question names that narrows this one: 最多觀看 (hot) of 本週 (hot/week)
             narrower = [(lab, v) for lab, v in choices if v.startswith(f"{value}/")]
             value = (narrower and option_named(question, narrower, loose=loose)) or value
@@ -58,6 +67,7 @@ def settings_fill(
             sources[slot.name] = "option"
     _parent_fill(slots, values, sources)
     _region_fill(slots, question, values, sources)
+    _language_fill(slots, question, values, sources)
     _settings_said(slots, asked, values, sources, excluded)
     _spread(slots, asked, values, sources)
     _quoted_fill(slots, asked, values, sources)
@@ -156,6 +166,27 @@ def _region_fill(slots: list[Slot], question: str, values: dict, sources: dict) 
             value = None
         if value:
             values[slot.name], sources[slot.name] = value, "option"
+
+
+def _language_fill(slots: list[Slot], question: str, values: dict, sources: dict) -> None:
+    """A language the question names ("the japanese version", 日文版) fills a parameter named
+    for one that lists no values, as its two-letter code ("Locale ..., e.g. `ja`"), where the
+    example writes one so or none."""
+    said = NEGATED_RE.sub(" ", question).casefold()  # "I can't read Japanese" asks for none
+    codes = [
+        code
+        for row in SYNONYMS
+        if LANGUAGE_NAMES & set(row)
+        and (code := next((w for w in row if re.fullmatch(r"[a-z]{2}", w)), None))
+        and any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", said) for w in row if len(w) > 2)
+    ]
+    for slot in slots:
+        last = words_of(slot.name)[-1:]
+        example = slot.example or slot.default or ""
+        if len(codes) != 1 or slot.name in values or slot.choices or not last:
+            continue
+        if last[0] in LANGUAGE_PARAMS and (not example or re.fullmatch(r"[a-z]{2}", example)):
+            values[slot.name], sources[slot.name] = codes[0], "option"
 
 
 def _spread(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:

@@ -37,6 +37,7 @@ from agent.vocabulary import (
     INTENTS,
     LATIN_WORD_RE,
     PAST_FORM_RE,
+    asker_clauses,
     plural_stem,
 )
 from catalog.abbreviations import short_names
@@ -53,16 +54,6 @@ FILLER_LATIN = FILLER_EN | EN_STOP | FREQUENCY_EN | LANGUAGES_LATIN
 FILLER_CJK = FILLER_ZH_WORDS
 FILLER_CJK_SET = frozenset(FILLER_ZH)
 FILLER_CJK_RE = re.compile("|".join(map(re.escape, FILLER_ZH_WORDS)))
-# Where a clause of an English question ends, and one about the asker: "I run an Unraid
-# server", "so I'm a fan", not "I want...", "I'd like...", "I only care about...".
-CLAUSE_BREAK_RE = re.compile(r"[,;:!?()\u2014\u2013]|\.(?!\S)|\s-\s|\band\b", re.I)
-ASKER_FACT_RE = re.compile(
-    r"\s*(?:so\s+|also\s+|btw\s+)?(?:i|i'm|i've|we|we're|we've|my\s+\w+|our\s+\w+)\s+"
-    r"(?!(?:want|wanna|need|would|like|love|wish|hope|care|follow|subscribe|am|are|can|could"
-    r"|should|don't|do|only|just|really|mostly|interested|check|read|watch|keep|into|looking"
-    r"|trying|searching)\b)",
-    re.I,
-)
 # An owner's possessive right before a word: "Indonesia's BMKG".
 SOURCE_OWNER_RE = re.compile(r"(\b[A-Za-z][\w.\-]*(?:'s|\u2019s))(\s+[\w.\-]+)")
 
@@ -195,9 +186,9 @@ def asker_said(question: str) -> set[str]:
     interested in ("I only care about the office repacks") is none of them."""
     said: set[str] = set()
     elsewhere: set[str] = set()
-    for clause in CLAUSE_BREAK_RE.split(question):
+    for clause, of_asker in asker_clauses(question):
         words = {fold(w) for w in LATIN_WORD_RE.findall(clause.casefold())}
-        (said if ASKER_FACT_RE.match(clause) else elsewhere).update(words)
+        (said if of_asker else elsewhere).update(words)
     return said - elsewhere
 
 

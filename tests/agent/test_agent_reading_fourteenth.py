@@ -391,3 +391,28 @@ def test_a_default_said_after_its_value_is_read_and_a_numbered_page_takes_no_nam
     question = "a way to follow Morita Hikaru's (森田ひかる) posts on the Sakurazaka46 blog?"
 
     assert first_path(question) == "/sakurazaka46/blog/50"
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("爆料公社嘅動態可唔可以睇熱門排序? 唔想睇最新嗰啲", "/bc3ts/post/list/2"),
+        ("Is there a feed for Taiwan's Central News Agency (CNA) sports section?", "/cna/aspt"),
+        (
+            "At the Shanghai Museum? Only the current special exhibitions, not past ones.",
+            "/shanghaimuseum/display/offline-exhibit/PRESENT",
+        ),
+        (
+            "I live in Singapore and read 8world, can I get just their finance news?",
+            "/8world/finance",
+        ),
+        ("cursor changelog but the japanese version pls", "/cursor/changelog/ja"),
+        (
+            "I use O&O AppBuster to clean up Windows bloat - want to know when they push a new "
+            "version, changelog feed?",
+            "/oo-software/changelog/ooappbuster",
+        ),
+    ],
+)
+def test_questions_of_the_fourteenth_pass_last_round_read_their_paths(question, path):
+    assert first_path(question) == path
