@@ -172,6 +172,16 @@ def _language_fill(slots: list[Slot], question: str, values: dict, sources: dict
     """A language the question names ("the japanese version", 日文版) fills a parameter named
     for one that lists no values, as its two-letter code ("Locale ..., e.g. `ja`"), where the
     example writes one so or none."""
+    open_slots = [
+        slot
+        for slot in slots
+        if slot.name not in values
+        and not slot.choices
+        and set(words_of(slot.name)[-1:]) & LANGUAGE_PARAMS
+        and re.fullmatch(r"(?:[a-z]{2})?", slot.example or slot.default or "")
+    ]
+    if not open_slots:
+        return  # read the question's languages only for a parameter that takes one
     said = NEGATED_RE.sub(" ", question).casefold()  # "I can't read Japanese" asks for none
     codes = [
         code
@@ -180,12 +190,8 @@ def _language_fill(slots: list[Slot], question: str, values: dict, sources: dict
         and (code := next((w for w in row if re.fullmatch(r"[a-z]{2}", w)), None))
         and any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", said) for w in row if len(w) > 2)
     ]
-    for slot in slots:
-        last = words_of(slot.name)[-1:]
-        example = slot.example or slot.default or ""
-        if len(codes) != 1 or slot.name in values or slot.choices or not last:
-            continue
-        if last[0] in LANGUAGE_PARAMS and (not example or re.fullmatch(r"[a-z]{2}", example)):
+    if len(codes) == 1:
+        for slot in open_slots:
             values[slot.name], sources[slot.name] = codes[0], "option"
 
 

@@ -3,16 +3,14 @@ route is named, offline."""
 
 import pytest
 
-from agent.question import rewrite_offline
-from agent.reading import question_reading
 from agent.routes.entities import question_read
 from agent.routes.enums import inline_values, option_named
 from agent.routes.params import params_fill
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks
-from agent.summary.subject import asker_said, context_words_load
-from catalog.models import Route
+from agent.summary.subject import asker_said
 from fetching.radar import radar_hits
+from tests.agent.test_agent_reading_thirteenth import _topic_terms
 from tests.agent.test_agent_route_offline import first_path, route
 
 pytestmark = pytest.mark.django_db
@@ -222,14 +220,6 @@ def test_a_subject_meant_but_unnamed_is_asked_for(question):
 
     assert (chosen, ctx.paths) == (False, [])
     assert ctx.needs, f"{question!r} asked for nothing"
-
-
-def _topic_terms(question: str, namespace: str, template: str) -> tuple[str, ...]:
-    read = Route.objects.get(path=template)
-    words = context_words_load(
-        namespaces={namespace}, route_ids={read.pk}, paths=[(template, read.pk)]
-    )
-    return question_reading(question, rewrite_offline(question)).topic(words).terms
 
 
 @pytest.mark.parametrize(
