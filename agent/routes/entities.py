@@ -11,11 +11,11 @@ value). This module finds the candidates, each with its form:
 - the word after a parameter's own name ("sport football", "user torvalds"), asked per route;
 - Latin words inside Chinese text ("IT之家 iPhone 标签").
 
-The platform's own names are blanked first (they name the source, not the subject), unless
-one stands right after a kind of subject ("Telegram 频道 telegram": the channel is named
-telegram); a word of the route's own name is never its subject ("User Activities" is no user).
-Nor is a noun that heads a clause about the asker ("the lab I follow") or a word for a kind of
-feed after a name marker ("UP 主点赞的视频"). Names an English question puts in a subject's
+The platform's own names are blanked first (``agent.routes.platform_names``: they name the
+source), unless one stands right after a kind of subject ("Telegram 频道 telegram": the channel is
+named telegram); a word of the route's own name is never its subject ("User Activities" is no
+user). Nor is a noun that heads a clause about the asker ("the lab I follow") or a word for a
+kind of feed after a name marker ("UP 主点赞的视频"). Names an English question puts in a subject's
 place unmarked are read by ``agent.routes.clauses``; what is never a value, by
 ``agent.routes.words``; the marker words, in ``agent.routes.markers``.
 """
@@ -30,7 +30,6 @@ from agent.routes.forms import (
     CJK_RE,
     DURATION_RE,
     LATIN,
-    NOT_LATIN_AFTER,
     NUMBER_RE,
     OWNER_RE,
     POSSESSIVE_RE,
@@ -53,6 +52,7 @@ from agent.routes.markers import (
     ZH_BEFORE_MARKERS,
     ZH_TOPIC_MARKERS,
 )
+from agent.routes.platform_names import platform_blank, platform_named
 from agent.routes.whose import askers_own, name_under, own_host, said_by
 from agent.routes.words import GENERIC, PEOPLE, describes, usable
 from agent.vocabulary import (
@@ -70,7 +70,7 @@ from agent.vocabulary import (
     PUT_EN,
     intent_word,
 )
-from catalog.segment import zh_leads_as_function, zh_scripts
+from catalog.segment import zh_leads_as_function
 
 # Words around a topic that are not part of it ("latest posts about X"): never a topic.
 EN_FILLER = FILLER_EN
@@ -103,51 +103,6 @@ class Asked:
     text: str
     entities: tuple[Entity, ...]
     topic: tuple[str, ...]  # topic words for keyword parameters, no filler, no platform name
-
-
-def platform_blank(question: str, words: Iterable[str]) -> str:
-    """``question`` with the platform's names, aliases and namespace replaced by spaces, in
-    either Chinese script (關鍵評論 is said 关键评论 too)."""
-    words = {v for w in words if w and len(w) > 1 for v in zh_scripts(w)}
-    for word in sorted(words, key=len, reverse=True):
-        pattern = _name_pattern(word)
-        if word.isascii():  # "The Economist's China section": the possessive goes with it
-            pattern = re.compile(pattern.pattern + r"(?:'s)?", pattern.flags)
-        question = pattern.sub(lambda m: " " * len(m.group(0)), question)
-    return question
-
-
-def _name_pattern(word: str) -> re.Pattern[str]:
-    if word.isascii():
-        # "Hugging Face" is huggingface, "Docker-Hub" Docker Hub: spaces and hyphens may part
-        # a name's letters.
-        spaced = r"[\s\-]?".join(re.escape(c) for c in word.replace(" ", ""))
-        # after "@" a name is a handle's or its host's (Gargron@mastodon.social), not the source
-        return re.compile(rf"(?<![{LATIN}./\-@]){spaced}{NOT_LATIN_AFTER}", re.I)
-    # "B 站" is B站: a space may part a name's Latin and Chinese characters
-    return re.compile(r"\s?".join(re.escape(c) for c in word.replace(" ", "")), re.I)
-
-
-def platform_named(question: str, words: Iterable[str]) -> list[str]:
-    """The platform's names the question puts right after a kind of subject: they name that
-    subject, not the source ("Telegram 频道 telegram", "the GitHub user github")."""
-    found = []
-    for word in sorted({w for w in words if w and len(w) > 1}, key=len, reverse=True):
-        found += [
-            m.group(0)
-            for m in _name_pattern(word).finditer(question)
-            if _kind_before(question, m.start())
-        ]
-    return found
-
-
-def _kind_before(text: str, start: int) -> bool:
-    """A kind of subject (频道, 用户, channel, user...) stands right before ``start``."""
-    before = text[max(0, start - 24) : start].rstrip()
-    if before.endswith(tuple(ZH_AFTER_MARKERS)):
-        return True
-    last = WORD_TOKEN_RE.findall(before[-14:])
-    return bool(last) and before.endswith(last[-1]) and last[-1].casefold() in EN_KIND_NOUNS
 
 
 def _zh_word(run: str) -> str:

@@ -12,11 +12,12 @@ import functools
 import re
 
 from agent.question import EN_STOP
-from agent.routes.entities import Asked, platform_blank, zh_content
+from agent.routes.entities import Asked, zh_content
 from agent.routes.enums import label_said
 from agent.routes.forms import CJK_RE, address_host
 from agent.routes.markers import AUTHOR_MARKERS, ZH_AFTER_MARKERS, ZH_BEFORE_MARKERS
 from agent.routes.params import NOT_NAMED, FilledPath, params_fill
+from agent.routes.platform_names import platform_blank
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
 from agent.routes.slots import pointed_above, route_slots, route_words, words_of
 from agent.routes.words import GENERIC

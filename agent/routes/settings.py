@@ -7,9 +7,10 @@ import re
 from itertools import pairwise
 
 from agent.routes.concepts import SYNONYMS
-from agent.routes.entities import Asked, marked_after, platform_blank
+from agent.routes.entities import Asked, marked_after
 from agent.routes.enums import option_named, option_widened, said_within
 from agent.routes.forms import DOMAIN_RE
+from agent.routes.platform_names import platform_blank
 from agent.routes.slots import ID_SAID_RE, Slot, shape_of, words_of
 from agent.vocabulary import NEGATED_RE, REGION_ALIASES, RESIDENCE_RE, regions_said
 

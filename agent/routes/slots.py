@@ -10,7 +10,6 @@ from urllib.parse import unquote
 
 from django.utils.translation import gettext_noop as noop
 
-from agent.routes.enums import inline_values, options_of
 from agent.routes.forms import (
     CJK_RE,
     DOMAIN_RE,
@@ -21,6 +20,7 @@ from agent.routes.forms import (
     VIDEO_RE,
     opaque_id,
 )
+from agent.routes.listed import inline_values, options_of
 from agent.routes.tables import MD_LINK_RE, captioned_tables, grouped_tables, value_columns
 from catalog.search_terms import word_stem
 from fetching.paths import template_parameters, template_values

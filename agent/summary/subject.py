@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from agent.question import CJK_RE, EN_STOP, WORD_RE
-from agent.routes.entities import marked_after, platform_blank
+from agent.routes.entities import marked_after
 from agent.routes.fit import template_intents, template_literals
 from agent.routes.forms import DURATION_RE, POSSESSIVE_RE, ZH_SPAN_WORD_RE, address_host
 from agent.routes.markers import EN_PHRASE_MARKERS, ZH_TOPIC_MARKERS
+from agent.routes.platform_names import platform_blank
 from agent.routes.slots import route_slots
 from agent.vocabulary import (
     FILLER_EN,

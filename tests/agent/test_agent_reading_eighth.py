@@ -5,7 +5,7 @@ first". Against the real catalog snapshot, offline."""
 
 import pytest
 
-from agent.routes.enums import inline_values
+from agent.routes.listed import inline_values
 from agent.vocabulary import asked_intents
 from tests.agent.test_agent_route_offline import route
 

@@ -11,8 +11,9 @@ import pytest
 
 from agent.question import rewrite_offline
 from agent.reading import question_reading
-from agent.routes.enums import inline_values, label_said, option_named
+from agent.routes.enums import label_said, option_named
 from agent.routes.fit import route_fill
+from agent.routes.listed import inline_values
 from agent.routes.params import SubjectMissing
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks

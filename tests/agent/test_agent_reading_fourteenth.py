@@ -4,7 +4,8 @@ route is named, offline."""
 import pytest
 
 from agent.routes.entities import question_read
-from agent.routes.enums import inline_values, option_named
+from agent.routes.enums import option_named
+from agent.routes.listed import inline_values
 from agent.routes.params import params_fill
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks

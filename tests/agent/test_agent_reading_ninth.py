@@ -9,8 +9,8 @@ import pytest
 
 from agent.question import rewrite_offline
 from agent.reading import question_reading
-from agent.routes.enums import inline_values
 from agent.routes.forms import forms_read
+from agent.routes.listed import inline_values
 from agent.summary.answer import topic_subject
 from agent.summary.subject import context_words_load
 from agent.vocabulary import asked_intents, subject_unnamed

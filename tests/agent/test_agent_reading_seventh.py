@@ -160,7 +160,7 @@ def test_verbs_keys_quotes_and_listed_values_are_read_for_what_they_are(question
 
 
 def test_a_list_said_in_words_is_a_parameters_values():
-    from agent.routes.enums import inline_values
+    from agent.routes.listed import inline_values
 
     said = "The publication cycle you want to follow. Choose from: date, week, month."
     assert inline_values(said) == [("date", "date"), ("week", "week"), ("month", "month")]

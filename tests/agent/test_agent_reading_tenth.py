@@ -16,8 +16,9 @@ import pytest
 
 from agent.question import rewrite_offline
 from agent.reading import question_reading
-from agent.routes.enums import inline_values, option_named
+from agent.routes.enums import option_named
 from agent.routes.forms import forms_read, opaque_id
+from agent.routes.listed import inline_values
 from agent.routes.params import params_fill
 from agent.routes.slots import route_slots
 from agent.routes.tables import captioned_tables, grouped_tables, table_blocks

@@ -5,8 +5,9 @@ import pytest
 
 from agent.question import WORD_RE, rewrite_offline
 from agent.reading import question_reading
-from agent.routes.enums import inline_values, option_named
+from agent.routes.enums import option_named
 from agent.routes.fit import route_fill, values_lent
+from agent.routes.listed import inline_values
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks, value_columns
 from agent.summary.subject import context_words_load

@@ -10,8 +10,9 @@ import pytest
 
 from agent.question import rewrite_offline
 from agent.reading import question_reading
-from agent.routes.enums import inline_values, option_named
+from agent.routes.enums import option_named
 from agent.routes.fit import route_fill
+from agent.routes.listed import inline_values
 from agent.routes.places import place_fill
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks

@@ -1,0 +1,55 @@
+"""A platform's own names in a question: blanked, they name the source, not a subject, unless
+one stands right after a kind of subject ("Telegram 频道 telegram")."""
+
+import re
+from collections.abc import Iterable
+
+from agent.routes.forms import LATIN, NOT_LATIN_AFTER, WORD_TOKEN_RE
+from agent.routes.markers import ZH_AFTER_MARKERS
+from agent.vocabulary import EN_KIND_NOUNS
+from catalog.segment import zh_scripts
+
+
+def platform_blank(question: str, words: Iterable[str]) -> str:
+    """``question`` with the platform's names, aliases and namespace replaced by spaces, in
+    either Chinese script (關鍵評論 is said 关键评论 too)."""
+    words = {v for w in words if w and len(w) > 1 for v in zh_scripts(w)}
+    for word in sorted(words, key=len, reverse=True):
+        pattern = _name_pattern(word)
+        if word.isascii():  # "The Economist's China section": the possessive goes with it
+            pattern = re.compile(pattern.pattern + r"(?:'s)?", pattern.flags)
+        question = pattern.sub(lambda m: " " * len(m.group(0)), question)
+    return question
+
+
+def _name_pattern(word: str) -> re.Pattern[str]:
+    if word.isascii():
+        # "Hugging Face" is huggingface, "Docker-Hub" Docker Hub: spaces and hyphens may part
+        # a name's letters.
+        spaced = r"[\s\-]?".join(re.escape(c) for c in word.replace(" ", ""))
+        # after "@" a name is a handle's or its host's (Gargron@mastodon.social), not the source
+        return re.compile(rf"(?<![{LATIN}./\-@]){spaced}{NOT_LATIN_AFTER}", re.I)
+    # "B 站" is B站: a space may part a name's Latin and Chinese characters
+    return re.compile(r"\s?".join(re.escape(c) for c in word.replace(" ", "")), re.I)
+
+
+def platform_named(question: str, words: Iterable[str]) -> list[str]:
+    """The platform's names the question puts right after a kind of subject: they name that
+    subject, not the source ("Telegram 频道 telegram", "the GitHub user github")."""
+    found = []
+    for word in sorted({w for w in words if w and len(w) > 1}, key=len, reverse=True):
+        found += [
+            m.group(0)
+            for m in _name_pattern(word).finditer(question)
+            if _kind_before(question, m.start())
+        ]
+    return found
+
+
+def _kind_before(text: str, start: int) -> bool:
+    """A kind of subject (频道, 用户, channel, user...) stands right before ``start``."""
+    before = text[max(0, start - 24) : start].rstrip()
+    if before.endswith(tuple(ZH_AFTER_MARKERS)):
+        return True
+    last = WORD_TOKEN_RE.findall(before[-14:])
+    return bool(last) and before.endswith(last[-1]) and last[-1].casefold() in EN_KIND_NOUNS
