@@ -64,6 +64,7 @@ ITEM_EN = frozenset(
     significant anything news lately recently currently now soon today tonight yesterday
     when next launch launches announce announces announcement announcements publish publishes
     ship ships posting streaming playing happening going up change changes request requests notes
+    newsletter newsletters blog blogs podcast podcasts episode episodes
     submission submissions edition editions upcoming homepage site original rn let let's lets"""
     )
 )
@@ -153,7 +154,7 @@ FILLER_ZH = sorted(
             热搜榜 分类 板块 每天 每日 天天 推给 随时 订阅 一下 通知我 提醒我 一有 变动 官网 盯着
             就通知 就提醒 訂閱 幫我 有沒有 最近有 东西 我订 订一个 最多 只要 那种 那些 值得 能不能
             第一时间 知道 重要 的话 博客 播客 漫画 办法 上次 突然 地址 源 订阅源 网站 追踪
-            跟踪"""
+            跟踪 能用 可唔可以 可唔"""
         ),
     },
     key=len,

@@ -133,3 +133,11 @@ def zh_leads_as_function(run: str) -> bool:
     很): how a sentence goes on, never the start of a name."""
     first = next(iter(segmenter().cut(run[:12], HMM=True)), None)
     return first is not None and (first.flag in FUNCTION_FLAGS or first.flag.startswith("r"))
+
+
+def zh_ends_as_function(run: str) -> bool:
+    """The last word of a Chinese run is a function word or a place word (在, 上, 里, 关注):
+    what stands before a name, never the name's start ("上ChinaJoy" is ChinaJoy on a site)."""
+    words = list(segmenter().cut(run[-12:], HMM=True))
+    last = words[-1] if words else None
+    return last is not None and (last.flag in FUNCTION_FLAGS or last.flag in {"f", "r"})

@@ -34,12 +34,14 @@ from fetching.paths import (
 )
 
 # A page's address: with its scheme, or bare with at least one path segment (a host alone, or
-# a word like "next.js", names no page). ASCII only, so a Chinese word after it is not part of
-# it ("https://space.bilibili.com/2267573的投稿").
+# a word like "next.js", names no page). ASCII, so a Chinese word after it is not part of it
+# ("https://space.bilibili.com/2267573的投稿"); a whole segment of other letters is
+# ("https://www.4gamers.com.tw/news/tag/限時免費").
 ADDRESS_RE = re.compile(
     r"(?:\bhttps?://|(?<![\w.@/\-]))(?:www\.)?"
     r"((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{2,12})(?::\d{1,5})?"
-    r"((?:/[\w\-.~%!$&'*+,;=:@]*)*)(?:\?([^#\s]*))?(?:#\S*)?",
+    r"((?:/(?:[\w\-.~%!$&'*+,;=:@]+|[^\x00-\x7f\s\u3000-\u303f\uff00-\uffef]+)?)*)"
+    r"(?:\?([^#\s]*))?(?:#\S*)?",
     re.I | re.ASCII,
 )
 SCHEME_RE = re.compile(r"^https?://", re.I)
@@ -51,6 +53,12 @@ REST_PARAM_RE = re.compile(r":(\w+)\{\.[+*]\}")  # a route's :path{.+} takes the
 DESCRIBED_URL_RE = re.compile(r"https?://[^\s<>`\"'\]|\\]+")
 # A route path a description shows, backticked: "此时路由为 [`/nenu/yjsy/xwdt/xnxw`](...)"
 SHOWN_PATH_RE = re.compile(r"`(/[^`\s]+)`")
+# A parameter documented as read off the page's address: "can be found in the url", 可在 URL 中找到
+URL_DOCUMENTED_RE = re.compile(
+    r"\b(?:in|from)\s+(?:the\s+)?(?:page'?s?\s+)?url\b|url\s*中|网址中", re.I
+)
+# The shapes a value may take, narrowest first: a page's segment must take its example's
+VALUE_SHAPES = [re.compile(p) for p in (r"\d+", r"[a-z]+", r"[A-Za-z]+", r"[a-z0-9]+", r"[\w\-]+")]
 PAGE_EXTENSION_RE = re.compile(r"\.(?:s?html?|php|aspx?|jsp)$", re.I)
 
 
@@ -98,7 +106,7 @@ def _address_hits(address: Address) -> list[RadarHit]:
     ).select_related("platform")
     hits = [hit for route in routes for hit in _route_hits(route, address)]
     if not hits:
-        hits = _template_hits(address)
+        hits = _template_hits(address) or _url_documented_hits(address)
     if not hits or (address.query and not any(h.values for h in hits)):
         # a rule that reads nothing of the page's query (list?clmId=...) gives way to a
         # described address that does
@@ -146,22 +154,66 @@ def _template_hits(address: Address) -> list[RadarHit]:
     mirrors many a site's addresses (cnblogs.com/cate/python is ``/cnblogs/cate/:type``; a rest
     parameter takes the page's path, its ``.shtml`` aside when the example writes none). A
     literal segment of the route's must match, unless the route takes the page's whole path."""
-    platforms = Platform.objects.filter(enabled=True, url__icontains=address.host)
     hits = []
-    for platform in platforms:
-        if SCHEME_RE.sub("", platform.url).removeprefix("www.").split("/")[0] != address.host:
+    for route in _host_routes(address):
+        key = _route_key(route)
+        source = address.host + REST_PARAM_RE.sub(r":\1*", key)
+        matched = _source_match(source, address)
+        # a path of parameters alone (/:language/:domain?) would take any page: a literal
+        # segment must match, unless the route takes the page's whole path
+        if not matched or not matched[0] or not (matched[1] or source != address.host + key):
             continue
-        for route in platform.routes.filter(enabled=True):  # route.platform is this one
-            key = _route_key(route)
-            source = address.host + REST_PARAM_RE.sub(r":\1*", key)
-            matched = _source_match(source, address)
-            # a path of parameters alone (/:language/:domain?) would take any page: a literal
-            # segment must match, unless the route takes the page's whole path
-            if not matched or not matched[0] or not (matched[1] or source != address.host + key):
-                continue
-            values = {k: _page_less(v, route.example) for k, v in matched[0].items()}
-            if hit := _hit(route, key, values, matched[1]):
-                hits.append(hit)
+        values = {k: _page_less(v, route.example) for k, v in matched[0].items()}
+        if hit := _hit(route, key, _host_led(route, values), matched[1]):
+            hits.append(hit)
+    return hits
+
+
+def _host_routes(address: Address) -> list[Route]:
+    """The enabled routes of the enabled platforms whose site is the address's host."""
+    platforms = Platform.objects.filter(enabled=True, url__icontains=address.host)
+    return [
+        route
+        for platform in platforms
+        if SCHEME_RE.sub("", platform.url).removeprefix("www.").split("/")[0] == address.host
+        for route in platform.routes.filter(enabled=True)  # route.platform is this one
+    ]
+
+
+def _host_led(route: Route, values: dict[str, str]) -> dict[str, str]:
+    """A page's whole path as a route takes it that leads it with the host's ``www`` (茂名's
+    sites: ``http://www.huazhou.gov.cn/syzl/zcjd/`` is ``/gov/huazhou/www/syzl/zcjd``), as its
+    example shows."""
+    example = template_values(route.path, route.example or "")
+    return {
+        k: f"www/{v}" if example.get(k, "").startswith("www/") and not v.startswith("www/") else v
+        for k, v in values.items()
+    }
+
+
+def _url_documented_hits(address: Address) -> list[RadarHit]:
+    """Without a rule for the page or a route path it matches, the site's routes of one
+    parameter documented as found in the page's address ("Category, can be found in the url of
+    the page"): the page's last segment is it when it is shaped as the example's value
+    (INFORMS' ``pubsonline.informs.org/journal/mnsc`` is ``/informs/mnsc``). Only on a site
+    none of whose routes has a rule: where rules are, they say which pages a route reads."""
+    routes = _host_routes(address)
+    ruled = {route.platform_id for route in routes if route.radar}
+    hits = []
+    for route in (r for r in routes if r.platform_id not in ruled):  # a site Radar knows not
+        tokens = template_parameters(route.path)
+        spec = route.parameters if isinstance(route.parameters, dict) else {}
+        if len(tokens) != 1 or not URL_DOCUMENTED_RE.search(str(spec.get(tokens[0][0], ""))):
+            continue
+        example = template_values(route.path, route.example or "").get(tokens[0][0], "")
+        shape = next((s for s in VALUE_SHAPES if s.fullmatch(example)), None)
+        segment = address.segments[-1] if address.segments else ""
+        if (
+            shape
+            and shape.fullmatch(segment)
+            and (hit := _hit(route, _route_key(route), {tokens[0][0]: segment}, 0))
+        ):
+            hits.append(hit)
     return hits
 
 
@@ -231,7 +283,9 @@ def _described_pattern(
         return None  # a value twice in the address, or a required one not in it
     pattern, at = "", 0
     for start, end, name in holes:
-        taken_as = ".+?" if name in rest else "[^/?&#.]+?"  # a rest parameter takes segments
+        # a rest parameter takes segments; a value that is a query (order=sell_desc&s=34) one
+        taken_as = ".+?" if name in rest else "[^/?&#.]+?"
+        taken_as = "[^/?#]+?" if "=" in values[name] and name not in rest else taken_as
         pattern += re.escape(page[at:start]) + f"(?P<{name}>{taken_as})"
         at = end
     pattern += re.escape(page[at:]) + "/?"

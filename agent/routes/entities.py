@@ -70,7 +70,7 @@ from agent.vocabulary import (
     PUT_EN,
     intent_word,
 )
-from catalog.segment import zh_leads_as_function
+from catalog.segment import zh_ends_as_function, zh_leads_as_function
 
 # Words around a topic that are not part of it ("latest posts about X"): never a topic.
 EN_FILLER = FILLER_EN
@@ -81,6 +81,7 @@ ZH_CUT = [w for w in ZH_FILLER if len(w) > 1] + ["的", "了", "吗", "呢", "�
 GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
 # A quoted phrase right after 搜 (search), which alone is no marker: 热搜 is a hot list.
 LATIN_RUN_RE = re.compile(r"[A-Za-z][A-Za-z']*")
+LATIN_TAIL_RE = re.compile(r"(.*[^\x00-\x7f])([A-Za-z][\w.+#\-]*)")
 SEARCHED_QUOTE_RE = re.compile(r"搜\s*[「“『\"]([^」”』\"]{1,40})")
 
 
@@ -248,11 +249,20 @@ def _marked_before(text: str, excluded: set[str]) -> list[str]:
             runs = RUN_RE.findall(before)
             if not runs or not before.endswith(runs[-1]):
                 continue
-            run = runs[-1].strip(".-_")
+            run = _latin_tail(runs[-1].strip(".-_"))
             word = run if run.isascii() else _zh_last_word(run)
             if word and usable(word, excluded) and not any(f == word for f in ZH_FILLER):
                 values.append(word)
     return values
+
+
+def _latin_tail(run: str) -> str:
+    """A Latin name a Chinese function word leads: "上ChinaJoy" (on the site) is ChinaJoy; a
+    name whose Chinese is its own (小米SU7) stays whole."""
+    mixed = LATIN_TAIL_RE.fullmatch(run)
+    if mixed and zh_ends_as_function(mixed.group(1)):
+        return mixed.group(2)
+    return run
 
 
 def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:

@@ -41,6 +41,7 @@ ZH_KIND_MARKERS = frozenset(m for m in (*ZH_BEFORE_MARKERS, *ZH_AFTER_MARKERS) i
 CONTENT_ZH = frozenset(str.split("文章 新闻 资讯 内容 帖子 视频 动态 更新 最新 最热 热门 主题"))
 # A route name's words: Latin words and runs of other letters (a Chinese name's phrases).
 NAME_WORD_RE = re.compile(r"[a-z0-9]+|[^\sa-z0-9\W]+")
+LATIN_LETTER_RE = re.compile(r"[A-Za-z]")
 # Verbs that ask for a feed ("follow it", "subscribe me"): said so, they name no route's word.
 SUBSCRIBING = frozenset(str.split("follow subscribe track monitor"))
 # Route-name words that say how a feed is addressed, not which part of a site it reads.
@@ -293,7 +294,8 @@ def _words_said(query: str, words: list[str]) -> bool:
 def said_whole(query: str, route: Route, path: FilledPath) -> int:
     """How long a thing the question says whole the route stands for: its name (its platform's
     names left out: 首页, Today) or the label of a value it lists that the question chose
-    (F.I.X 字幕侠's group); 0 when it says neither. Spaces aside."""
+    (F.I.X 字幕侠's group), or that value itself in words (Caixin's "finance" section); 0 when
+    it says none. Spaces aside."""
     name = _name_words(route)
     apart = platform_blank(query, platform_words(route.platform))  # 关键评论网 says no 评论
     length = len("".join(name)) if name and _words_said(apart, name) else 0
@@ -301,10 +303,18 @@ def said_whole(query: str, route: Route, path: FilledPath) -> int:
     if chosen:
         slots = route_slots(route.path, route.parameters, route.description, route.example)
         labels = (
-            label_said(query, s.choices, path.params[s.name]) for s in slots if s.name in chosen
+            label_said(query, [*s.choices, *_worded(value)], value)
+            for s in slots
+            if s.name in chosen and (value := path.params[s.name])
         )
         length = max(length, *labels)
     return length
+
+
+def _worded(value: str) -> list[tuple[str, str]]:
+    """A value of Latin words as its words, its label: ``current_affairs`` is "current
+    affairs" (a number is no word said)."""
+    return [(re.sub(r"[_\-]+", " ", value), value)] if LATIN_LETTER_RE.search(value) else []
 
 
 def route_about(query: str, route: Route) -> bool:

@@ -49,6 +49,10 @@ COLON_PAIR_RE = re.compile(
     r"(?<![\w`/])([A-Za-z0-9_\-]{1,20})\s*[:\uff1a]\s*"
     r"([^\s,\uff0c\u3001;\uff1b:\uff1a/`()\uff08\uff09]{1,20})"
 )
+# or a label before its value: "所有:all;最新:topicList;热门:jhcpb"
+LABEL_COLON_RE = re.compile(
+    r"([\u4e00-\u9fff]{1,12})\s*[:\uff1a]\s*([A-Za-z0-9_\-]{1,40})(?![\w-])"
+)
 LABEL_PAIR_RE = re.compile(r"([\u4e00-\u9fff]{2,12})\s*[(\uff08]([A-Za-z0-9_\-]{1,40})[)\uff09]")
 BARE_LIST_START_RE = re.compile(r"supported values|values?\s*:|可选值?|支持|如", re.I)
 BARE_LIST_END_RE = re.compile(r"default|默认", re.I)
@@ -90,7 +94,7 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
     """Values listed in a parameter's description, when it lists two or more: backticked
     ("can be `all`, `owner`", each with the label in parentheses after it: "`hot` (热门)"),
     else a bare list in parentheses ("Period (week, month, year)") or said as one ("Choose
-    from: date, week, month") or with their labels after colons ("1:电影, 2:电视剧"), or a
+    from: date, week, month") or with their labels by colons ("1:电影, 2:电视剧", "最新:new"), or a
     description that is a list or a range alone ("top 或 newest", "n1~n6") when ``example``
     (the route example's value) is one of it. A lone value to fill in for a feature comes with
     its label ("填入 `pre` 以包含预发布版本")."""
@@ -127,6 +131,8 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
         found = []
     elif len(values) < 2 and len(colon) >= 2:
         found, values = colon, list(dict.fromkeys(value for value, _label in colon))
+    elif len(values) < 2 and len(led := LABEL_COLON_RE.findall(text or "")) >= 2:
+        found, values = [(v, label) for label, v in led], list(dict.fromkeys(v for _l, v in led))
     if len(values) < 2:
         return []
     labelled = [(label.strip(), value) for value, label in found if label.strip()]

@@ -50,6 +50,17 @@ ID_SAID_RE = re.compile(r"(?<![A-Za-z0-9_/])id(?![A-Za-z0-9_/])|编号", re.I)
 TABLE_POINTER_RE = re.compile(r"下表|表格|如下|以下|table|below", re.I)
 # A parameter documented on the route above it, on the same page: "语言, 见上表", "Same as above"
 ABOVE_RE = re.compile(r"above|[见見同]?上表|同上", re.I)
+# A description's page to subscribe to, linked, and the route path it shows for it
+PARAGRAPH_RE = re.compile(r"\n\s*\n|\n(?=\s*[-*] )")
+PAGE_LINK_RE = re.compile(r"\[([^\]`]+)\]\(https?://[^)\s]+\)")
+SHOWN_PATH_RE = re.compile(r"`(/[^`\s]+)`")
+LABEL_JOIN_RE = re.compile(r"\s+[-\u2013\u2014/]\s+")
+# A parameter taking the rest of the path: ``{.+}``, ``{.*}``
+REST_REGEX_RE = re.compile(r"\.[+*]")
+MAX_CAPTION = 20  # characters a table's caption has at most to label its values
+# and to name its parameter: a paragraph before a table ("... `t_id` 对应 `tid` 的值为 277 ...")
+# is no caption of it
+MAX_CAPTION_NAMING = 80
 PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
 NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 DEFAULT_RES = [
@@ -108,6 +119,7 @@ def _tables(names: list[str], parameters: dict, description: str, example: dict)
     settings = [n for n in names if words_of(n)[-1:] and words_of(n)[-1] in SETTING_WORDS]
     pointing = [n for n in names if TABLE_POINTER_RE.search(_spec_text(parameters.get(n)))]
     tables: dict[str, list[tuple[str, str]]] = {}
+    captions: dict[str, list[tuple[str, tuple[str, str]]]] = {}
     for caption, block in captioned_tables(description):
         # example paths are no values, nor a row header naming the parameter (`:lang`)
         pairs = [(label, v) for label, v in block if not v.startswith(("/", ":"))]
@@ -116,7 +128,7 @@ def _tables(names: list[str], parameters: dict, description: str, example: dict)
         captioned = [
             (score, -i, n)
             for i, n in enumerate(names)
-            if (score := _captioned(n, parameters, caption))
+            if len(caption) <= MAX_CAPTION_NAMING and (score := _captioned(n, parameters, caption))
         ]
         owner = owner or (max(captioned)[2] if captioned else None)
         # or the one whose documented default it lists (热搜榜 realtime: 榜单, 默认为 realtime)
@@ -127,6 +139,9 @@ def _tables(names: list[str], parameters: dict, description: str, example: dict)
         owner = owner or (names[0] if len(names) == 1 else None)  # the one it can list
         if owner and pairs:
             tables.setdefault(owner, []).extend(pairs)
+            captions.setdefault(owner, []).extend((caption, pair) for pair in pairs)
+    for owner, captioned_pairs in captions.items():
+        tables[owner].extend(_caption_labelled(captioned_pairs))
     for header, pairs in value_columns(description):  # a row's value of another parameter
         values = {v for _label, v in pairs}
         owner = next((n for n in names if example.get(n) in values), None)
@@ -135,6 +150,20 @@ def _tables(names: list[str], parameters: dict, description: str, example: dict)
         if owner:
             tables.setdefault(owner, []).extend(pairs)
     return tables
+
+
+def _caption_labelled(pairs: list[tuple[str, tuple[str, str]]]) -> list[tuple[str, str]]:
+    """A label two tables give different values, labelled with each table's caption too: 管理
+    科学部's 通知公告 (``glkxb-tzgg``) is "管理科学部 通知公告", 基金要闻's (``tzgg``) "基金要闻
+    通知公告"."""
+    values: dict[str, set[str]] = {}
+    for _caption, (label, value) in pairs:
+        values.setdefault(label, set()).add(value)
+    return [
+        (f"{caption} {label}", value)
+        for caption, (label, value) in pairs
+        if len(values[label]) > 1 and 0 < len(caption) <= MAX_CAPTION
+    ]
 
 
 def _captioned(name: str, parameters: dict, caption: str) -> int:
@@ -186,6 +215,7 @@ def route_slots(template: str, parameters: object, description: str, example: st
         parameters = {names[0]: next(iter(parameters.values()))}
     tables = _tables(names, parameters, description, from_example)
     listed = _listed(names, parameters, tables, from_example)
+    linked = _linked(template, description)
     parents: dict[str, tuple[tuple[str, str], ...]] = {}
     if len(names) >= 2 and (groups := grouped_tables(description)):
         upper, lower = names[0], names[1]
@@ -196,8 +226,15 @@ def route_slots(template: str, parameters: object, description: str, example: st
     for name, regex, optional in template_parameters(template):
         spec = parameters.get(name)
         example_value = from_example.get(name)
+        pages = linked.get(name, [])
+        rest = REST_REGEX_RE.search(regex or "") is not None
         choices = (
-            listed[name] or _example_listed(example_value) or _described(description, example_value)
+            (listed[name] and list(dict.fromkeys(listed[name] + pages)))
+            or _example_listed(example_value)
+            or _described(description, example_value)
+            # the pages a description shows, for a parameter taking the rest of the path (two
+            # or more) or an optional one (medsci's t_id for "肿瘤 - NSCLC")
+            or (pages if len(pages) >= 2 or (optional and not rest) else [])
         )
         words = words_of(name)
         # A setting's name (status) with an example naming one thing (a tweet's id) is a subject.
@@ -245,6 +282,32 @@ def _described(description: str, example: str | None) -> list[tuple[str, str]]:
         if len(values) >= 3 and example in values:
             return found
     return []
+
+
+def _linked(template: str, description: str) -> dict[str, list[tuple[str, str]]]:
+    """The pages a description shows how to subscribe to, by parameter: each paragraph's first
+    linked page, labelled, and the values of the route path it shows ("若订阅子分类 [大陆资讯 -
+    热门](https://bad.news/tag/...)... 路由为 [`/bad/tag/大陆资讯/sort-hot`]": 大陆资讯 热门 is
+    ``tag/大陆资讯/sort-hot``). A label shown for two paths labels neither; a parameter shown
+    one page only takes it by a label of its parts ("肿瘤 - NSCLC", not "Potplayer Update
+    History": the route's own name labels no value)."""
+    found: list[tuple[str, bool, dict[str, str]]] = []
+    for paragraph in PARAGRAPH_RE.split(description):
+        link = PAGE_LINK_RE.search(paragraph)
+        shown = [template_values(template, unquote(p)) for p in SHOWN_PATH_RE.findall(paragraph)]
+        if link and (shown := [values for values in shown if values]):
+            label, parts = LABEL_JOIN_RE.subn(" ", link.group(1))
+            found.append((label.strip(), parts > 0, shown[-1]))
+    labels = [label for label, _parts, _values in found]
+    pages: dict[str, list[tuple[bool, str, str]]] = {}
+    for label, parts, values in found:
+        for name, value in values.items():
+            if labels.count(label) == 1 and value.strip("/"):
+                pages.setdefault(name, []).append((parts, label, value.strip("/")))
+    return {
+        name: [(label, value) for parts, label, value in shown if parts or len(shown) >= 2]
+        for name, shown in pages.items()
+    }
 
 
 def _example_listed(example: str | None) -> list[tuple[str, str]]:

@@ -237,6 +237,10 @@ def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:
     lone = ""  # a character the segmenter left alone: part of a name it does not know (泽菲尔)
     unsaid = zh_function_words(rest)
     for word in zh_words(rest):
+        if word.isascii() and word.strip():  # a Latin word among Chinese (用RSS): its own
+            lone = ""
+            terms += [word] if _latin_term(word, set()) else []
+            continue
         simple = zh_simplified(word)  # 網站 is the filler 网站
         if simple in FILLER_CJK_SET or not word.strip() or ZH_SPAN_WORD_RE.fullmatch(word):
             lone = ""

@@ -1,0 +1,165 @@
+"""The fifteenth pass of issue 29's reading rules. Against the real catalog snapshot where a
+route is named, offline."""
+
+import pytest
+
+from agent.routes.entities import question_read
+from agent.routes.listed import inline_values
+from agent.routes.slots import route_slots
+from fetching.radar import page_addresses, radar_hits
+from tests.agent.test_agent_reading_thirteenth import _topic_terms
+from tests.agent.test_agent_route_offline import first_path
+
+pytestmark = pytest.mark.django_db
+
+SHOWN_PAGES = """若订阅 [要闻 - 最新](https://news.example.cn/tag/要闻/sort-new), 网址为
+`https://news.example.cn/tag/要闻/sort-new`, 此时路由为 [`/ex/tag/要闻/sort-new`](https://rsshub.app/ex/tag/要闻/sort-new)。
+
+若订阅 [本地 - 热门](https://news.example.cn/tag/本地/sort-hot), 路由为 [`/ex/tag/本地/sort-hot`](https://rsshub.app/ex/tag/本地/sort-hot)。"""
+
+ONE_SHOWN_PAGE = """如 [Example Update History](https://ex.example/en) 的路由为 [`/ex/en`](https://rsshub.app/ex/en)"""
+
+TWO_TABLES_ONE_LABEL = """新闻
+
+| 要闻 | 通知公告 |
+| ---- | -------- |
+| yw   | tzgg     |
+
+科学部
+
+| 工作动态 | 通知公告 |
+| -------- | -------- |
+| kxb-gzdt | kxb-tzgg |"""
+
+
+def test_a_page_address_keeps_a_whole_segment_of_chinese_letters():
+    [address] = page_addresses("a feed for https://www.example.com.tw/news/tag/限時免費 please")
+
+    assert address.segments == ("news", "tag", "限時免費")
+
+
+def test_chinese_right_after_an_address_is_still_no_part_of_it():
+    [address] = page_addresses("https://space.bilibili.com/2267573的投稿")
+
+    assert address.segments == ("2267573",)
+
+
+def test_a_latin_name_a_chinese_function_word_leads_is_read_without_it():
+    asked = question_read("品玩上ChinaJoy这个话题", platform_words=("品玩",), excluded=())
+
+    assert "ChinaJoy" in [e.value for e in asked.entities]
+    assert not any("上" in e.value for e in asked.entities)
+
+
+def test_a_latin_name_with_chinese_of_its_own_stays_whole():
+    asked = question_read("关注小米SU7这个话题", platform_words=(), excluded=())
+
+    assert "小米SU7" in [e.value for e in asked.entities]
+
+
+def test_the_pages_a_description_shows_label_the_rest_of_the_path():
+    [slot] = route_slots("/ex/:path{.+}?", {"path": "路径, 默认为首页"}, SHOWN_PAGES, "/ex")
+
+    assert slot.choices == [("要闻 最新", "tag/要闻/sort-new"), ("本地 热门", "tag/本地/sort-hot")]
+    assert not slot.subject
+
+
+def test_one_page_shown_under_the_routes_own_name_labels_no_value():
+    [slot] = route_slots("/ex/:lang?", {"lang": "Language"}, ONE_SHOWN_PAGE, "/ex")
+
+    assert slot.choices == []
+
+
+def test_a_label_two_tables_give_is_labelled_with_each_tables_caption_too():
+    [slot] = route_slots("/ex/:path?", {"path": "路径, 见下表"}, TWO_TABLES_ONE_LABEL, "/ex")
+
+    assert ("科学部 通知公告", "kxb-tzgg") in slot.choices
+    assert ("新闻 通知公告", "tzgg") in slot.choices
+    assert ("科学部 要闻", "yw") not in slot.choices  # a label of one table keeps its own
+
+
+def test_a_paragraph_before_a_table_is_no_caption_naming_its_parameter():
+    tip = (
+        "若想获得 tid, 可以到对应科室页面 URL 中寻找 `t_id` 字段的值, "
+        "如 `s_id` 对应 `sid` 的值为 5, `t_id` 对应 `tid` 的值为 277, "
+        "所以可以得到路由 `/ex/5/277`, 其余的科室也是一样的方法"
+    )
+    table = "| 心血管 | 内分泌 |\n| --- | --- |\n| 2 | 6 |"
+    sid, tid = route_slots(
+        "/ex/:sid?/:tid?", {"sid": "科室, 见下表", "tid": "亚专业"}, f"{tip}\n\n{table}", "/ex"
+    )
+
+    assert sid.choices == [("心血管", "2"), ("内分泌", "6")]
+    assert tid.choices == []
+
+
+def test_labels_before_their_values_after_colons_are_listed():
+    assert inline_values("标签, 所有:all;最新:topicList;热门:jhcpb") == [
+        ("all", "all"),
+        ("topicList", "topicList"),
+        ("jhcpb", "jhcpb"),
+        ("所有", "all"),
+        ("最新", "topicList"),
+        ("热门", "jhcpb"),
+    ]
+
+
+def test_a_query_a_description_shows_as_a_value_is_read_whole():
+    hits = radar_hits("https://www.bookwalker.com.tw/search?order=sell_desc&s=20")
+
+    assert [hit.path for hit in hits] == ["/bookwalker/search/order=sell_desc&s=20"]
+
+
+def test_a_page_whose_route_leads_with_www_takes_it():
+    hits = radar_hits("http://www.huazhou.gov.cn/xwdt/gzdt/")
+
+    assert [hit.path for hit in hits] == ["/gov/huazhou/www/xwdt/gzdt"]
+
+
+def test_a_parameter_documented_as_in_the_url_takes_the_pages_segment_of_its_shape():
+    hits = radar_hits("https://pubsonline.informs.org/journal/opre")
+
+    assert [hit.path for hit in hits] == ["/informs/opre"]
+
+
+def test_a_page_of_another_shape_gives_that_parameter_nothing():
+    assert radar_hits("https://pubsonline.informs.org/doi/10.1287") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("财新 经济 栏目里的监管新闻", "/caixin/economy/regulation"),
+        ("Caixin's finance coverage, only the market news", "/caixin/finance/market"),
+        ("bad.news 每日热点 最新的帖子", "/bad/tag/每日热点/sort-new"),
+        ("梅斯医学 肿瘤 NSCLC 亚专业的新文章", "/medsci/5/277"),
+        ("国家自然科学基金委 管理科学部 工作动态", "/gov/nsfc/glkxb-gzdt"),
+        ("游戏星辰 PS4 游戏区的热门帖", "/2023game/ps4/jhcpb"),
+    ],
+)
+def test_questions_of_the_fifteenth_pass_read_their_paths(question, path):
+    assert first_path(question) == path
+
+
+@pytest.mark.parametrize(
+    ("question", "namespace", "template"),
+    [
+        ("台灣角川的角編新聞台能用RSS訂閱嗎", "kadokawa", "/kadokawa/blog"),
+        ("can I get the bytes.dev newsletter as a feed?", "bytes", "/bytes"),
+        (
+            "any podcast episodes or blog posts from Digital Camera World?",
+            "digitalcameraworld",
+            "/digitalcameraworld/news",
+        ),
+    ],
+)
+def test_a_latin_filler_word_among_chinese_and_a_kind_of_feed_are_no_topic(
+    question, namespace, template
+):
+    assert _topic_terms(question, namespace, template) == ()
+
+
+def test_a_latin_name_among_chinese_is_still_a_topic():
+    terms = _topic_terms("台灣角川最近有 Vtuber 的新聞嗎", "kadokawa", "/kadokawa/blog")
+
+    assert "Vtuber" in terms
