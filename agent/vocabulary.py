@@ -91,7 +91,7 @@ PUT_EN = frozenset(
         over too also included including incl instead either full come comes came send sends
         reader readers got gets getting fine okay ok put puts publishing it all without check
         checks checking set told rely enjoy if possible ones forget forgets forgetting forgot
-        text great awesome cool nice hilarious amazing way through via thru"""
+        text great awesome cool nice hilarious amazing way through via thru rsshub"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN

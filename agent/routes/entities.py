@@ -325,7 +325,9 @@ def question_read(
     found = [_quoted_role(e, by, about) if e.kind == "quoted" else e for e in found]
     # "a Twitch streamer's schedule": a kind of subject owns, no name does
     owners = [
-        o for o in OWNER_RE.findall(rest) if usable(o, skip) and o.casefold() not in EN_KIND_NOUNS
+        o
+        for o in OWNER_RE.findall(rest)
+        if usable(o, skip) and o.casefold() not in EN_KIND_NOUNS and o.casefold() not in PEOPLE
     ]
     markers = (*sorted(EN_WORD_MARKERS), *ZH_AFTER_MARKERS)
     marked = _marked_before(rest, skip) + marked_after(rest, markers, skip) + owners

@@ -147,6 +147,7 @@ def option_widened(question: str, choices: list[tuple[str, str]], value: str) ->
 LABEL_ONLY_RE = re.compile(
     r"^(?:只看|只显示|仅看|仅显示|只|仅)|的$|(?<=..)(?:系列|栏目|专栏|频道|专题|板块|版块|分类)$"
 )
+LABEL_ASIDE_RE = re.compile(r"\s*[(\uff08][^()\uff08\uff09]*[)\uff09]\s*")
 # What parts a Chinese label's names for one value: a fullwidth slash, 、
 LABEL_PARTS_RE = re.compile(r"\s*[\uff0f\u3001]\s*")
 
@@ -181,15 +182,20 @@ def option_named(
     asked = _translated(question)  # 评论 names `comments`, "hot" names 热门
     said = _grams(question)
     best: tuple[float, bool, bool, bool, int, str] | None = None
+    shared = _shared_grams(choices)
     for label, value in choices:
         # a label of two names for one value ("回复\uff0f查看") names it by either
         parts = LABEL_PARTS_RE.split(label)
         core = LABEL_ONLY_RE.sub("", label)  # 只看重要的 names 重要 things, however put
+        # and "ARC Class (Rated for ~2799)" names ARC Class: what is in parentheses explains
+        core = LABEL_ASIDE_RE.sub("", core).strip() or core
         cores = (core,) if core != label and len(core) >= 2 else ()
         for text in (label, *(parts if len(parts) > 1 else ()), *cores, value):
             if text.startswith("/"):
                 continue  # a table's example path, no label: /nature/research/nature
             grams = _grams(text)
+            # what every value says names none of them: minato-city is minato's
+            grams = grams - shared if text == value and grams - shared else grams
             passing = text.lower() in PASSING
             if not grams or len(text.strip()) < 2:
                 continue
@@ -218,6 +224,15 @@ def option_named(
     return (
         _spread_label(question, choices) or _misspelt(question, choices) or _lone(question, choices)
     )
+
+
+def _shared_grams(choices: list[tuple[str, str]]) -> set[str]:
+    """The words every one of three values or more says (``-city`` of shinjuku-city,
+    minato-city...): no value is named by them."""
+    values = {value for _label, value in choices}
+    if len(values) < 3:
+        return set()
+    return set.intersection(*(_grams(value) for value in values))
 
 
 def _lone(question: str, choices: list[tuple[str, str]]) -> str | None:

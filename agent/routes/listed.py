@@ -17,7 +17,9 @@ INLINE_VALUE_RE = re.compile(
     # "`qs` 为求是", "`tchina` = 繁體中文"
     r"|\s*(?:[即指为為=]|代表|表示)\s*`?([^`\s\uff0c,\u3002;\uff1b()\uff08\uff09]{1,20})`?"
     # or a Chinese label right after it: "默认`1`全部快讯 ... 可设置为`2`只看重要的"
-    r"|([\u4e00-\u9fff][^\uff0c,\u3002;\uff1b`()\uff08\uff09]{0,11}))?"
+    r"|([\u4e00-\u9fff][^\uff0c,\u3002;\uff1b`()\uff08\uff09]{0,11})"
+    # or a label it is "for" or "as": "`en-hk` for Hong Kong English", "`jp` as Japanese"
+    r"|\s+(?:for|as)\s+([A-Z][A-Za-z ]{1,30}?)(?=\s*(?:[,;.]|$|\s+(?:and|or)\b)))?"
 )
 # One value to fill in for a feature, its label after it: "填入 `pre` 以包含预发布版本".
 FLAG_VALUE_RE = re.compile(
@@ -74,7 +76,7 @@ MAX_RANGE = 20
 # "Choose from: date, week, month", "one of hot, new", "可选值 hot、new": a list said in words
 SAID_LIST_RE = re.compile(
     r"(?:choose from|one of|either|fill in|c(?:an|ould) be|可选值?|取值)\s*[:\uff1a]?\s*"
-    r"([a-z0-9_\-]{1,40}(?:\s*(?:,|/|\||\u3001|\bor\b)\s*[a-z0-9_\-]{1,40})+)",
+    r"([a-z0-9_\-]{1,40}(?:\s*(?:,|/|\||\u3001|\u548c|\u6216|\bor\b|\band\b)\s*[a-z0-9_\-]{1,40})+)",
     re.I,
 )
 
@@ -126,7 +128,7 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
     elif len(values) < 2 and len(bare := _bare_pairs(text or "")) >= 2:
         found, values = bare, list(dict.fromkeys(value for value, _label in bare))
     elif len(values) < 2 and listed:
-        parts = re.split(r"\s*(?:[,/|\u3001\u6216]|\bor\b)\s*", listed.group(1))
+        parts = re.split(r"\s*(?:[,/|\u3001\u548c\u6216]|\bor\b|\band\b)\s*", listed.group(1))
         values = list(dict.fromkeys(p for p in parts if p))
         found = []
     elif len(values) < 2 and len(colon) >= 2:

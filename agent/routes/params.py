@@ -405,15 +405,25 @@ def _close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, st
     for index, slot in enumerate(slots[:last]):
         if slot.name in values:
             continue
-        if not slot.subject and (slot.default or slot.example):
-            values[slot.name] = slot.default or slot.example
-            sources[slot.name] = "default" if slot.default else "example"
+        default = _listed_default(slot)
+        if not slot.subject and (default or slot.example):
+            values[slot.name] = default or slot.example
+            sources[slot.name] = "default" if default else "example"
             continue
         for later in slots[index + 1 :]:
             if later.optional:
                 values.pop(later.name, None)
                 sources.pop(later.name, None)
         return
+
+
+def _listed_default(slot: Slot) -> str | None:
+    """A setting's documented default as the value to write: among listed values, the one it
+    is or labels ("English by default" is ``en``), else none."""
+    if not slot.default or not slot.choices:
+        return slot.default
+    said = slot.default.casefold()
+    return next((v for label, v in slot.choices if said in {label.casefold(), v.casefold()}), None)
 
 
 def example_leaks(

@@ -11,13 +11,12 @@ from agent.routes.entities import Asked, marked_after
 from agent.routes.enums import option_named, option_widened, said_within
 from agent.routes.forms import DOMAIN_RE
 from agent.routes.platform_names import platform_blank
-from agent.routes.slots import ID_SAID_RE, Slot, shape_of, words_of
+from agent.routes.slots import ID_SAID_RE, LANGUAGE_PARAMS, Slot, shape_of, words_of
 from agent.vocabulary import NEGATED_RE, REGION_ALIASES, RESIDENCE_RE, regions_said
 
 # A parameter named for a country or region (by its last word) takes the one the question names.
 REGION_PARAMS = frozenset(str.split("country region area market store"))
 # A parameter named for a language, and the languages' names in the concepts' rows.
-LANGUAGE_PARAMS = frozenset(str.split("lang language locale"))
 LANGUAGE_NAMES = frozenset(
     str.split("chinese english japanese german french korean spanish russian portuguese arabic")
 )
@@ -46,8 +45,10 @@ def settings_fill(
     for slot in (s for s in slots if s.choices):
         # nor a label said only inside the platform's name: 中国作家网's journal 《中国作家》,
         # 理想生活实验室's 实验室 TV ("Qiushi Journal (求是) on qstheory.cn" says 求是 apart)
+        # and a label says what it does besides the platform's name ("AtCoder Typical
+        # Contest" is a typical contest)
         choices = [
-            (label, v)
+            (_apart(label, platform_words), v)
             for label, v in slot.choices
             if v.casefold() not in own and not only_as_name(label)
         ]
@@ -72,6 +73,10 @@ def settings_fill(
     _settings_said(slots, asked, values, sources, excluded)
     _spread(slots, asked, values, sources)
     _quoted_fill(slots, asked, values, sources)
+
+
+def _apart(label: str, platform_words: tuple[str, ...] | list[str]) -> str:
+    return " ".join(platform_blank(label, platform_words).split()) or label
 
 
 def _quoted_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:

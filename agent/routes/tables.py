@@ -30,7 +30,7 @@ MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 LINK_TARGET_RE = re.compile(r"\[[^\]]*\]\(([^)\s]*)\)")
 # Markup around a table's caption line: "::: info Topic", "## Categories", "**分区**"
 CAPTION_MARKUP_RE = re.compile(r"^\s*(?::::\s*(?:tip|info|warning|details)?|#+)|[*:]", re.I)
-MD_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
+MD_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|~])")
 # A heading naming a value over its tables: a label (not only Latin: "Language codes" is a
 # caption), the value, perhaps its path as a link: "证券・资本・理财 jinrong [`/eeo/jinrong`](...)".
 GROUP_HEADING_RE = re.compile(
@@ -185,7 +185,7 @@ def _listed(rows: list[list[str]]) -> list[tuple[str, str]] | None:
         (row[i], row[at])
         for row in body
         for i in labels
-        if row[i] and row[at] and SLUG_RE.fullmatch(row[at])
+        if row[i] and row[at] and SLUG_RE.fullmatch(row[at].removeprefix("/"))
     ]
 
 
@@ -246,5 +246,6 @@ def _slug_count(cells: list[str]) -> int:
 
 
 def _all_slugs(cells: list[str]) -> bool:
-    """Cells that read as path values (``it``, ``hot-list``, ``24``) rather than labels."""
-    return all(SLUG_RE.fullmatch(cell) for cell in cells if cell)
+    """Cells that read as path values (``it``, ``hot-list``, ``24``) or as the route paths
+    that give them (``/podcast/nl-hafta``) rather than labels."""
+    return all(SLUG_RE.fullmatch(cell.removeprefix("/")) for cell in cells if cell)

@@ -8,7 +8,7 @@ import pytest
 
 from agent.llm import ITEMS_ARE_DATA
 from agent.routes.choice import subject_given
-from briefs.models import BriefStatus, TokenUsage
+from briefs.models import BriefOutcome, BriefStatus, TokenUsage
 from tests.agent.conftest import (
     ROUTER_MODEL,
     WRITER_MODEL,
@@ -164,7 +164,9 @@ def test_parameters_that_fail_confinement_are_never_sent(run_owner, llm_server, 
 
     assert steps_of(brief, "llm_fallback")[0] == {"node": "route", "reason": "invalid output"}
     assert [r["value"] for r in steps_of(brief, "choice_rejected")][:2] == ["/alpha/user/:id"] * 2
-    assert choices(brief, "route")[0][1] == "offline"
+    # offline, the climbing words are no user's name either: the run asks for one
+    assert steps_of(brief, "choice_rejected")[2]["reason"].startswith("missing_subject")
+    assert brief.outcome == BriefOutcome.NEEDS_INPUT
     assert not [p for p in fetched(stories) if p.startswith("/rsshub") or ".." in p]
 
 

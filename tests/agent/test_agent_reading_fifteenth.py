@@ -4,11 +4,12 @@ route is named, offline."""
 import pytest
 
 from agent.routes.entities import question_read
+from agent.routes.enums import option_named
 from agent.routes.listed import inline_values
 from agent.routes.slots import route_slots
 from fetching.radar import page_addresses, radar_hits
 from tests.agent.test_agent_reading_thirteenth import _topic_terms
-from tests.agent.test_agent_route_offline import first_path
+from tests.agent.test_agent_route_offline import first_path, route
 
 pytestmark = pytest.mark.django_db
 
@@ -163,3 +164,99 @@ def test_a_latin_name_among_chinese_is_still_a_topic():
     terms = _topic_terms("台灣角川最近有 Vtuber 的新聞嗎", "kadokawa", "/kadokawa/blog")
 
     assert "Vtuber" in terms
+
+
+def test_a_table_of_route_paths_lists_the_values_they_give():
+    table = (
+        "| Category | URL |\n| --- | --- |\n"
+        "| All | [/show](https://rsshub.app/ex/show) |\n"
+        "| Weekly Roundup | [/show/weekly-roundup](https://rsshub.app/ex/show/weekly-roundup) |\n"
+        "| Late Night | [/show/late-night](https://rsshub.app/ex/show/late-night) |"
+    )
+    [slot] = route_slots("/ex/show/:name?", {"name": "Show, see below"}, table, "/ex/show")
+
+    assert slot.choices == [("Weekly Roundup", "weekly-roundup"), ("Late Night", "late-night")]
+
+
+def test_values_said_with_and_or_labelled_for_or_as_are_listed():
+    assert inline_values("语言, 可选 CN 和 EN") == [("CN", "CN"), ("EN", "EN")]
+    assert ("Hong Kong English", "en-hk") in inline_values(
+        "Language, `zh` for China Mainland Chinese, `en-hk` for Hong Kong English"
+    )
+    assert ("Japanese", "jp") in inline_values("`jp` as Japanese or `en` as English")
+
+
+def test_what_every_value_says_names_none_of_them():
+    cities = [(v, v) for v in ("shinjuku-city", "minato-city", "shibuya-city")]
+
+    assert option_named("izakaya listings in Minato", cities, loose=True) == "minato-city"
+
+
+def test_what_a_label_says_in_parentheses_does_not_keep_it_from_being_named():
+    ranges = [("ABC Class (Rated for ~1999)", "1"), ("ARC Class (Rated for ~2799)", "2")]
+
+    assert option_named("only the ARC class ones", ranges, loose=False) == "2"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can I follow one specific person's answers on CuriousCat?",
+        "Can RSSHub turn my mail inbox into a feed over IMAP?",
+        "字节点击某个标签下的文章能订阅吗",
+    ],
+)
+def test_a_person_unnamed_the_service_itself_or_words_around_an_unnamed_tag_name_no_one(
+    question,
+):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.needs, f"read {ctx.paths} for {question!r}"
+
+
+def test_tables_go_to_a_parameter_without_one_yet_then_to_the_one_their_header_names():
+    description = (
+        "| Alpha Game | Beta Game |\n| --- | --- |\n| 1 | 2 |\n\n"
+        "| Notices | Events |\n| --- | --- |\n| 1 | 2 |\n\n"
+        "| Category Name | `kind` parameter |\n| --- | --- |\n| 商品 | goods |\n| 音乐 | music |"
+    )
+    game, sort, kind = route_slots(
+        "/ex/:game/:sort/:kind?",
+        {"game": "Game", "sort": "Sort", "kind": "Kind"},
+        description,
+        "/ex/2/2",
+    )
+
+    assert game.choices == [("Alpha Game", "1"), ("Beta Game", "2")]
+    assert sort.choices == [("Notices", "1"), ("Events", "2")]
+    assert kind.choices == [("商品", "goods"), ("音乐", "music")]
+
+
+def test_a_table_right_under_another_goes_on_listing_its_parameter():
+    description = (
+        "Category\n\n| All | Typical |\n| --- | --- |\n| 0 | 6 |\n\n"
+        "| Archive | Sponsored |\n| --- | --- |\n| 200 | 1000 |"
+    )
+    sort, category = route_slots(
+        "/ex/:sort?/:category?",
+        {"sort": "Sort, see below", "category": "Category, see below"},
+        description,
+        "/ex",
+    )
+
+    assert sort.choices == []
+    assert ("Sponsored", "1000") in category.choices
+
+
+def test_a_default_said_by_its_label_fills_a_gap_before_a_value_named():
+    path = first_path("AtCoder contest archive, only the AGC class ones")
+
+    assert path == "/atcoder/contest/en/3"
+
+
+def test_the_platforms_name_in_a_label_does_not_name_it():
+    assert first_path("AtCoder's contest archive, ABC class") == "/atcoder/contest/en/1"
+
+
+def test_the_language_a_feed_is_read_in_does_not_choose_the_route():
+    assert first_path("What's on KBS World today? In English is fine.") == "/kbs/today/e"

@@ -1,0 +1,262 @@
+"""The values a route's description documents for each of its parameters, and what it says of
+them: which parameter each table lists (by the example's value it holds, its caption, its
+header, the default it lists, the table it follows), the pages it shows how to subscribe to,
+the values its prose lists, a parameter's documented default. ``agent.routes.slots`` reads a
+route's parameters with them."""
+
+import re
+from urllib.parse import unquote
+
+from agent.routes.listed import inline_values, options_of
+from agent.routes.tables import MD_LINK_RE, captioned_tables, value_columns
+from catalog.search_terms import word_stem
+from fetching.paths import template_values
+
+# Parameters whose name says they choose a setting, not a subject (by their last word).
+SETTING_WORDS = frozenset(
+    str.split(
+        """type types category categories caty cate cat catalog class classify kind sort sorting
+    order orderby by lang language locale period time range timeframe since region area country
+    section tab mode filter status state format limit limits count embed rank ranking params
+    routeparams options view level sub subcategory important score only"""
+    )
+)
+# Backticked values one after another, commas between: "`apache`, `apache.ooo`, `kernel`"
+_TICKED = r"`[A-Za-z0-9_.\-]{1,40}`"
+BACKTICKED_RE = re.compile(r"`([A-Za-z0-9_.\-]{1,40})`")
+BACKTICK_LIST_RE = re.compile(rf"{_TICKED}(?:\s*[,\uff0c\u3001]\s*{_TICKED}){{2,}}")
+# A value and its Chinese label joined by a hyphen, in a list: "wuxia-武侠, kehuan-科幻"
+VALUE_LABEL_RE = re.compile(r"(?<![\w-])([a-z0-9]+)-([\u4e00-\u9fff]{1,10})(?=[,\uff0c\u3001\s]|$)")
+SLUG_VALUE_RE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+TABLE_POINTER_RE = re.compile(r"下表|表格|如下|以下|table|below", re.I)
+# A description's page to subscribe to, linked, and the route path it shows for it
+PARAGRAPH_RE = re.compile(r"\n\s*\n|\n(?=\s*[-*] )")
+PAGE_LINK_RE = re.compile(r"\[([^\]`]+)\]\(https?://[^)\s]+\)")
+SHOWN_PATH_RE = re.compile(r"`(/[^`\s]+)`")
+LABEL_JOIN_RE = re.compile(r"\s+[-\u2013\u2014/]\s+")
+MAX_CAPTION = 20  # characters a table's caption has at most to label its values
+# and to name its parameter: a paragraph before a table ("... `t_id` 对应 `tid` 的值为 277 ...")
+# is no caption of it
+MAX_CAPTION_NAMING = 80
+# A cell of markup, no value: "<u>*No parameter*</u>", "abbr`parameter"
+MARKUP_VALUE_RE = re.compile(r"[`<>*]")
+NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+DEFAULT_RES = [
+    re.compile(r"默认(?:为|是|值为|值是|[:\uff1a])?\s*`?([\w.\-]+)`?"),
+    re.compile(r"defaults?(?: value)?(?: is| to|:)\s*`?([\w.\-]+)`?", re.I),
+    re.compile(r"\bfills? in (?:the )?`?([\w.\-]+)`?", re.I),
+    re.compile(r"`([\w.\-]+)`\s*(?:by default|as (?:the )?default)", re.I),  # "`0` by default"
+    re.compile(r"\b([A-Za-z][\w.\-]*) by default", re.I),  # "English by default": a label
+]
+
+
+def words_of(name: str) -> list[str]:
+    return [w.lower() for w in NAME_WORD_RE.findall(name.replace("_", " "))]
+
+
+def spec_text(spec: object) -> str:
+    text = spec.get("description", "") if isinstance(spec, dict) else spec
+    return text if isinstance(text, str) else ""
+
+
+def default_of(name: str, spec: object, description: str) -> str | None:
+    if isinstance(spec, dict) and isinstance(spec.get("default"), str) and spec["default"]:
+        return spec["default"]
+    for pattern in DEFAULT_RES:
+        if match := pattern.search(spec_text(spec)):
+            return match.group(1)
+    use = re.search(rf"[Uu]se `([\w.\-]+)` as (?:the )?`?{re.escape(name)}\b", description)
+    return use.group(1) if use else None
+
+
+def tables_owned(
+    template: str, names: list[str], parameters: dict, description: str, example: dict
+) -> dict:
+    """Each description table goes to the parameter whose example value it lists, else to the
+    one its caption names ("Language codes", "| 分类 |" for 帖子分类), else to the one whose
+    default it lists, else to the first parameter whose description points at a table, else to
+    the first setting parameter."""
+    settings = [n for n in names if words_of(n)[-1:] and words_of(n)[-1] in SETTING_WORDS]
+    pointing = [n for n in names if TABLE_POINTER_RE.search(spec_text(parameters.get(n)))]
+    tables: dict[str, list[tuple[str, str]]] = {}
+    captions: dict[str, list[tuple[str, tuple[str, str]]]] = {}
+    previous = None
+    for caption, block in captioned_tables(description):
+        # example paths are no values, nor a row header naming the parameter (`:lang`), but
+        # the values of the route they show are ("| NL Hafta | [/podcast/nl-hafta](...) |")
+        for label, shown in _shown_values(template, block):
+            tables.setdefault(shown[0], []).append((label, shown[1]))
+        pairs = [
+            (label, v)
+            for label, v in block
+            if not v.startswith(("/", ":")) and not MARKUP_VALUE_RE.search(v)
+        ]
+        values = {v for _label, v in pairs}
+        # of parameters whose example it lists, one whose description lists none of its own
+        # and no table gave values yet (hoyolab's gids, then its type: both example 2)
+        owners = [n for n in names if example.get(n) in values]
+        fresh = [n for n in owners if not _inline(n, parameters, example)]
+        owner = next((n for n in fresh if n not in tables), None) or next(iter(fresh), None)
+        owner = owner or next(iter(owners), None)
+        # or the one its header row names ("| Category Name | `category` parameter |")
+        owner = owner or next((n for n in names if _header_names(block, n)), None)
+        captioned = [
+            (score, -i, n)
+            for i, n in enumerate(names)
+            if len(caption) <= MAX_CAPTION_NAMING and (score := _captioned(n, parameters, caption))
+        ]
+        owner = owner or (max(captioned)[2] if captioned else None)
+        # a table right under another, no caption of its own, goes on listing that one's
+        owner = owner or (previous if not caption and previous else None)
+        # or the one whose documented default it lists (热搜榜 realtime: 榜单, 默认为 realtime)
+        owner = owner or next(
+            (n for n in names if default_of(n, parameters.get(n), description) in values), None
+        )
+        owner = owner or next(iter(pointing + settings), None)
+        owner = owner or (names[0] if len(names) == 1 else None)  # the one it can list
+        previous = owner
+        if owner and pairs:
+            tables.setdefault(owner, []).extend(pairs)
+            captions.setdefault(owner, []).extend((caption, pair) for pair in pairs)
+    for owner, captioned_pairs in captions.items():
+        tables[owner].extend(_caption_labelled(captioned_pairs))
+    for header, pairs in value_columns(description):  # a row's value of another parameter
+        values = {v for _label, v in pairs}
+        owner = next((n for n in names if example.get(n) in values), None)
+        scored = [(_captioned(n, parameters, header), -i, n) for i, n in enumerate(names)]
+        owner = owner or next((n for score, _i, n in sorted(scored, reverse=True) if score), None)
+        if owner:
+            tables.setdefault(owner, []).extend(pairs)
+    return tables
+
+
+def _header_names(block: list[tuple[str, str]], name: str) -> bool:
+    return (
+        bool(block)
+        and re.fullmatch(rf"`?{re.escape(name)}`?\s*parameter", block[0][1], re.I) is not None
+    )
+
+
+def _inline(name: str, parameters: dict, example: dict) -> bool:
+    return bool(inline_values(spec_text(parameters.get(name)), example.get(name)))
+
+
+def _shown_values(template: str, block: list[tuple[str, str]]) -> list[tuple[str, tuple[str, str]]]:
+    """The labels of a table's route paths ("/podcast/nl-hafta", with or without the
+    namespace), each with the one parameter and value the path gives the route."""
+    namespace = "/" + template.strip("/").split("/")[0]
+    found = []
+    for label, path in block:
+        if not path.startswith("/") or label == path:
+            continue
+        full = path if path.startswith(namespace + "/") else namespace + path
+        values = {k: unquote(v) for k, v in template_values(template, full).items() if v}
+        if len(values) == 1:
+            found.append((label, next(iter(values.items()))))
+    return found
+
+
+def _caption_labelled(pairs: list[tuple[str, tuple[str, str]]]) -> list[tuple[str, str]]:
+    """A label two tables give different values, labelled with each table's caption too: 管理
+    科学部's 通知公告 (``glkxb-tzgg``) is "管理科学部 通知公告", 基金要闻's (``tzgg``) "基金要闻
+    通知公告"."""
+    values: dict[str, set[str]] = {}
+    for _caption, (label, value) in pairs:
+        values.setdefault(label, set()).add(value)
+    return [
+        (f"{caption} {label}", value)
+        for caption, (label, value) in pairs
+        if len(values[label]) > 1 and 0 < len(caption) <= MAX_CAPTION
+    ]
+
+
+def _captioned(name: str, parameters: dict, caption: str) -> int:
+    """How much the caption names the parameter (0: not at all): a word of its name
+    ("Categories" for :category), or the caption's Chinese words in its description (分类 in
+    "帖子分类, 见下表"; "分类`hot`下的子类" is more :subcate's, "hot 分类下的子类", than
+    :category's, 文章专题分类), counted in characters."""
+    said = {word_stem(w) for w in re.findall(r"[a-z]{3,}", caption.lower())}
+    named = sum(len(w) for w in words_of(name) if len(w) >= 3 and word_stem(w) in said)
+    spec = spec_text(parameters.get(name))
+    return named + sum(
+        len(run) for run in re.findall(r"[\u4e00-\u9fff]{2,}", caption) if run in spec
+    )
+
+
+def values_listed(
+    names: list[str], parameters: dict, tables: dict, example: dict
+) -> dict[str, list[tuple[str, str]]]:
+    """Each parameter's values: its upstream options, else those its own description lists
+    with a table's; values listed where another parameter is named are that one's ("For
+    `threads` sections, set user ID" lists values of :section, not of :value)."""
+    choices = {}
+    for name in names:
+        spec = parameters.get(name)
+        inline = inline_values(spec_text(spec), example.get(name))
+        choices[name] = options_of(spec) or list(dict.fromkeys(inline + tables.get(name, [])))
+    for name in names:
+        text = spec_text(parameters.get(name)).lower()
+        for other in (n for n in names if n != name and _named_in(n, text)):
+            theirs = {value for _label, value in choices[other]}
+            if not options_of(parameters.get(name)):
+                choices[name] = [c for c in choices[name] if c[1] not in theirs]
+    return choices
+
+
+def _named_in(name: str, text: str) -> bool:
+    words = words_of(name)
+    return len(words) == 1 and len(words[0]) > 3 and re.search(rf"\b{words[0]}", text) is not None
+
+
+def described_values(description: str, example: str | None) -> list[tuple[str, str]]:
+    """Values the route's description lists outside a table, when the parameter's example is
+    one of three or more of them: backticked, one after another ("Supported site identifiers:
+    [`apache`](...), [`kernel`](...)"), or each with its label after a hyphen
+    ("jinqigengxin-近期更新,wuxia-武侠")."""
+    if not example:
+        return []
+    text = MD_LINK_RE.sub(r"\1", description)  # [`kernel`](https://...) is `kernel`
+    runs = [run.group(0) for run in BACKTICK_LIST_RE.finditer(text)]
+    for found in (
+        *([(value, value) for value in BACKTICKED_RE.findall(run)] for run in runs),
+        [(label, value) for value, label in VALUE_LABEL_RE.findall(description)],
+    ):
+        values = {value for _label, value in found}
+        if len(values) >= 3 and example in values:
+            return found
+    return []
+
+
+def linked_pages(template: str, description: str) -> dict[str, list[tuple[str, str]]]:
+    """The pages a description shows how to subscribe to, by parameter: each paragraph's first
+    linked page, labelled, and the values of the route path it shows ("若订阅子分类 [大陆资讯 -
+    热门](https://bad.news/tag/...)... 路由为 [`/bad/tag/大陆资讯/sort-hot`]": 大陆资讯 热门 is
+    ``tag/大陆资讯/sort-hot``). A label shown for two paths labels neither; a parameter shown
+    one page only takes it by a label of its parts ("肿瘤 - NSCLC", not "Potplayer Update
+    History": the route's own name labels no value)."""
+    found: list[tuple[str, bool, dict[str, str]]] = []
+    for paragraph in PARAGRAPH_RE.split(description):
+        link = PAGE_LINK_RE.search(paragraph)
+        shown = [template_values(template, unquote(p)) for p in SHOWN_PATH_RE.findall(paragraph)]
+        if link and (shown := [values for values in shown if values]):
+            label, parts = LABEL_JOIN_RE.subn(" ", link.group(1))
+            found.append((label.strip(), parts > 0, shown[-1]))
+    labels = [label for label, _parts, _values in found]
+    pages: dict[str, list[tuple[bool, str, str]]] = {}
+    for label, parts, values in found:
+        for name, value in values.items():
+            if labels.count(label) == 1 and value.strip("/"):
+                pages.setdefault(name, []).append((parts, label, value.strip("/")))
+    return {
+        name: [(label, value) for parts, label, value in shown if parts or len(shown) >= 2]
+        for name, shown in pages.items()
+    }
+
+
+def example_listed(example: str | None) -> list[tuple[str, str]]:
+    """The values an example lists, joined by commas ("developer-apps,system-tools"), each
+    labelled by its words (system tools): examples of the values the parameter takes."""
+    parts = [p for p in (example or "").split(",") if SLUG_VALUE_RE.fullmatch(p)]
+    if len(parts) < 2 or len(parts) != len((example or "").split(",")):
+        return []
+    return [(re.sub(r"[-_]+", " ", part), part) for part in parts]
