@@ -59,6 +59,7 @@ URL_DOCUMENTED_RE = re.compile(
 )
 # The shapes a value may take, narrowest first: a page's segment must take its example's
 VALUE_SHAPES = [re.compile(p) for p in (r"\d+", r"[a-z]+", r"[A-Za-z]+", r"[a-z0-9]+", r"[\w\-]+")]
+DASHED = "__dashed"  # a pattern's group for a value whose "-" stand for the address's "/"
 PAGE_EXTENSION_RE = re.compile(r"\.(?:s?html?|php|aspx?|jsp)$", re.I)
 
 
@@ -232,7 +233,10 @@ def _described_hits(address: Address) -> list[RadarHit]:
     for route in routes.select_related("platform"):
         for pattern, literals in _described_patterns(route, domain):
             if matched := re.fullmatch(pattern, page, re.I):
-                values = {k: unquote(v) for k, v in matched.groupdict().items()}
+                values = {
+                    _undashed(k): unquote(v).replace("/", "-") if k != _undashed(k) else unquote(v)
+                    for k, v in matched.groupdict().items()
+                }
                 if hit := _hit(route, _route_key(route), values, literals):
                     hits.append(hit)
                     break
@@ -278,14 +282,23 @@ def _described_pattern(
         for name, value in values.items()
         for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", page)
     )
-    taken = {name for _start, _end, name in holes}
+    if not holes:  # a value that writes the address's "/" as "-" (ngd's xwzx-ywdt-index)
+        holes = sorted(
+            (m.start(), m.end(), name + DASHED)
+            for name, value in values.items()
+            if "-" in value
+            for m in re.finditer(
+                rf"(?<![A-Za-z0-9]){re.escape(value.replace('-', '/'))}(?![A-Za-z0-9])", page
+            )
+        )
+    taken = {_undashed(name) for _start, _end, name in holes}
     if not taken or not required <= taken or len(taken) < len(holes):
         return None  # a value twice in the address, or a required one not in it
     pattern, at = "", 0
     for start, end, name in holes:
         # a rest parameter takes segments; a value that is a query (order=sell_desc&s=34) one
-        taken_as = ".+?" if name in rest else "[^/?&#.]+?"
-        taken_as = "[^/?#]+?" if "=" in values[name] and name not in rest else taken_as
+        taken_as = ".+?" if name in rest or name != _undashed(name) else "[^/?&#.]+?"
+        taken_as = "[^/?#]+?" if "=" in values.get(name, "") and name not in rest else taken_as
         pattern += re.escape(page[at:start]) + f"(?P<{name}>{taken_as})"
         at = end
     pattern += re.escape(page[at:]) + "/?"
@@ -295,6 +308,10 @@ def _described_pattern(
         if s and not any(v in s for v in values.values())
     )
     return pattern, literals
+
+
+def _undashed(name: str) -> str:
+    return name.removesuffix(DASHED)
 
 
 def _page_less(value: str, example: str) -> str:

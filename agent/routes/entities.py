@@ -349,7 +349,7 @@ def question_read(
     topic = [
         POSSESSIVE_RE.sub("", k)
         for k in keywords
-        if _topical(k, platform) and not describes(k.lower(), skip)
+        if _topical(k, platform) and not describes(k.lower(), skip) and not own_host(k, hosts)
     ]
     found = [e for e in found if e.kind != "marked" or not askers_own(e.value, rest)]
     return Asked(text=text, entities=_unique(_names_whole(found)), topic=tuple(topic))

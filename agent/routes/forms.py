@@ -126,8 +126,10 @@ ID_RE = re.compile(
 # A run of letters that may be an opaque id (a Google Scholar profile's JicYPdAAAAAJ): one
 # with a run of capitals inside that no words run together have (``opaque_id``).
 LETTERS_RE = re.compile(rf"{NOT_LATIN_BEFORE}([A-Za-z]{{10,40}}){NOT_LATIN_AFTER}", re.ASCII)
+# A domain said alone, perhaps with a trailing "/" ("https://nekoya.booth.pm/")
 DOMAIN_RE = re.compile(
-    rf"{NOT_LATIN_BEFORE}((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}}){NOT_LATIN_AFTER}",
+    rf"{NOT_LATIN_BEFORE}((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}})"
+    rf"(?![{LATIN}_\-@]|\.[{LATIN}]|/[\w%~.\-])",
     re.I | re.ASCII,
 )
 # A span of time ("24 小时", "7 days") or how often ("every day"): when to read, never what

@@ -6,17 +6,20 @@ path segments, and a numbered setting keyed as its id."""
 import re
 from itertools import pairwise
 
+from agent.question import EN_STOP
 from agent.routes.concepts import SYNONYMS
 from agent.routes.entities import Asked, marked_after
 from agent.routes.enums import option_named, option_widened, said_within
 from agent.routes.forms import DOMAIN_RE
 from agent.routes.platform_names import platform_blank
 from agent.routes.slots import ID_SAID_RE, LANGUAGE_PARAMS, Slot, shape_of, words_of
+from agent.routes.words import usable
 from agent.vocabulary import NEGATED_RE, REGION_ALIASES, RESIDENCE_RE, regions_said
 
 # A parameter named for a country or region (by its last word) takes the one the question names.
 REGION_PARAMS = frozenset(str.split("country region area market store"))
 # A parameter named for a language, and the languages' names in the concepts' rows.
+SLUG_WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")  # a value of lower-case words: engineering
 LANGUAGE_NAMES = frozenset(
     str.split("chinese english japanese german french korean spanish russian portuguese arabic")
 )
@@ -128,16 +131,25 @@ def _settings_said(
     slots: list[Slot], asked: Asked, values: dict, sources: dict, excluded: set[str]
 ) -> None:
     """A setting the question names with its value right after ("locale de-DE", "country DE")
-    takes that value: a listed one when it lists values, else the value as given."""
+    takes that value: a listed one when it lists values, else the value as given; or right
+    before, in its example's form ("the engineering category" for cockroachlabs' category,
+    example ``engineering``)."""
     for slot in slots:
         if slot.subject or slot.name in values or len(slot.name) < 4:
             continue
-        said = marked_after(asked.text, [slot.name], excluded)
+        said = marked_after(asked.text, [slot.name], excluded) or _said_before(slot, asked.text)
         value = said[0] if said and " " not in said[0] else None
         if value and slot.choices:
             value = {v.casefold(): v for _label, v in slot.choices}.get(value.casefold())
         if value and re.fullmatch(r"[\w.\-]+", value, re.ASCII):
             values[slot.name], sources[slot.name] = value, "option"
+
+
+def _said_before(slot: Slot, text: str) -> list[str]:
+    if not slot.example or not SLUG_WORD_RE.fullmatch(slot.example):
+        return []
+    said = re.findall(rf"(?<![\w.\-/@])([A-Za-z][a-z\-]+)\s+{re.escape(slot.name)}\b", text, re.I)
+    return [w.casefold() for w in said if usable(w, set()) and w.casefold() not in EN_STOP]
 
 
 def _parent_fill(slots: list[Slot], values: dict, sources: dict) -> None:

@@ -7,6 +7,7 @@ subject or chooses a setting; with the forms a value takes (``shape_of``) and ho
 
 import re
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from urllib.parse import unquote
 
 from django.utils.translation import gettext_noop as noop
@@ -47,6 +48,8 @@ ID_SAID_RE = re.compile(r"(?<![A-Za-z0-9_/])id(?![A-Za-z0-9_/])|编号", re.I)
 ABOVE_RE = re.compile(r"above|[见見同]?上表|同上", re.I)
 # A parameter taking the rest of the path: ``{.+}``, ``{.*}``
 REST_REGEX_RE = re.compile(r"\.[+*]")
+# A label under another's: "价格指数 - 焦炭指数"
+PARENT_LABEL_RE = re.compile(r"(.+?)\s+[-\u2013\u2014>\uff1e]\s+")
 PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
 
 
@@ -89,6 +92,8 @@ def route_slots(template: str, parameters: object, description: str, example: st
         listed[upper] = [(label, value) for label, value, _pairs in groups]
         listed[lower] = [pair for _label, _value, pairs in groups for pair in pairs]
         parents[lower] = tuple((v, value) for _l, value, pairs in groups for _lab, v in pairs)
+    for upper, lower in pairwise(names):
+        parents[lower] = parents.get(lower) or _labelled_parents(listed[upper], listed[lower])
     slots = []
     for name, regex, optional in template_parameters(template):
         spec = parameters.get(name)
@@ -130,6 +135,20 @@ def route_slots(template: str, parameters: object, description: str, example: st
             )
         )
     return slots
+
+
+def _labelled_parents(
+    upper: list[tuple[str, str]], lower: list[tuple[str, str]]
+) -> tuple[tuple[str, str], ...]:
+    """Values whose label begins with a label of the parameter before ("价格指数 - 焦炭指数"
+    under 价格指数, ``date``): each with that one's value."""
+    by_label = dict(upper)
+    found = []
+    for label, value in lower:
+        head = PARENT_LABEL_RE.match(label)
+        if head and head.group(1) in by_label:
+            found.append((value, by_label[head.group(1)]))
+    return tuple(found)
 
 
 def shape_of(value: str | None) -> str | None:

@@ -260,3 +260,25 @@ def test_the_platforms_name_in_a_label_does_not_name_it():
 
 def test_the_language_a_feed_is_read_in_does_not_choose_the_route():
     assert first_path("What's on KBS World today? In English is fine.") == "/kbs/today/e"
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("Cockroach Labs blog, just the culture category", "/cockroachlabs/blog/culture"),
+        ("Doraemon Channel (dora-world.com), only its anime articles", "/dora-world/article/anime"),
+        ("new items from this BOOTH shop: https://kumaya.booth.pm/", "/booth.pm/shop/kumaya"),
+        ("中国炼焦行业协会 炼焦煤指数(MyCpic) 的更新", "/cnljxh/date/5907"),
+        ("农工党 http://www.ngd.org.cn/xwzx/tpxw/index.htm 的新闻", "/ngd/xwzx-tpxw-index"),
+    ],
+)
+def test_settings_said_before_their_name_hosts_labelled_parents_and_dashed_addresses(
+    question, path
+):
+    assert first_path(question) == path
+
+
+def test_a_domain_right_before_a_parameters_name_says_no_value_of_it():
+    chosen, ctx = route("Subscribe me to the gwern.net category my coworker likes")
+
+    assert chosen is False and [n["parameter"] for n in ctx.needs] == ["category"]
