@@ -64,7 +64,8 @@ ITEM_EN = frozenset(
     significant anything news lately recently currently now soon today tonight yesterday
     when next launch launches announce announces announcement announcements publish publishes
     ship ships posting streaming playing happening going up change changes request requests notes
-    newsletter newsletters blog blogs podcast podcasts episode episodes
+    newsletter newsletters blog blogs podcast podcasts episode episodes excerpt excerpts
+    searching
     submission submissions edition editions upcoming homepage site original rn let let's lets"""
     )
 )
@@ -154,7 +155,7 @@ FILLER_ZH = sorted(
             热搜榜 分类 板块 每天 每日 天天 推给 随时 订阅 一下 通知我 提醒我 一有 变动 官网 盯着
             就通知 就提醒 訂閱 幫我 有沒有 最近有 东西 我订 订一个 最多 只要 那种 那些 值得 能不能
             第一时间 知道 重要 的话 博客 播客 漫画 办法 上次 突然 地址 源 订阅源 网站 追踪
-            跟踪 能用 可唔可以 可唔"""
+            跟踪 能用 可唔可以 可唔 阅读器 爸妈 父母 放进 放到 加进 加到"""
         ),
     },
     key=len,
@@ -225,7 +226,11 @@ LIGHT_VERBS = frozenset(str.split("got get gets getting been being become became
 SETTING_KINDS_EN = frozenset(
     str.split("category categories section sections column columns series system systems")
 )
-_KINDS = "|".join(sorted(EN_KIND_NOUNS | KIND_EN | SETTING_KINDS_EN, key=len, reverse=True))
+# What a search is for: "a keyword I keep searching" names none
+SEARCH_KINDS_EN = frozenset(str.split("keyword keywords term terms query queries hashtag hashtags"))
+_KINDS = "|".join(
+    sorted(EN_KIND_NOUNS | KIND_EN | SETTING_KINDS_EN | SEARCH_KINDS_EN, key=len, reverse=True)
+)
 # "the channel (that) I follow", "the game my friend plays", "one author on Voronoi whose
 # charts I love"
 KIND_ASKERS_EN = re.compile(

@@ -125,6 +125,7 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
         target = rule.get("target")
         target = target if isinstance(target, str) and target else _route_key(route)
         for source in rule["source"]:
+            source = _rest_taken(source, route) if isinstance(source, str) else source
             matched = _source_match(source, address) if isinstance(source, str) else None
             if matched is None:
                 continue
@@ -133,6 +134,16 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
                 hits.append(hit)
                 break
     return hits
+
+
+def _rest_taken(source: str, route: Route) -> str:
+    """A source whose last segment is a parameter the route takes the rest of the path with
+    (washingtonpost's ``:category{.+}``) takes the rest of the page's path there
+    (``/national/investigations``)."""
+    last = PARAM_RE.fullmatch(source.rstrip("/").rsplit("/", 1)[-1])
+    if last and last.group(1) and not last.group(2) and f":{last.group(1)}{{." in route.path:
+        return source.rstrip("/") + "*"
+    return source
 
 
 def _route_key(route: Route) -> str:

@@ -27,6 +27,7 @@ BACKTICKED_RE = re.compile(r"`([A-Za-z0-9_.\-]{1,40})`")
 BACKTICK_LIST_RE = re.compile(rf"{_TICKED}(?:\s*[,\uff0c\u3001]\s*{_TICKED}){{2,}}")
 # A value and its Chinese label joined by a hyphen, in a list: "wuxia-武侠, kehuan-科幻"
 VALUE_LABEL_RE = re.compile(r"(?<![\w-])([a-z0-9]+)-([\u4e00-\u9fff]{1,10})(?=[,\uff0c\u3001\s]|$)")
+PART_RE = re.compile(r"[A-Za-z0-9_.\-]+")  # one parameter's part of a path value
 SLUG_VALUE_RE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 TABLE_POINTER_RE = re.compile(r"下表|表格|如下|以下|table|below", re.I)
 # A description's page to subscribe to, linked, and the route path it shows for it
@@ -84,12 +85,14 @@ def tables_owned(
     for caption, block in captioned_tables(description):
         # example paths are no values, nor a row header naming the parameter (`:lang`), but
         # the values of the route they show are ("| NL Hafta | [/podcast/nl-hafta](...) |")
-        for label, shown in _shown_values(template, block):
-            tables.setdefault(shown[0], []).append((label, shown[1]))
+        shown = _shown_values(template, block)
+        for label, (name, value) in shown:
+            tables.setdefault(name, []).append((label, value))
+        read = {label for label, _item in shown}  # their values are read above
         pairs = [
             (label, v)
             for label, v in block
-            if not v.startswith(("/", ":")) and not MARKUP_VALUE_RE.search(v)
+            if not v.startswith(("/", ":")) and not MARKUP_VALUE_RE.search(v) and label not in read
         ]
         values = {v for _label, v in pairs}
         # of parameters whose example it lists, one whose description lists none of its own
@@ -143,16 +146,23 @@ def _inline(name: str, parameters: dict, example: dict) -> bool:
 
 def _shown_values(template: str, block: list[tuple[str, str]]) -> list[tuple[str, tuple[str, str]]]:
     """The labels of a table's route paths ("/podcast/nl-hafta", with or without the
-    namespace), each with the one parameter and value the path gives the route."""
+    namespace), each with the one parameter and value the path gives the route; or of values
+    that span the route's parameters (cbpanet's ``2/8``: bigId 2, smallId 8), each value."""
     namespace = "/" + template.strip("/").split("/")[0]
+    literal = template.split("/:", 1)[0]  # the route's path before its parameters
     found = []
     for label, path in block:
-        if not path.startswith("/") or label == path:
+        if label == path or "/" not in path:
             continue
-        full = path if path.startswith(namespace + "/") else namespace + path
+        if path.startswith("/"):
+            full = path if path.startswith(namespace + "/") else namespace + path
+        else:
+            full = f"{literal}/{path}"
         values = {k: unquote(v) for k, v in template_values(template, full).items() if v}
-        if len(values) == 1:
-            found.append((label, next(iter(values.items()))))
+        # values that span parameters are each a value, none a placeholder (关键词)
+        spans = len(values) == path.count("/") + 1 and all(map(PART_RE.fullmatch, values.values()))
+        if len(values) == 1 or (not path.startswith("/") and spans):
+            found += [(label, item) for item in values.items()]
     return found
 
 

@@ -24,6 +24,8 @@ EMPTY_CELL_RE = re.compile(r"\((?:empty|none|blank)\)|\u7559?\u7a7a|-", re.I)
 VALUE_HEADER_RE = re.compile(
     r"\s*(?:id|ids|value|values|parameter|param|slug|code|key|参数|参数值|值|代码|取值)\s*", re.I
 )
+# A header naming a column of values by a parameter's name: colId, feedId
+PARAM_HEADER_RE = re.compile(r"\s*[a-z]{2,}(?:[A-Z][a-z]+)+\s*")  # not iOS, iPhone, macOS
 CJK_WORD_RE = re.compile(r"[\u4e00-\u9fff]{1,6}")
 ALIKE_RE = re.compile(r"[\s_\-]")
 MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
@@ -142,8 +144,16 @@ def _alike(pairs: list[tuple[str, str]]) -> int:
     )
 
 
+def _value_header(cell: str) -> bool:
+    """A header naming a column of values: "Id", "value", 参数, or a parameter's name."""
+    return bool(VALUE_HEADER_RE.fullmatch(cell) or PARAM_HEADER_RE.fullmatch(cell))
+
+
 def _alternating(rows: list[list[str]]) -> bool:
-    """Rows of labels and rows of values in turn (two rows are always read so)."""
+    """Rows of labels and rows of values in turn (two rows are read so, unless the upper one
+    heads columns: "| 公告类别 | colId |")."""
+    if len(rows) == 2 and any(_value_header(cell) for cell in rows[0]):
+        return False
     if len(rows) <= 2:
         return True
     odd, even = rows[1::2], rows[0::2]
@@ -175,7 +185,7 @@ def _listed(rows: list[list[str]]) -> list[tuple[str, str]] | None:
     """Pairs of a one-value-a-row table, or None when no column reads as values."""
     body, slugs, width = _value_columns(rows)
     # of two columns of words, the one its header calls the value ("| Language | Id |")
-    named = [i for i in slugs if i < len(rows[0]) and VALUE_HEADER_RE.fullmatch(rows[0][i])]
+    named = [i for i in slugs if i < len(rows[0]) and _value_header(rows[0][i])]
     slugs = named[:1] + [i for i in slugs if i not in named[:1]]
     labels = [i for i in range(width) if i not in slugs[:1]]
     if not slugs or not labels:

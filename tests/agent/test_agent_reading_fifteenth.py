@@ -282,3 +282,56 @@ def test_a_domain_right_before_a_parameters_name_says_no_value_of_it():
     chosen, ctx = route("Subscribe me to the gwern.net category my coworker likes")
 
     assert chosen is False and [n["parameter"] for n in ctx.needs] == ["category"]
+
+
+def test_a_two_row_table_headed_by_a_parameters_name_lists_one_value_a_row():
+    table = "| 公告类别 | colId |\n| --- | --- |\n| 首页 - 招聘公告 | 1229116730 |"
+    [slot] = route_slots("/ex/:colId?", {"colId": "栏目 id"}, table, "/ex/1229116730")
+
+    assert slot.choices == [("首页 - 招聘公告", "1229116730")]
+
+
+def test_a_platform_name_in_a_header_row_heads_no_column_of_values():
+    table = "| Desktop | Nightly | iOS |\n| --- | --- | --- |\n| desktop | nightly | ios |"
+    [slot] = route_slots("/ex/:platform?", {"platform": "the platform"}, table, "/ex/desktop")
+
+    assert ("Nightly", "nightly") in slot.choices and ("iOS", "ios") in slot.choices
+
+
+def test_values_spanning_two_parameters_give_each_its_part():
+    table = (
+        "| [国内资讯](https://ex.cn/?big=2&small=8) | [价格行情](https://ex.cn/?big=3&small=12) |\n"
+        "| --- | --- |\n"
+        "| [2/8](https://rsshub.app/ex/news/2/8) | [3/12](https://rsshub.app/ex/news/3/12) |"
+    )
+    big, small = route_slots("/ex/news/:big?/:small?", {}, table, "/ex/news/2/8")
+
+    assert big.choices == [("国内资讯", "2"), ("价格行情", "3")]
+    assert small.choices == [("国内资讯", "8"), ("价格行情", "12")]
+
+
+def test_a_rule_ending_in_a_rest_parameter_takes_the_rest_of_the_page():
+    hits = radar_hits("https://www.washingtonpost.com/world/asia-pacific")
+
+    assert [hit.path for hit in hits] == ["/washingtonpost/app/world/asia-pacific"]
+
+
+def test_a_keyword_the_asker_keeps_searching_is_asked_for():
+    chosen, ctx = route("new Pixabay uploads for a keyword I keep searching, as a feed")
+
+    assert chosen is False and [n["parameter"] for n in ctx.needs] == ["q"]
+
+
+@pytest.mark.parametrize(
+    ("question", "namespace", "template"),
+    [
+        (
+            "idownloadblog full text please, their own feed is excerpts only",
+            "idownloadblog",
+            "/idownloadblog",
+        ),
+        ("趨勢科技防詐達人的詐騙情報能放進阅读器嗎, 想提醒爸媽", "getdr", "/getdr"),
+    ],
+)
+def test_how_a_feed_is_read_and_for_whom_is_no_topic(question, namespace, template):
+    assert _topic_terms(question, namespace, template) == ()
