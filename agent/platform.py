@@ -30,6 +30,7 @@ from briefs import reasons
 from catalog.abbreviations import said_initials
 from catalog.models import Platform
 from catalog.search import PlatformHit, search_catalog
+from catalog.search_fields import registrable_domain
 from fetching.paths import UTILITY_NAMESPACES
 
 MAX_PLATFORMS = 3
@@ -250,7 +251,27 @@ def _site_addressed(ctx: RunContext, query: str, ranked: tuple[str, ...] = ()) -
         .distinct()
     )
     found = sorted(found, key=lambda ns: ranked.index(ns) if ns in ranked else len(ranked))
-    return next(iter(found), None)
+    return next(iter(found), None) or _site_of_domain(ctx, hosts)
+
+
+def _site_of_domain(ctx: RunContext, hosts: set[str]) -> str | None:
+    """The one readable platform on another host of the address's registered domain
+    (news.dlut.edu.cn is 大连理工大学's, whose feeds live at dutdice.dlut.edu.cn); none when
+    two platforms share it."""
+    domains = {registrable_domain(host) for host in hosts}
+    near = Q()
+    for domain in domains:
+        near |= Q(url__iendswith=f".{domain}") | Q(url__iexact=domain)
+    rows = (
+        Platform.objects.filter(near, enabled=True, routes__enabled=True)
+        .exclude(namespace__in=ctx.tried_namespaces | UTILITY_NAMESPACES)
+        .values_list("namespace", "url")
+        .distinct()
+    )
+    found = {
+        ns for ns, url in rows if registrable_domain(url.split("://")[-1].split("/")[0]) in domains
+    }
+    return next(iter(found)) if len(found) == 1 else None
 
 
 # A web address's host, whatever follows it (a path, a query, nothing)

@@ -335,3 +335,9 @@ def test_a_keyword_the_asker_keeps_searching_is_asked_for():
 )
 def test_how_a_feed_is_read_and_for_whom_is_no_topic(question, namespace, template):
     assert _topic_terms(question, namespace, template) == ()
+
+
+def test_an_address_on_another_host_of_a_platforms_domain_names_that_platform():
+    _chosen, ctx = route("大工新闻网的人才培养 https://news.dlut.edu.cn/xwjj01/rcpy.htm 怎么订阅")
+
+    assert ctx.platforms[:1] == ["dut"]
