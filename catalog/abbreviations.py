@@ -1,6 +1,7 @@
 """The short names Chinese speakers make of an organisation's name, from its words' first
 characters: 北京林业大学 is 北林, 西安电子科技大学 西电, 中国新闻网 中新网, (国家)发展和改革委员会
-发改委. The catalog lists the full names only, and questions use the short ones.
+发改委; and an English name's initials (Jones Lang LaSalle: JLL). The catalog lists the full
+names only, and questions use the short ones.
 
 A name is cut into words by the segmenter (``catalog.segment``), a word it knows whole
 (北京林业大学) into the words it holds (北京, 林业, 大学: the fewest single characters left); the
@@ -27,6 +28,9 @@ PROPER_FLAGS = frozenset(("nr", "nz", "nt", "nrt", "nrfg"))
 # A company's legal form and its trade, said after its name and left out when it is named
 COMPANY_FORMS = ("股份有限公司", "有限责任公司", "有限公司", "集团公司", "公司")
 COMPANY_TRADES = ("投资", "控股", "科技", "网络", "信息技术", "传媒", "文化", "实业", "集团")
+# An English name: Latin words and spaces, no more; and the words its initials leave out
+LATIN_NAME_RE = re.compile(r"[A-Za-z][A-Za-z'.&\- ]*[A-Za-z.]")
+ENGLISH_JOINING = frozenset(str.split("of and the for & de di la le du der"))
 MIN_BARE = 4  # 海关总署; what is left of 国家图书馆, 图书馆, is any library's name
 MIN_WORDS = 3  # a name of two words (北京日报) is short already: 北日 says nothing
 # Provinces whose schools go by the province's one character, not its name's first: 四川农业大学
@@ -35,7 +39,10 @@ PROVINCE_CHARACTERS = {"四川": "川", "湖南": "湘"}
 
 
 def short_names(name: str) -> set[str]:
-    """The short names of one Chinese name (none for a name that is not wholly Chinese)."""
+    """The short names of one Chinese name, or the initials of an English name of three
+    capitalised words or more (Jones Lang LaSalle is JLL)."""
+    if LATIN_NAME_RE.fullmatch(name):
+        return _english_initials(name)
     if not CJK_ONLY_RE.fullmatch(name):
         return set()
     full = name
@@ -76,6 +83,14 @@ def short_names(name: str) -> set[str]:
     elif words[-1] in KIND_CHARACTERS:
         found.add(initials[:-1])  # 经济观察网 is 经观 too
     return bare | {s for s in found if len(s) >= 2 and s != name}
+
+
+def _english_initials(name: str) -> set[str]:
+    words = [w for w in name.split() if w.casefold() not in ENGLISH_JOINING]
+    # every word a capitalised word, no initial itself (Josh W Comeau makes no JWC)
+    if len(words) < MIN_WORDS or not all(w[0].isupper() and len(w) > 1 for w in words):
+        return set()
+    return {"".join(w[0] for w in words)}
 
 
 def _proper_name(text: str) -> bool:

@@ -188,7 +188,10 @@ def _short_phrases(index: SearchIndex, position: int, shorts: list[str], strengt
     for short in shorts:
         terms = tuple(dict.fromkeys(text_terms(short, question=True))) or (short,)
         phrase = NamePhrase(text_canonical(short), short, position, terms, strength, short=True)
-        index.cjk_phrases.setdefault(short[:2], []).append(phrase)
+        if CJK_RE.search(short):
+            index.cjk_phrases.setdefault(short[:2], []).append(phrase)
+        else:  # an English name's initials (JLL): a word of the question, as a name is
+            index.word_phrases.setdefault(phrase.text, []).append(phrase)
 
 
 def search_index_build(version: tuple[tuple, tuple]) -> SearchIndex:

@@ -89,6 +89,9 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("葡萄牙语", "portuguese", "português", "pt"),
     ("阿拉伯语", "arabic", "ar"),
     ("意大利语", "italian", "italiano", "it"),
+    ("香港", "hong kong", "hongkong"),
+    ("台湾", "台灣", "taiwan"),
+    ("澳门", "澳門", "macau", "macao"),
     ("简体", "简中", "simplified", "sc", "zh-hans", "zh-cn"),
     ("繁体", "繁體", "繁中", "traditional", "tc", "zh-hant", "zh-tw"),
 ]

@@ -26,7 +26,9 @@ def test_a_name_gives_its_words_first_characters(name, expected):
     assert short_names(name) == expected
 
 
-@pytest.mark.parametrize("name", ["人民日报", "Hacker News", "哈尔滨工业大学\uff08深圳\uff09"])
+@pytest.mark.parametrize(
+    "name", ["人民日报", "Hacker News", "哈尔滨工业大学\uff08深圳\uff09", "B站 Live"]
+)
 def test_a_short_or_not_wholly_chinese_name_gives_none(name):
     assert short_names(name) == set()
 
@@ -63,3 +65,22 @@ def test_a_question_by_a_short_name_reads_its_platform(question, namespace):
     path = first_path(question)
 
     assert path == f"/{namespace}" or path.startswith(f"/{namespace}/"), path
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Jones Lang LaSalle", {"JLL"}),
+        ("World Health Organization of the Future", {"WHOF"}),  # joining words left out
+        ("The Washington Post", set()),  # two words once "The" is left out: no initials
+        ("Politecnico di Milano", set()),  # not every word capitalised
+        ("Josh W Comeau", set()),  # an initial is no word: jwc is 教务处 too
+    ],
+)
+def test_an_english_name_of_three_capitalised_words_gives_its_initials(name, expected):
+    assert short_names(name) == expected
+
+
+@pytest.mark.django_db
+def test_an_english_name_s_initials_name_its_platform():
+    assert "joneslanglasalle" in dict(platforms_named("JLL research reports"))
