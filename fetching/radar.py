@@ -284,7 +284,7 @@ def _described_pattern(
 ) -> tuple[str, int] | None:
     """One described page address as a pattern taking the parameters where ``values`` stand
     in it, with its literal segments; None when it is another site's or holds them wrongly."""
-    page = SCHEME_RE.sub("", url).removeprefix("www.").rstrip(TRAILING + ")")
+    page = SCHEME_RE.sub("", url).removeprefix("www.").rstrip(TRAILING + ")").rstrip("/")
     page = page.replace("/?", "?")  # the site's root searched: as the page's address is
     if not re.split(r"[/?]", page)[0].casefold().endswith(domain):
         return None

@@ -83,11 +83,13 @@ def _grams(text: str) -> set[str]:
 
 def _translated(question: str) -> set[str]:
     """The question's grams, plus the other-language words of each concept it names."""
-    grams = _grams(question)
+    said = _grams(question)
+    grams = set(said)
     low = zh_simplified(question.lower())
     for words in SYNONYMS:
-        # a word compared stemmed, as the question's are: "automotive" is automotiv
-        if any(w in low if not w.isascii() or " " in w else _grams(w) <= grams for w in words):
+        # a word compared stemmed, as the question's are: "automotive" is automotiv; said by
+        # the question, not by another concept's words (中文's zh and cn are no zh-cn)
+        if any(w in low if not w.isascii() or " " in w else _grams(w) <= said for w in words):
             for word in words:
                 grams |= _grams(word)
     return grams

@@ -19,6 +19,7 @@ from agent.vocabulary import NEGATED_RE, REGION_ALIASES, RESIDENCE_RE, regions_s
 # A parameter named for a country or region (by its last word) takes the one the question names.
 REGION_PARAMS = frozenset(str.split("country region area market store"))
 # A parameter named for a language, and the languages' names in the concepts' rows.
+SECTION_WORDS = ("category", "section", "channel", "column", "topic")
 SLUG_WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")  # a value of lower-case words: engineering
 LANGUAGE_NAMES = frozenset(
     str.split("chinese english japanese german french korean spanish russian portuguese arabic")
@@ -148,7 +149,10 @@ def _settings_said(
 def _said_before(slot: Slot, text: str) -> list[str]:
     if not slot.example or not SLUG_WORD_RE.fullmatch(slot.example):
         return []
-    said = re.findall(rf"(?<![\w.\-/@])([A-Za-z][a-z\-]+)\s+{re.escape(slot.name)}\b", text, re.I)
+    # its name, or for a category the word a site uses for one ("the business section")
+    kinds = [slot.name, *(SECTION_WORDS if slot.name.casefold() in SECTION_WORDS else ())]
+    names = "|".join(map(re.escape, kinds))
+    said = re.findall(rf"(?<![\w.\-/@])([A-Za-z][a-z\-]+)\s+(?:{names})\b", text, re.I)
     return [w.casefold() for w in said if usable(w, set()) and w.casefold() not in EN_STOP]
 
 

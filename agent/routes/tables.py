@@ -26,6 +26,7 @@ VALUE_HEADER_RE = re.compile(
 )
 # A header naming a column of values by a parameter's name: colId, feedId
 PARAM_HEADER_RE = re.compile(r"\s*[a-z]{2,}(?:[A-Z][a-z]+)+\s*")  # not iOS, iPhone, macOS
+CODE_RE = re.compile(r"[_\-\d]")
 CJK_WORD_RE = re.compile(r"[\u4e00-\u9fff]{1,6}")
 ALIKE_RE = re.compile(r"[\s_\-]")
 MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
@@ -130,7 +131,9 @@ def _alternated(rows: list[list[str]]) -> list[tuple[str, str]]:
     for labels, values in zip(rows[0::2], rows[1::2], strict=False):
         swapped = _slug_count(labels) > _slug_count(values)  # values over labels
         paths = any(cell.startswith("/") for cell in values)  # examples: not labels
-        if swapped and not _all_slugs(values) and not paths:
+        # or codes over words, both slugs alike: | zh_CN | ja_JP | over | Chinese | Japanese |
+        coded = _code_count(values) == 0 and _code_count(labels) == len([c for c in labels if c])
+        if (swapped and not _all_slugs(values) and not paths) or (coded and any(labels)):
             labels, values = values, labels
         pairs.extend((lab, val) for lab, val in zip(labels, values, strict=False) if val)
     return pairs
@@ -253,6 +256,11 @@ def _cell_text(cell: str) -> str:
 def _slug_count(cells: list[str]) -> int:
     """How many cells read as path values: the row of values has more ("| 其他任意值 | mto |")."""
     return sum(SLUG_RE.fullmatch(cell) is not None for cell in cells if cell)
+
+
+def _code_count(cells: list[str]) -> int:
+    """How many cells read as codes rather than words: zh_CN, t-week, 24, rss2."""
+    return sum(bool(SLUG_RE.fullmatch(cell) and CODE_RE.search(cell)) for cell in cells if cell)
 
 
 def _all_slugs(cells: list[str]) -> bool:

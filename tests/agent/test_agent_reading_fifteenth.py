@@ -341,3 +341,28 @@ def test_an_address_on_another_host_of_a_platforms_domain_names_that_platform():
     _chosen, ctx = route("大工新闻网的人才培养 https://news.dlut.edu.cn/xwjj01/rcpy.htm 怎么订阅")
 
     assert ctx.platforms[:1] == ["dut"]
+
+
+def test_codes_over_words_are_values_over_labels():
+    table = "| zh\\_CN | ja\\_JP |\n| --- | --- |\n| Chinese | Japanese |"
+    [slot] = route_slots("/ex/:locale?", {"locale": "Blog posts in a language"}, table, "/ex")
+
+    assert slot.choices == [("Chinese", "zh_CN"), ("Japanese", "ja_JP")]
+
+
+def test_one_concepts_words_do_not_say_another_concept():
+    # 中文 says zh and cn, and zh-cn is simplified Chinese's: 繁體中文 still asks for 繁体
+    choices = [("简体中文", "zh-hans"), ("繁体中文", "zh-hant")]
+
+    assert option_named("有没有繁體中文版的订阅源", choices, loose=False) == "zh-hant"
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("AP News politics section feed", "/apnews/rss/politics"),
+        ("政协网 http://www.cppcc.gov.cn/zxxw/tt/ 这个栏目", "/gov/cppcc/zxxw-tt"),
+    ],
+)
+def test_a_section_said_before_its_kind_and_a_dashed_page_with_its_slash(question, path):
+    assert first_path(question) == path
