@@ -23,6 +23,7 @@ from agent.routes.forms import (
     PAIR_RE,
     SCHEME_RE,
     VIDEO_RE,
+    address_host,
 )
 from agent.routes.page import page_namespaces
 from agent.routes.setup import platforms_waiting
@@ -268,9 +269,7 @@ def _site_of_domain(ctx: RunContext, hosts: set[str]) -> str | None:
         .values_list("namespace", "url")
         .distinct()
     )
-    found = {
-        ns for ns, url in rows if registrable_domain(url.split("://")[-1].split("/")[0]) in domains
-    }
+    found = {ns for ns, url in rows if registrable_domain(address_host(url)) in domains}
     return next(iter(found)) if len(found) == 1 else None
 
 

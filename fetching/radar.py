@@ -107,7 +107,8 @@ def _address_hits(address: Address) -> list[RadarHit]:
     ).select_related("platform")
     hits = [hit for route in routes for hit in _route_hits(route, address)]
     if not hits:
-        hits = _template_hits(address) or _url_documented_hits(address)
+        site = _host_routes(address)  # read once for both
+        hits = _template_hits(address, site) or _url_documented_hits(address, site)
     if not hits or (address.query and not any(h.values for h in hits)):
         # a rule that reads nothing of the page's query (list?clmId=...) gives way to a
         # described address that does
@@ -161,13 +162,13 @@ def _hit(route: Route, target: str, values: dict[str, str], literals: int) -> Ra
     return RadarHit(route.pk, route.platform.namespace, path, literals, given)
 
 
-def _template_hits(address: Address) -> list[RadarHit]:
+def _template_hits(address: Address, site: list[Route]) -> list[RadarHit]:
     """Without a rule for the page, the routes of the site whose own paths it matches: RSSHub
     mirrors many a site's addresses (cnblogs.com/cate/python is ``/cnblogs/cate/:type``; a rest
     parameter takes the page's path, its ``.shtml`` aside when the example writes none). A
     literal segment of the route's must match, unless the route takes the page's whole path."""
     hits = []
-    for route in _host_routes(address):
+    for route in site:
         key = _route_key(route)
         source = address.host + REST_PARAM_RE.sub(r":\1*", key)
         matched = _source_match(source, address)
@@ -182,7 +183,8 @@ def _template_hits(address: Address) -> list[RadarHit]:
 
 
 def _host_routes(address: Address) -> list[Route]:
-    """The enabled routes of the enabled platforms whose site is the address's host."""
+    """The enabled routes of the enabled platforms whose site is the address's host (the
+    routes ``_template_hits`` and ``_url_documented_hits`` try)."""
     platforms = Platform.objects.filter(enabled=True, url__icontains=address.host)
     return [
         route
@@ -203,16 +205,15 @@ def _host_led(route: Route, values: dict[str, str]) -> dict[str, str]:
     }
 
 
-def _url_documented_hits(address: Address) -> list[RadarHit]:
+def _url_documented_hits(address: Address, site: list[Route]) -> list[RadarHit]:
     """Without a rule for the page or a route path it matches, the site's routes of one
     parameter documented as found in the page's address ("Category, can be found in the url of
     the page"): the page's last segment is it when it is shaped as the example's value
     (INFORMS' ``pubsonline.informs.org/journal/mnsc`` is ``/informs/mnsc``). Only on a site
     none of whose routes has a rule: where rules are, they say which pages a route reads."""
-    routes = _host_routes(address)
-    ruled = {route.platform_id for route in routes if route.radar}
+    ruled = {route.platform_id for route in site if route.radar}
     hits = []
-    for route in (r for r in routes if r.platform_id not in ruled):  # a site Radar knows not
+    for route in (r for r in site if r.platform_id not in ruled):  # a site Radar knows not
         tokens = template_parameters(route.path)
         spec = route.parameters if isinstance(route.parameters, dict) else {}
         if len(tokens) != 1 or not URL_DOCUMENTED_RE.search(str(spec.get(tokens[0][0], ""))):

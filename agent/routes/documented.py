@@ -73,12 +73,15 @@ def default_of(name: str, spec: object, description: str) -> str | None:
 def tables_owned(
     template: str, names: list[str], parameters: dict, description: str, example: dict
 ) -> dict:
-    """Each description table goes to the parameter whose example value it lists, else to the
-    one its caption names ("Language codes", "| 分类 |" for 帖子分类), else to the one whose
-    default it lists, else to the first parameter whose description points at a table, else to
-    the first setting parameter."""
+    """Each description table goes to the parameter whose example value it lists (of several,
+    one listing no values of its own and given no table yet), else to the one its header row
+    names, else to the one its caption names ("Language codes", "| 分类 |" for 帖子分类), else
+    on listing the table right above it, else to the one whose default it lists, else to the
+    first parameter whose description points at a table, else to the first setting
+    parameter. Route paths a table shows give their own parameters their values."""
     settings = [n for n in names if words_of(n)[-1:] and words_of(n)[-1] in SETTING_WORDS]
     pointing = [n for n in names if TABLE_POINTER_RE.search(spec_text(parameters.get(n)))]
+    unlisted = [n for n in names if not inline_values(spec_text(parameters.get(n)), example.get(n))]
     tables: dict[str, list[tuple[str, str]]] = {}
     captions: dict[str, list[tuple[str, tuple[str, str]]]] = {}
     previous = None
@@ -98,7 +101,7 @@ def tables_owned(
         # of parameters whose example it lists, one whose description lists none of its own
         # and no table gave values yet (hoyolab's gids, then its type: both example 2)
         owners = [n for n in names if example.get(n) in values]
-        fresh = [n for n in owners if not _inline(n, parameters, example)]
+        fresh = [n for n in owners if n in unlisted]
         owner = next((n for n in fresh if n not in tables), None) or next(iter(fresh), None)
         owner = owner or next(iter(owners), None)
         # or the one its header row names ("| Category Name | `category` parameter |")
@@ -138,10 +141,6 @@ def _header_names(block: list[tuple[str, str]], name: str) -> bool:
         bool(block)
         and re.fullmatch(rf"`?{re.escape(name)}`?\s*parameter", block[0][1], re.I) is not None
     )
-
-
-def _inline(name: str, parameters: dict, example: dict) -> bool:
-    return bool(inline_values(spec_text(parameters.get(name)), example.get(name)))
 
 
 def _shown_values(template: str, block: list[tuple[str, str]]) -> list[tuple[str, tuple[str, str]]]:

@@ -18,15 +18,8 @@ from agent.routes.forms import CJK_RE, address_host
 from agent.routes.markers import AUTHOR_MARKERS, ZH_AFTER_MARKERS, ZH_BEFORE_MARKERS
 from agent.routes.params import NOT_NAMED, FilledPath, params_fill
 from agent.routes.platform_names import platform_blank
-from agent.routes.slots import (
-    LANGUAGE_PARAMS,
-    Slot,
-    pointed_above,
-    route_slots,
-    route_words,
-    words_of,
-)
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
+from agent.routes.slots import pointed_above, route_slots, route_words, words_of
 from agent.routes.words import GENERIC
 from agent.vocabulary import (
     EN_KIND_NOUNS,
@@ -312,16 +305,11 @@ def said_whole(query: str, route: Route, path: FilledPath) -> int:
         labels = (
             label_said(query, [*s.choices, *_worded(value)], value)
             for s in slots
-            if s.name in chosen and (value := path.params[s.name]) and not _language(s)
+            # the language a feed is read in names no feed ("English is fine")
+            if s.name in chosen and (value := path.params[s.name]) and not s.chooses_language
         )
         length = max(length, *labels, 0)
     return length
-
-
-def _language(slot: Slot) -> bool:
-    """A parameter choosing the language a feed is read in: what it is said in names no feed
-    ("English is fine")."""
-    return bool(LANGUAGE_PARAMS & set(words_of(slot.name)[-1:]))
 
 
 def _worded(value: str) -> list[tuple[str, str]]:

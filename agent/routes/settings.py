@@ -12,15 +12,17 @@ from agent.routes.entities import Asked, marked_after
 from agent.routes.enums import option_named, option_widened, said_within
 from agent.routes.forms import DOMAIN_RE
 from agent.routes.platform_names import platform_blank
-from agent.routes.slots import ID_SAID_RE, LANGUAGE_PARAMS, Slot, shape_of, words_of
+from agent.routes.slots import ID_SAID_RE, Slot, shape_of, words_of
 from agent.routes.words import usable
 from agent.vocabulary import NEGATED_RE, REGION_ALIASES, RESIDENCE_RE, regions_said
 
 # A parameter named for a country or region (by its last word) takes the one the question names.
 REGION_PARAMS = frozenset(str.split("country region area market store"))
-# A parameter named for a language, and the languages' names in the concepts' rows.
+# The words a site uses for a category ("the business section"), and a value of lower-case
+# words as a category's example writes it (engineering)
 SECTION_WORDS = ("category", "section", "channel", "column", "topic")
-SLUG_WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")  # a value of lower-case words: engineering
+SLUG_WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")
+# A parameter named for a language, and the languages' names in the concepts' rows.
 LANGUAGE_NAMES = frozenset(
     str.split("chinese english japanese german french korean spanish russian portuguese arabic")
 )
@@ -199,7 +201,7 @@ def _language_fill(slots: list[Slot], question: str, values: dict, sources: dict
         for slot in slots
         if slot.name not in values
         and not slot.choices
-        and set(words_of(slot.name)[-1:]) & LANGUAGE_PARAMS
+        and slot.chooses_language
         and re.fullmatch(r"(?:[a-z]{2})?", slot.example or slot.default or "")
     ]
     if not open_slots:

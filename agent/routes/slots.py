@@ -69,6 +69,11 @@ class Slot:
     # under headings of those ("スポーツ sports" over baseball): baseball is sports'
     parents: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def chooses_language(self) -> bool:
+        """It is named for the language a feed is read in (lang, language, locale)."""
+        return bool(LANGUAGE_PARAMS & set(words_of(self.name)[-1:]))
+
 
 # A parameter's description that says it is switched on or off by true, false, yes or no.
 SWITCH_SAID_RE = re.compile(r"(?<![\w-])(?:true|false)(?![\w-])", re.I)
