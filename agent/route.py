@@ -27,9 +27,10 @@ from agent.routes.fit import (
 )
 from agent.routes.model import routes_by_model
 from agent.routes.page import page_path
-from agent.routes.params import FilledPath, SubjectMissing
+from agent.routes.params import FilledPath
 from agent.routes.setup import setup_needed
 from agent.routes.slots import Slot, route_slots
+from agent.routes.unsaid import SubjectMissing
 from briefs import reasons
 from catalog.models import Platform, Route
 from catalog.search import RouteHit, routes_for_platforms

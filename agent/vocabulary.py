@@ -66,7 +66,8 @@ ITEM_EN = frozenset(
     ship ships posting streaming playing happening going up change changes request requests notes
     newsletter newsletters blog blogs podcast podcasts episode episodes excerpt excerpts
     searching
-    submission submissions edition editions upcoming homepage site original rn let let's lets"""
+    submission submissions edition editions upcoming homepage site website websites original rn
+    let let's lets"""
     )
 )
 # Words for kinds of things: they say what kind is asked for, never which one.
@@ -92,7 +93,8 @@ PUT_EN = frozenset(
         over too also included including incl instead either full come comes came send sends
         reader readers got gets getting fine okay ok put puts publishing it all without check
         checks checking set told rely enjoy if possible ones forget forgets forgetting forgot
-        text great awesome cool nice hilarious amazing way through via thru rsshub"""
+        text great awesome cool nice hilarious amazing way through via thru rsshub hi hello hey
+        thanks thank wanna gonna"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
@@ -155,7 +157,7 @@ FILLER_ZH = sorted(
             热搜榜 分类 板块 每天 每日 天天 推给 随时 订阅 一下 通知我 提醒我 一有 变动 官网 盯着
             就通知 就提醒 訂閱 幫我 有沒有 最近有 东西 我订 订一个 最多 只要 那种 那些 值得 能不能
             第一时间 知道 重要 的话 博客 播客 漫画 办法 上次 突然 地址 源 订阅源 网站 追踪
-            跟踪 能用 可唔可以 可唔 阅读器 爸妈 父母 放进 放到 加进 加到"""
+            跟踪 能用 可唔可以 可唔 阅读器 爸妈 父母 放进 放到 加进 加到 麻烦 唔想 成日"""
         ),
     },
     key=len,

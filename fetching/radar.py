@@ -48,7 +48,7 @@ SCHEME_RE = re.compile(r"^https?://", re.I)
 TRAILING = ".,;:!'"  # sentence punctuation after an address is not part of it
 MAX_ADDRESSES = 3
 PARAM_RE = re.compile(r":(\w+)([?*]?)|\*(\w+)")
-REST_PARAM_RE = re.compile(r":(\w+)\{\.[+*]\}")  # a route's :path{.+} takes the rest
+REST_PARAM_RE = re.compile(r":(\w+)\{\.[+*]\}\??")  # a route's :path{.+} takes the rest
 # A page address a route's description shows: "`https://magazinelib.com/?s=new+yorker`"
 DESCRIBED_URL_RE = re.compile(r"https?://[^\s<>`\"'\]|\\]+")
 # A route path a description shows, backticked: "此时路由为 [`/nenu/yjsy/xwdt/xnxw`](...)"
@@ -103,7 +103,10 @@ def radar_hits(text: str) -> list[RadarHit]:
 
 def _address_hits(address: Address) -> list[RadarHit]:
     routes = Route.objects.filter(
-        enabled=True, platform__enabled=True, radar__icontains=address.host
+        # a rule's source may leave out the host: the platform's own site is meant
+        Q(radar__icontains=address.host) | Q(platform__url__icontains=address.host),
+        enabled=True,
+        platform__enabled=True,
     ).select_related("platform")
     hits = [hit for route in routes for hit in _route_hits(route, address)]
     if not hits:
@@ -126,12 +129,20 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
         target = rule.get("target")
         target = target if isinstance(target, str) and target else _route_key(route)
         for source in rule["source"]:
+            if isinstance(source, str) and source.startswith("/"):  # on the platform's own site
+                source = SCHEME_RE.sub("", route.platform.url or "").split("/")[0] + source
             source = _rest_taken(source, route) if isinstance(source, str) else source
             matched = _source_match(source, address) if isinstance(source, str) else None
             if matched is None:
                 continue
             values = {k: _page_less(v, route.example or "") for k, v in matched[0].items()}
-            if hit := _hit(route, target, values, matched[1]):
+            # a target naming no path of its route (CCC's "/creative-comic/:id" for
+            # ``/book/:id``) gives way to the route's own, filled with the same values
+            key = _route_key(route)
+            hit = _hit(route, target, values, matched[1])
+            if not hit and target != key and all(f":{name}" in key for name in values):
+                hit = _hit(route, key, values, matched[1])
+            if hit:
                 hits.append(hit)
                 break
     return hits
@@ -177,9 +188,23 @@ def _template_hits(address: Address, site: list[Route]) -> list[RadarHit]:
         if not matched or not matched[0] or not (matched[1] or source != address.host + key):
             continue
         values = {k: _page_less(v, route.example) for k, v in matched[0].items()}
+        values = _whole_page(route, key, values, address)
         if hit := _hit(route, key, _host_led(route, values), matched[1]):
             hits.append(hit)
     return hits
+
+
+def _whole_page(route: Route, key: str, values: dict[str, str], address: Address) -> dict[str, str]:
+    """A rest parameter documented with a value that repeats the route's own literal segments
+    (千篇网's ``/news/:path``, "默认为 `news/recommend`") takes the page's whole path."""
+    literal = key.split("/:", 1)[0].strip("/")
+    spec = route.parameters if isinstance(route.parameters, dict) else {}
+    return {
+        name: "/".join(address.segments)
+        if literal and re.search(rf"`{re.escape(literal)}/", str(spec.get(name, "")))
+        else value
+        for name, value in values.items()
+    }
 
 
 def _host_routes(address: Address) -> list[Route]:
@@ -328,9 +353,13 @@ def _undashed(name: str) -> str:
 
 def _page_less(value: str, example: str) -> str:
     """A page's path as a route's value: without its page extension (hangzhou.shtml) when the
-    route's example writes none."""
+    route's example writes none, and a folder's index page as the folder."""
     extension = PAGE_EXTENSION_RE.search(value)
-    return value[: extension.start()] if extension and extension.group(0) not in example else value
+    if not extension or extension.group(0) in example:
+        return value
+    value = value[: extension.start()]
+    # a folder's index page is the folder (cnnic's ``6/86/88/index.html`` is ``6/86/88``)
+    return value.removesuffix("/index") if "index" not in example else value
 
 
 def _source_match(source: str, address: Address) -> tuple[dict[str, str], int] | None:
@@ -343,7 +372,7 @@ def _source_match(source: str, address: Address) -> tuple[dict[str, str], int] |
         return None
     pattern, literals = [], 0
     for segment in (s for s in path.split("/") if s):
-        if not PARAM_RE.search(segment):
+        if not PARAM_RE.search(segment) and segment != "*":
             literals += 1
         pattern.append(_segment_pattern(segment))
     regex = "".join(pattern) + "/?"
@@ -358,7 +387,9 @@ def _source_match(source: str, address: Address) -> tuple[dict[str, str], int] |
 
 def _segment_pattern(segment: str) -> str:
     """One source segment as a regex with a leading "/": an optional parameter may be absent,
-    a rest parameter takes the segments left."""
+    a rest parameter takes the segments left, a bare ``*`` passes over them."""
+    if segment == "*":  # "book/:id/*": any pages below, no value of the route's
+        return "(?:/.*)?"
     whole = PARAM_RE.fullmatch(segment)
     if whole and (whole.group(2) == "*" or whole.group(3)):
         return f"(?:/(?P<{whole.group(1) or whole.group(3)}>.+))?"
@@ -377,6 +408,7 @@ def _target_fill(namespace: str, target: str, values: dict[str, str]) -> str | N
     """The route path a rule's target names with the address's values; None when the address
     lacks a value it needs or a value cannot go in a path."""
     out = []
+    target = target.removeprefix(f"/{namespace}/") if target != f"/{namespace}" else "/"
     for segment in (s for s in target.split("/") if s):
         param = PARAM_RE.fullmatch(re.sub(r"\{.*\}", "", segment))
         if not param:

@@ -29,8 +29,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.routes.params import SubjectMissing
 from agent.routes.slots import Slot, route_slots
+from agent.routes.unsaid import SubjectMissing
 from agent.vocabulary import (
     CLAUSE_PRONOUNS,
     EN_KIND_NOUNS,

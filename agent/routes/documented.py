@@ -10,7 +10,8 @@ from urllib.parse import unquote
 from agent.routes.listed import inline_values, options_of
 from agent.routes.tables import MD_LINK_RE, captioned_tables, value_columns
 from catalog.search_terms import word_stem
-from fetching.paths import template_values
+from catalog.segment import zh_simplified
+from fetching.paths import template_parameters, template_values
 
 # Parameters whose name says they choose a setting, not a subject (by their last word).
 SETTING_WORDS = frozenset(
@@ -76,7 +77,8 @@ def tables_owned(
     """Each description table goes to the parameter whose example value it lists (of several,
     one listing no values of its own and given no table yet), else to the one its header row
     names, else to the one its caption names ("Language codes", "| 分类 |" for 帖子分类), else
-    on listing the table right above it, else to the one whose default it lists, else to the
+    on listing the table right above it, else to the one after a parameter one of whose values
+    the caption labels, else to the one whose default it lists, else to the
     first parameter whose description points at a table, else to the first setting
     parameter. Route paths a table shows give their own parameters their values."""
     settings = [n for n in names if words_of(n)[-1:] and words_of(n)[-1] in SETTING_WORDS]
@@ -114,6 +116,12 @@ def tables_owned(
         owner = owner or (max(captioned)[2] if captioned else None)
         # a table right under another, no caption of its own, goes on listing that one's
         owner = owner or (previous if not caption and previous else None)
+        # one captioned by a value's label of a parameter lists the next one's (Kantar's
+        # "#### Taiwan" tables list categories of the Taiwan region)
+        owner = owner or _next_of_labelled(caption, names, tables)
+        # or the one parameter pointing at a table ("分类见下表"), before one whose default
+        # it lists (无产者评论's 全部文章)
+        owner = owner or (pointing[0] if len(pointing) == 1 else None)
         # or the one whose documented default it lists (热搜榜 realtime: 榜单, 默认为 realtime)
         owner = owner or next(
             (n for n in names if default_of(n, parameters.get(n), description) in values), None
@@ -136,6 +144,11 @@ def tables_owned(
     return tables
 
 
+def _next_of_labelled(caption: str, names: list[str], tables: dict) -> str | None:
+    labelled = [i for i, n in enumerate(names[:-1]) if caption in dict(tables.get(n, []))]
+    return names[labelled[0] + 1] if caption and labelled else None
+
+
 def _header_names(block: list[tuple[str, str]], name: str) -> bool:
     return (
         bool(block)
@@ -150,6 +163,9 @@ def _shown_values(template: str, block: list[tuple[str, str]]) -> list[tuple[str
     namespace = "/" + template.strip("/").split("/")[0]
     literal = template.split("/:", 1)[0]  # the route's path before its parameters
     found = []
+    # a table whose values are one segment and two alike lists one parameter's values, the
+    # slashed among them whole (Kantar's ``news``, ``publications/China-Insights``)
+    single = any("/" not in path for label, path in block if label != path)
     for label, path in block:
         if label == path or "/" not in path:
             continue
@@ -160,7 +176,7 @@ def _shown_values(template: str, block: list[tuple[str, str]]) -> list[tuple[str
         values = {k: unquote(v) for k, v in template_values(template, full).items() if v}
         # values that span parameters are each a value, none a placeholder (关键词)
         spans = len(values) == path.count("/") + 1 and all(map(PART_RE.fullmatch, values.values()))
-        if len(values) == 1 or (not path.startswith("/") and spans):
+        if len(values) == 1 or (not path.startswith("/") and spans and not single):
             found += [(label, item) for item in values.items()]
     return found
 
@@ -170,12 +186,12 @@ def _caption_labelled(pairs: list[tuple[str, tuple[str, str]]]) -> list[tuple[st
     科学部's 通知公告 (``glkxb-tzgg``) is "管理科学部 通知公告", 基金要闻's (``tzgg``) "基金要闻
     通知公告"."""
     values: dict[str, set[str]] = {}
-    for _caption, (label, value) in pairs:
-        values.setdefault(label, set()).add(value)
+    for _caption, (label, value) in pairs:  # in either script: 市場報告 is 市场报告
+        values.setdefault(zh_simplified(label), set()).add(value)
     return [
         (f"{caption} {label}", value)
         for caption, (label, value) in pairs
-        if len(values[label]) > 1 and 0 < len(caption) <= MAX_CAPTION
+        if len(values[zh_simplified(label)]) > 1 and 0 < len(caption) <= MAX_CAPTION
     ]
 
 
@@ -243,23 +259,34 @@ def linked_pages(template: str, description: str) -> dict[str, list[tuple[str, s
     ``tag/大陆资讯/sort-hot``). A label shown for two paths labels neither; a parameter shown
     one page only takes it by a label of its parts ("肿瘤 - NSCLC", not "Potplayer Update
     History": the route's own name labels no value)."""
-    found: list[tuple[str, bool, dict[str, str]]] = []
+    found: list[tuple[str, bool, dict[str, str], str]] = []
     for paragraph in PARAGRAPH_RE.split(description):
         link = PAGE_LINK_RE.search(paragraph)
         shown = [template_values(template, unquote(p)) for p in SHOWN_PATH_RE.findall(paragraph)]
         if link and (shown := [values for values in shown if values]):
             label, parts = LABEL_JOIN_RE.subn(" ", link.group(1))
-            found.append((label.strip(), parts > 0, shown[-1]))
-    labels = [label for label, _parts, _values in found]
+            found.append((label.strip(), parts > 0, shown[-1], unquote(link.group(0))))
+    labels = [label for label, _parts, _values, _address in found]
+    # or a parameter taking the rest of a path, by the label of a page whose address holds it
+    # (全国社科规划办's "年度项目、青年项目和西部项目" is ``GB/219469/431027``)
+    rest = {name for name, regex, _optional in template_parameters(template) if "." in regex}
     pages: dict[str, list[tuple[bool, str, str]]] = {}
-    for label, parts, values in found:
+    for label, parts, values, address in found:
         for name, value in values.items():
             if labels.count(label) == 1 and value.strip("/"):
-                pages.setdefault(name, []).append((parts, label, value.strip("/")))
+                held = name in rest and _held(value.strip("/"), address)
+                pages.setdefault(name, []).append((parts or held, label, value.strip("/")))
     return {
         name: [(label, value) for parts, label, value in shown if parts or len(shown) >= 2]
         for name, shown in pages.items()
     }
+
+
+def _held(value: str, address: str) -> bool:
+    """The page's address holds the value, its first segment as the host's first label or not
+    (茂名's ``www/xwzx/zcjd`` is ``http://www.mmht.gov.cn/xwzx/zcjd/``)."""
+    first, _sep, rest = value.partition("/")
+    return value in address or (bool(rest) and rest in address and f"//{first}." in address)
 
 
 def example_listed(example: str | None) -> list[tuple[str, str]]:

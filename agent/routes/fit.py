@@ -16,10 +16,11 @@ from agent.routes.entities import Asked, zh_content
 from agent.routes.enums import label_said
 from agent.routes.forms import CJK_RE, address_host
 from agent.routes.markers import AUTHOR_MARKERS, ZH_AFTER_MARKERS, ZH_BEFORE_MARKERS
-from agent.routes.params import NOT_NAMED, FilledPath, params_fill
+from agent.routes.params import FilledPath, params_fill
 from agent.routes.platform_names import platform_blank
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
 from agent.routes.slots import pointed_above, route_slots, route_words, words_of
+from agent.routes.unsaid import NOT_NAMED
 from agent.routes.words import GENERIC
 from agent.vocabulary import (
     EN_KIND_NOUNS,
@@ -28,6 +29,7 @@ from agent.vocabulary import (
     ZH_KIND_NOUNS,
     asked_intents,
     intents_of,
+    plural_stem,
     regions_said,
 )
 from catalog.models import Platform, Route
@@ -200,6 +202,15 @@ def route_said(query: str, route: Route) -> tuple[int, int]:
     literal = set(LATIN_WORD_RE.findall(template_literals(route.path).casefold()))
     words = {w for w in literal - named if len(w) > 3 and w not in GENERIC and w not in EN_STOP}
     return said + len(words & asked), unsaid
+
+
+def path_said(query: str, route: Route) -> int:
+    """How many words of the route's own path the question says, singular or plural (the
+    Farmatters "exclusives": ``/farmatters/exclusive``, not ``/farmatters/:locale?``)."""
+    asked = set(LATIN_WORD_RE.findall(query.casefold()))
+    asked |= {plural_stem(w) for w in asked}
+    literal = set(LATIN_WORD_RE.findall(template_literals(route.path).casefold()))
+    return len({w for w in literal if len(w) > 3 and w not in GENERIC} & asked)
 
 
 def template_literals(template: str) -> str:
@@ -403,6 +414,7 @@ def offline_choice(
                 -region[f[1].pk],  # the eShop of the country asked for
                 -intent[f[1].pk],
                 -said_whole(query, f[1], f[2]),
+                -path_said(query, f[1]),
                 -round(score.get(f[1].pk, 0.0), 6),
                 said[f[1].pk][1] if f[1].pk in score else 0,
             )

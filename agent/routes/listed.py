@@ -16,8 +16,9 @@ INLINE_VALUE_RE = re.compile(
     # or one said to be it: "`answer` 即 `回复`", "`0` 即 最新回复", "`2` 指全站热贴",
     # "`qs` 为求是", "`tchina` = 繁體中文"
     r"|\s*(?:[即指为為=]|代表|表示)\s*`?([^`\s\uff0c,\u3002;\uff1b()\uff08\uff09]{1,20})`?"
-    # or a Chinese label right after it: "默认`1`全部快讯 ... 可设置为`2`只看重要的"
-    r"|([\u4e00-\u9fff][^\uff0c,\u3002;\uff1b`()\uff08\uff09]{0,11})"
+    # or a Chinese label right after it: "默认`1`全部快讯 ... 可设置为`2`只看重要的", "`tags` 标签"
+    # (up to an "or": "`categories` 分类或 `tags` 标签")
+    r"|\s?([\u4e00-\u9fff][^\s\uff0c,\u3002;\uff1b`()\uff08\uff09\u6216\u3001]{0,11})"
     # or a label it is "for" or "as": "`en-hk` for Hong Kong English", "`jp` as Japanese"
     r"|\s+(?:for|as)\s+([A-Z][A-Za-z ]{1,30}?)(?=\s*(?:[,;.]|$|\s+(?:and|or)\b)))?"
 )
@@ -54,6 +55,11 @@ COLON_PAIR_RE = re.compile(
 # or a label before its value: "所有:all;最新:topicList;热门:jhcpb"
 LABEL_COLON_RE = re.compile(
     r"([\u4e00-\u9fff]{1,12})\s*[:\uff1a]\s*([A-Za-z0-9_\-]{1,40})(?![\w-])"
+)
+# or a value said to be its label, bare: "1 为按推荐排序, 0 为按最新排序"
+SAID_PAIR_RE = re.compile(
+    r"(?<![\w`])([A-Za-z0-9_\-]{1,20})\s*(?:[\u4e3a\u70ba]|\u4ee3\u8868|\u8868\u793a)\s*"
+    r"([\u4e00-\u9fff][^\s,\uff0c\u3001;\uff1b\u3002`()\uff08\uff09]{1,11})"
 )
 LABEL_PAIR_RE = re.compile(r"([\u4e00-\u9fff]{2,12})\s*[(\uff08]([A-Za-z0-9_\-]{1,40})[)\uff09]")
 BARE_LIST_START_RE = re.compile(r"supported values|values?\s*:|可选值?|支持|如", re.I)
@@ -96,7 +102,8 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
     """Values listed in a parameter's description, when it lists two or more: backticked
     ("can be `all`, `owner`", each with the label in parentheses after it: "`hot` (热门)"),
     else a bare list in parentheses ("Period (week, month, year)") or said as one ("Choose
-    from: date, week, month") or with their labels by colons ("1:电影, 2:电视剧", "最新:new"), or a
+    from: date, week, month") or with their labels by colons ("1:电影, 2:电视剧", "最新:new") or
+    said to be them ("1 为按推荐排序, 0 为按最新排序"), or a
     description that is a list or a range alone ("top 或 newest", "n1~n6") when ``example``
     (the route example's value) is one of it. A lone value to fill in for a feature comes with
     its label ("填入 `pre` 以包含预发布版本")."""
@@ -135,6 +142,8 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
         found, values = colon, list(dict.fromkeys(value for value, _label in colon))
     elif len(values) < 2 and len(led := LABEL_COLON_RE.findall(text or "")) >= 2:
         found, values = [(v, label) for label, v in led], list(dict.fromkeys(v for _l, v in led))
+    elif len(values) < 2 and len(said := SAID_PAIR_RE.findall(text or "")) >= 2:
+        found, values = said, list(dict.fromkeys(value for value, _label in said))
     if len(values) < 2:
         return []
     labelled = [(label.strip(), value) for value, label in found if label.strip()]

@@ -34,9 +34,13 @@ def page_hits(ctx: RunContext) -> list[RadarHit]:
 
 
 def page_namespaces(ctx: RunContext, exclude: set[str]) -> list[str]:
-    """The platform whose page the question gives, when its rules map the page to a route."""
-    found = [h.namespace for h in ctx.reading.pages() if h.namespace not in exclude]
-    return found[:1]
+    """The platform whose page the question gives, when its rules map the page to a route; of
+    several sharing the site (ScienceDirect and Elsevier), the one the question names."""
+    found = list(
+        dict.fromkeys(h.namespace for h in ctx.reading.pages() if h.namespace not in exclude)
+    )
+    named = ctx.reading.platforms_named()
+    return sorted(found, key=lambda ns: -named.get(ns, 0))[:1]
 
 
 def page_path(ctx: RunContext, candidates: list[RouteHit]) -> tuple[str, int] | None:

@@ -34,13 +34,12 @@ from agent.routes.slots import (
     route_words,
     shape_of,
     slots_lent,
-    value_format,
     words_of,
 )
+from agent.routes.unsaid import NOT_NAMED, unsaid_fill
 from agent.routes.words import usable
 from agent.vocabulary import INTENTS, plural_stem
-from briefs import reasons
-from fetching.paths import RoutePathRejected, path_build, template_values
+from fetching.paths import path_build, template_values
 
 # Words before a kind's value that say it is no one named: "a web3 community", "my favourite"
 UNNAMING = frozenset(str.split("a an one my our your some any whose this that which"))
@@ -51,8 +50,13 @@ SLUG_ID_RE = re.compile(r"[a-z][a-z0-9_\-]{3,}")
 NUMBERED_RE = re.compile(r"\d{5}")
 WORD_NUMBERED_RE = re.compile(r"[A-Za-z]+(?:[-_]\d+)+")
 DIGIT_RE = re.compile(r"\d")
+# A count of items asked for, and the parameters taking one
+COUNT_SAID_RE = re.compile(
+    r"(?<![\d.])(\d{1,3})\s*(?:entries|items|posts|articles|results|stories|\u6761|\u7bc7)", re.I
+)
+COUNT_PARAMS = (["count"], ["limit"], ["num"], ["size"])
 YEAR_RE = re.compile(r"(?:19|20)\d{2}")  # a year said as such: 2023
-NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
+SAID_YEAR_RE = re.compile(r"(?<![\d\-/.])((?:19|20)\d{2})(?![\d\-/.])")  # not in a date
 
 
 @dataclass(frozen=True)
@@ -76,29 +80,6 @@ class FilledPath:
     def names_subject(self) -> bool:
         """A subject value came from an entity the question names."""
         return any(s not in NOT_NAMED for s in self.sources.values())
-
-
-class SubjectMissing(RoutePathRejected):
-    """A required subject parameter has no value in the question; ``slots`` says which."""
-
-    def __init__(self, slots: list[Slot]) -> None:
-        self.slots = slots
-        names = ", ".join(f":{s.name}" for s in slots)
-        code, _sep, detail = reasons.SUBJECT_NO_VALUE.english(names=names).partition(": ")
-        super().__init__(code, detail)
-
-    def needs(self, *, route: str, source: str) -> list[dict[str, str]]:
-        """What to ask for, in the shape of ``RunContext.needs``."""
-        return [
-            {
-                "parameter": slot.name,
-                "description": slot.description,
-                "format": value_format(slot),
-                "route": route,
-                "source": source,
-            }
-            for slot in self.slots
-        ]
 
 
 def _searched(slot: Slot) -> bool:
@@ -163,10 +144,43 @@ def _asked_of(entity: Entity, slot: Slot) -> bool:
 
 
 def _of_year(slot: Slot) -> bool:
-    """The parameter takes a year ("year", "Year, current year by default"), not a date."""
+    """The parameter takes a year ("year", "Year, current year by default", "默认为当前年份"),
+    not a date."""
     example = slot.example or ""  # not a month's: 2024-05
+    default = slot.default or ""
     named = "year" in words_of(slot.name) or slot.description.lower().startswith("year")
+    named = named or "\u5e74\u4efd" in default or default.lower() in ("current year", "this year")
     return named and (not example or YEAR_RE.fullmatch(example) is not None)
+
+
+def _year_fill(slots: list[Slot], text: str, values: dict, sources: dict) -> None:
+    """The one year a question says ("2019年那一年的文章") fills a parameter that takes a year."""
+    years = set(SAID_YEAR_RE.findall(text))
+    for slot in slots:
+        if len(years) == 1 and slot.name not in values and _of_year(slot):
+            values[slot.name], sources[slot.name] = years.pop(), "number"
+
+
+def _example_said(slots: list[Slot], text: str, values: dict, sources: dict) -> None:
+    """A subject the question names in the words its example writes with dashes ("a series
+    called Ubuntu Weekly Recipe": ``Ubuntu-Weekly-Recipe``) is that value: the question said it."""
+    for slot in slots:
+        words = re.split(r"[-_]", slot.example or "")
+        if slot.name in values or not slot.subject or len(words) < 2 or not all(words):
+            continue
+        spoken = r"[\s\-_]+".join(re.escape(w) for w in words)
+        if re.search(rf"(?<![\w-]){spoken}(?![\w-])", text, re.I):
+            values[slot.name], sources[slot.name] = slot.example, "marked"
+
+
+def _count_fill(slots: list[Slot], text: str, values: dict, sources: dict) -> None:
+    """How many items the question asks for ("20 entries each time", "每次 30 条") fills a
+    parameter named for a count of them."""
+    said = COUNT_SAID_RE.search(text)
+    for slot in slots:
+        if said and slot.name not in values and words_of(slot.name)[-1:] in COUNT_PARAMS:
+            values[slot.name], sources[slot.name] = said.group(1), "option"
+            return
 
 
 def _fit(entity: Entity, slot: Slot) -> int:
@@ -298,6 +312,8 @@ def _formed_as(entity: Entity, slot: Slot, asked: Asked) -> str:
     value = entity.value
     if LOWER_CASE_RE.search(slot.description) and value.isascii():
         value = value.lower()  # "全小写的英文队名": Lakers is lakers
+    if slot.takes_place and (slot.example or "").islower() and value.isascii():
+        value = value.lower()  # a place written as its example writes one: Chengdu is chengdu
     if entity.kind == "handle" and (slot.example or "").startswith("@") and "@" not in value:
         return f"@{value}"
     if _searched(slot) and entity.kind == "marked" and value.isascii() and value in asked.topic:
@@ -365,6 +381,9 @@ def params_fill(
     settings_fill(slots, question, asked, platform_words, excluded, values, sources, platform_hosts)
     _pair_fill(slots, asked, values, sources)
     place_fill(slots, asked.text, excluded, values, sources)
+    _year_fill(slots, asked.text, values, sources)
+    _example_said(slots, asked.text, values, sources)
+    _count_fill(slots, asked.text, values, sources)
     used = {v.casefold().lstrip("@") for v in values.values()}  # @mkbhd is mkbhd, used once
     fit = 0
     for slot in sorted((s for s in slots if s.subject), key=lambda s: s.default is not None):
@@ -376,54 +395,9 @@ def params_fill(
                 # its default said ("on gitlab.com") suits no better than leaving it out
                 fit += 0 if value.casefold() == (slot.default or "").casefold() else suits
     keyed_settings(slots, asked, values, sources, used)
-    _settle(slots, values, sources)
+    unsaid_fill(slots, values, sources)
     path = path_build(template, values)
     return FilledPath(path=path, params=values, sources=sources, fit=fit)
-
-
-def _settle(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
-    """Fill what the question left to defaults, keep Hono's order, or refuse the route."""
-    named = any(s not in NOT_NAMED for s in sources.values())
-    for slot in slots:
-        if slot.name in values or slot.optional:
-            continue
-        if not slot.subject and (slot.default or slot.example):
-            values[slot.name] = slot.default or slot.example
-            sources[slot.name] = "default" if slot.default else "example"
-        elif slot.subject and slot.default and named:
-            values[slot.name], sources[slot.name] = slot.default, "default"
-    missing = [s for s in slots if not s.optional and s.name not in values and s.subject]
-    if missing:  # one with a default is asked for only when it alone is missing
-        raise SubjectMissing([s for s in missing if not s.default] or missing)
-    _close_gaps(slots, values, sources)
-
-
-def _close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
-    """Hono lets trailing optionals go, not one before a given value: a setting takes its
-    default there; otherwise the later optional values are dropped."""
-    last = max((i for i, s in enumerate(slots) if s.name in values), default=0)
-    for index, slot in enumerate(slots[:last]):
-        if slot.name in values:
-            continue
-        default = _listed_default(slot)
-        if not slot.subject and (default or slot.example):
-            values[slot.name] = default or slot.example
-            sources[slot.name] = "default" if default else "example"
-            continue
-        for later in slots[index + 1 :]:
-            if later.optional:
-                values.pop(later.name, None)
-                sources.pop(later.name, None)
-        return
-
-
-def _listed_default(slot: Slot) -> str | None:
-    """A setting's documented default as the value to write: among listed values, the one it
-    is or labels ("English by default" is ``en``), else none."""
-    if not slot.default or not slot.choices:
-        return slot.default
-    said = slot.default.casefold()
-    return next((v for label, v in slot.choices if said in {label.casefold(), v.casefold()}), None)
 
 
 def example_leaks(

@@ -74,6 +74,15 @@ class Slot:
         """It is named for the language a feed is read in (lang, language, locale)."""
         return bool(LANGUAGE_PARAMS & set(words_of(self.name)[-1:]))
 
+    @property
+    def takes_place(self) -> bool:
+        return _takes_place(self.name, self.optional, self.choices)
+
+
+def _takes_place(name: str, optional: bool, choices: list) -> bool:
+    """A required area, none listed ("/air/:area", xian): the place the asker names."""
+    return not optional and not choices and words_of(name)[-1:] == ["area"]
+
 
 # A parameter's description that says it is switched on or off by true, false, yes or no.
 SWITCH_SAID_RE = re.compile(r"(?<![\w-])(?:true|false)(?![\w-])", re.I)
@@ -111,7 +120,7 @@ def route_slots(template: str, parameters: object, description: str, example: st
             or described_values(description, example_value)
             # the pages a description shows, for a parameter taking the rest of the path (two
             # or more) or an optional one (medsci's t_id for "肿瘤 - NSCLC")
-            or (pages if len(pages) >= 2 or (optional and not rest) else [])
+            or (pages if len(pages) >= 2 or optional else [])
         )
         words = words_of(name)
         # A setting's name (status) with an example naming one thing (a tweet's id) is a subject.
@@ -121,10 +130,11 @@ def route_slots(template: str, parameters: object, description: str, example: st
         # a required setting with no value listed, documented as an id ("最后的数字就是id"): one
         # thing's, a subject (its example's value would stand for what was not said)
         an_id = not optional and not choices and ID_SAID_RE.search(spec_text(spec)) is not None
+        a_place = _takes_place(name, optional, choices)  # the place the asker names
         setting = (
             bool(choices)
             or switch
-            or (named_setting and not an_id and not _id_like(from_example.get(name)))
+            or (named_setting and not an_id and not a_place and not _id_like(example_value))
         )
         slots.append(
             Slot(

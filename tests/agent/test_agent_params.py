@@ -6,9 +6,10 @@ from urllib.parse import unquote
 import pytest
 
 from agent.routes.entities import question_read
-from agent.routes.params import SubjectMissing, example_leaks, params_fill
+from agent.routes.params import example_leaks, params_fill
 from agent.routes.slots import value_format
 from agent.routes.tables import description_table
+from agent.routes.unsaid import SubjectMissing
 from fetching.paths import RoutePathRejected
 
 pytestmark = pytest.mark.django_db

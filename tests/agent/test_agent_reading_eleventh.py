@@ -14,9 +14,9 @@ from agent.reading import question_reading
 from agent.routes.enums import label_said, option_named
 from agent.routes.fit import route_fill
 from agent.routes.listed import inline_values
-from agent.routes.params import SubjectMissing
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks
+from agent.routes.unsaid import SubjectMissing
 from agent.summary.subject import context_words_load
 from catalog.models import Route
 from catalog.search import platforms_named

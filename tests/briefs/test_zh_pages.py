@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from agent.routes.params import SubjectMissing
 from agent.routes.slots import Slot
+from agent.routes.unsaid import SubjectMissing
 from agent.summary.draft import coverage_markdown
 from briefs.coverage import Attempted
 from briefs.forms import NeedsAnswerForm

@@ -1,0 +1,205 @@
+"""The sixteenth pass of issue 29's reading rules. Against the real catalog snapshot where a
+route is named, offline."""
+
+import pytest
+
+from agent.routes.listed import inline_values
+from agent.routes.params import params_fill
+from agent.routes.slots import route_slots
+from agent.routes.unsaid import SubjectMissing
+from fetching.radar import radar_hits
+from tests.agent.test_agent_reading_thirteenth import _topic_terms
+from tests.agent.test_agent_route_offline import first_path, route
+
+pytestmark = pytest.mark.django_db
+
+REGION_TABLES = """| Region | id |
+| ------ | -- |
+| Japan  | jp |
+| Brazil | br |
+
+#### Japan
+
+| 新闻 | 报告 |
+| ---- | ---- |
+| news | publications/jp-reports |
+
+#### Brazil
+
+| Notícias | Relatórios |
+| -------- | ---------- |
+| news     | insights/relatorios |"""
+
+
+def test_values_said_to_be_their_labels_bare_are_listed():
+    listed = inline_values("1 为只看精华\uff0c0 为全部帖子\uff0c默认为 0", "1")
+
+    assert ("只看精华", "1") in listed
+    assert ("全部帖子", "0") in listed
+
+
+def test_a_one_character_label_said_bare_lists_nothing():
+    assert inline_values("yes 为是\uff0cno 为否", "yes") == []
+
+
+def test_tables_captioned_by_a_value_of_one_parameter_list_the_next_ones_values():
+    region, category = route_slots(
+        "/ex/:region?/:category{.+}?",
+        {"region": "Region id, see below", "category": "Category, news by default"},
+        REGION_TABLES,
+        "/ex/jp/news",
+    )
+
+    assert ("Brazil", "br") in region.choices
+    assert all(v not in ("publications", "insights") for _label, v in region.choices)
+    # a slashed value among one-segment ones is one value, spanning no two parameters
+    assert ("报告", "publications/jp-reports") in category.choices
+
+
+def _fill(template: str, parameters: dict, example: str, question: str) -> dict:
+    return params_fill(
+        template=template, parameters=parameters, description="", example=example, question=question
+    ).params
+
+
+def test_a_required_area_takes_the_place_named_written_as_its_example_writes_one():
+    params = _fill(
+        "/air-level/air/:area",
+        {"area": "地区"},
+        "/air-level/air/xian",
+        "air quality readings for Lhasa",
+    )
+
+    assert params == {"area": "lhasa"}
+
+
+def test_a_parameter_defaulting_to_this_year_takes_the_year_said_in_chinese():
+    spec = {"id": "归档页地址\uff0c默认为当前年份"}
+
+    assert _fill("/wangwusiwj/:id?", spec, "/wangwusiwj", "这个博客 2017年的全部文章") == {
+        "id": "2017"
+    }
+    assert _fill("/wangwusiwj/:id?", spec, "/wangwusiwj", "2017年和2018年的文章") == {}
+
+
+def test_a_count_of_items_asked_for_fills_a_count_parameter():
+    spec = {"limit": "每次返回的数量"}
+
+    assert _fill(
+        "/aozora/newbook/:limit?", spec, "/aozora/newbook/10", "only 15 items per refresh"
+    ) == {"limit": "15"}
+    assert _fill("/aozora/newbook/:limit?", spec, "/aozora/newbook/10", "每次给我 30 条") == {
+        "limit": "30"
+    }
+    assert (
+        _fill("/aozora/newbook/:limit?", spec, "/aozora/newbook/10", "new arrivals since 2019")
+        == {}
+    )
+
+
+@pytest.mark.parametrize(
+    ("address", "path"),
+    [
+        # a bare "*" after the rule's parameters passes over the pages below
+        ("https://www.creative-comic.tw/book/2041/chapter/9", "/creative-comic/book/2041"),
+        # a folder's index page is the folder
+        ("http://www.cnnic.net.cn/11/39/index.html", "/gov/cnnic/11/39"),
+        # an optional rest parameter takes the page's whole path
+        ("https://www.gisreportsonline.com/gis/c/energy/", "/gisreportsonline/gis/c/energy"),
+        # a rule's source without its host is on the platform's own site, and a target
+        # written with the namespace is the route's path
+        ("https://1x.com/photos/portrait", "/1x/portrait"),
+    ],
+)
+def test_page_addresses_map_to_their_routes(address, path):
+    assert [hit.path for hit in radar_hits(address)] == [path]
+
+
+def test_a_rule_naming_a_value_its_target_does_not_take_gives_no_valueless_path():
+    # abmedia's rule writes :catehory, its target :category
+    assert [hit.path for hit in radar_hits("https://www.abmedia.io/category/nft")] == [
+        "/abmedia/nft"
+    ]
+
+
+def test_of_platforms_sharing_a_site_the_one_the_question_names_reads_the_page():
+    question = "the current issue on ScienceDirect: https://www.sciencedirect.com/journal/cell"
+
+    assert first_path(question) == "/sciencedirect/journal/cell/current"
+
+
+def test_a_website_said_unnamed_names_no_topic_to_read():
+    _chosen, ctx = route("a feed for a particular topic on The Hindu website")
+
+    assert not ctx.paths
+    assert [need["parameter"] for need in ctx.needs] == ["topic"]
+
+
+@pytest.mark.parametrize(
+    ("question", "namespace", "template"),
+    [
+        ("Hi, wanna get the Bellroy new releases, thanks!", "bellroy", "/bellroy/new-releases"),
+        ("齐鲁工业大学的通知公告 麻烦订阅一下", "qlu", "/qlu/notice"),
+    ],
+)
+def test_greetings_and_thanks_are_no_topic(question, namespace, template):
+    assert _topic_terms(question, namespace, template) == ()
+
+
+def test_a_label_right_after_a_value_and_a_space_is_its_label_up_to_an_or():
+    listed = inline_values("类型, `columns` 栏目或 `authors` 作者, 默认为全部", None)
+
+    assert ("栏目", "columns") in listed
+    assert ("作者", "authors") in listed
+
+
+def test_the_one_parameter_pointing_at_a_table_takes_it_before_one_defaulting_to_its_value():
+    table = "| 全部 | 时评 | 书评 |\n| ---- | ---- | ---- |\n|      | 时评 | 书评 |"
+    kind, column = route_slots(
+        "/ex/:kind?/:column?",
+        {"kind": "类型, `categories` 分类, 默认为全部", "column": "栏目见下表"},
+        table,
+        "/ex",
+    )
+
+    assert ("书评", "书评") in column.choices
+    assert all(v != "书评" for _label, v in kind.choices)
+
+
+SHOWN_ONE_PAGE = """若订阅 [重大项目公告](http://www.ex.gov.cn/GB/219469/431000) 则将对应页面 URL
+中的字段 `GB/219469/431000` 作为路径填入。此时路由为 [`/gov/ex/GB/219469/431000`](https://rsshub.app/gov/ex/GB/219469/431000)"""
+SHOWN_SITE = """To subscribe to [Section](https://ex.gov.cn/), the route is [`/gov/ex/explained`](https://rsshub.app/gov/ex/explained)."""
+
+
+def test_a_page_whose_address_holds_a_rest_parameters_value_labels_it():
+    [slot] = route_slots("/gov/ex/:path{.+}?", {"path": "路径"}, SHOWN_ONE_PAGE, "/gov/ex")
+
+    assert slot.choices == [("重大项目公告", "GB/219469/431000")]
+
+
+def test_a_site_linked_under_the_routes_own_name_labels_no_rest_value():
+    [slot] = route_slots("/gov/ex/:path{.+}?", {"path": "Section"}, SHOWN_SITE, "/gov/ex")
+
+    assert slot.choices == []
+
+
+def test_a_subject_said_in_the_words_its_example_joins_with_dashes_is_that_value():
+    params = _fill(
+        "/gihyo/list/group/:id",
+        {"id": "Series"},
+        "/gihyo/list/group/Ubuntu-Weekly-Recipe",
+        "new installments of ubuntu weekly recipe please",
+    )
+
+    assert params == {"id": "Ubuntu-Weekly-Recipe"}
+    with pytest.raises(SubjectMissing):
+        _fill(
+            "/gihyo/list/group/:id",
+            {"id": "Series"},
+            "/gihyo/list/group/Ubuntu-Weekly-Recipe",
+            "new installments of a series I read",
+        )
+
+
+def test_of_routes_named_alike_the_one_whose_path_says_the_word_asked_is_read():
+    assert first_path("Farmatters exclusives, in the default language") == "/farmatters/exclusive"
