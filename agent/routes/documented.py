@@ -31,6 +31,8 @@ VALUE_LABEL_RE = re.compile(r"(?<![\w-])([a-z0-9]+)-([\u4e00-\u9fff]{1,10})(?=[,
 PART_RE = re.compile(r"[A-Za-z0-9_.\-]+")  # one parameter's part of a path value
 SLUG_VALUE_RE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 TABLE_POINTER_RE = re.compile(r"下表|表格|如下|以下|table|below", re.I)
+# A caption naming a query key in parentheses at its end: "游戏集合 (collection)"
+QUERY_KEY_CAPTION_RE = re.compile(r"[(\uff08]([A-Za-z_][\w\[\]]{0,30})[)\uff09]\s*$")
 # A description's page to subscribe to, linked, and the route path it shows for it
 PARAGRAPH_RE = re.compile(r"\n\s*\n|\n(?=\s*[-*] )")
 PAGE_LINK_RE = re.compile(r"\[([^\]`]+)\]\(https?://[^)\s]+\)")
@@ -129,6 +131,8 @@ def tables_owned(
         owner = owner or next(iter(pointing + settings), None)
         owner = owner or (names[0] if len(names) == 1 else None)  # the one it can list
         previous = owner
+        if owner and pairs and (key := _query_key(caption, example.get(owner))):
+            pairs = [(label, f"{key}={value}") for label, value in pairs]
         if owner and pairs:
             tables.setdefault(owner, []).extend(pairs)
             captions.setdefault(owner, []).extend((caption, pair) for pair in pairs)
@@ -142,6 +146,13 @@ def tables_owned(
         if owner:
             tables.setdefault(owner, []).extend(pairs)
     return tables
+
+
+def _query_key(caption: str, example: str | None) -> str | None:
+    """The query key a table's caption names for a parameter written as a query ("游戏集合
+    (collection)" over 3kns's ``category=all&lang=all``): its values are written ``key=value``."""
+    key = QUERY_KEY_CAPTION_RE.search(caption)
+    return key.group(1) if key and "=" in (example or "") else None
 
 
 def _next_of_labelled(caption: str, names: list[str], tables: dict) -> str | None:

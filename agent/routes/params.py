@@ -26,6 +26,7 @@ from agent.question import EN_STOP
 from agent.routes.entities import Asked, Entity, marked_after, question_read
 from agent.routes.forms import CJK_RE, DOMAIN_RE, TICKER_RE
 from agent.routes.places import place_fill
+from agent.routes.queries import query_fill
 from agent.routes.settings import keyed_settings, labelled, settings_fill
 from agent.routes.slots import (
     TOPIC_PARAMS,
@@ -380,6 +381,7 @@ def params_fill(
     sources: dict[str, str] = {}
     settings_fill(slots, question, asked, platform_words, excluded, values, sources, platform_hosts)
     _pair_fill(slots, asked, values, sources)
+    query_fill(slots, question, values, sources)
     place_fill(slots, asked.text, excluded, values, sources)
     _year_fill(slots, asked.text, values, sources)
     _example_said(slots, asked.text, values, sources)

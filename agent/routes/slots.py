@@ -46,8 +46,6 @@ TOPIC_PARAMS = frozenset(
 ID_SAID_RE = re.compile(r"(?<![A-Za-z0-9_/])id(?![A-Za-z0-9_/])|编号", re.I)
 # A parameter documented on the route above it, on the same page: "语言, 见上表", "Same as above"
 ABOVE_RE = re.compile(r"above|[见見同]?上表|同上", re.I)
-# A parameter taking the rest of the path: ``{.+}``, ``{.*}``
-REST_REGEX_RE = re.compile(r"\.[+*]")
 # A label under another's: "价格指数 - 焦炭指数"
 PARENT_LABEL_RE = re.compile(r"(.+?)\s+[-\u2013\u2014>\uff1e]\s+")
 PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
@@ -113,7 +111,6 @@ def route_slots(template: str, parameters: object, description: str, example: st
         spec = parameters.get(name)
         example_value = from_example.get(name)
         pages = linked.get(name, [])
-        rest = REST_REGEX_RE.search(regex or "") is not None
         choices = (
             (listed[name] and list(dict.fromkeys(listed[name] + pages)))
             or example_listed(example_value)

@@ -5,6 +5,7 @@ import pytest
 
 from agent.routes.listed import inline_values
 from agent.routes.params import params_fill
+from agent.routes.queries import query_fill
 from agent.routes.slots import route_slots
 from agent.routes.unsaid import SubjectMissing
 from fetching.radar import radar_hits
@@ -203,3 +204,43 @@ def test_a_subject_said_in_the_words_its_example_joins_with_dashes_is_that_value
 
 def test_of_routes_named_alike_the_one_whose_path_says_the_word_asked_is_read():
     assert first_path("Farmatters exclusives, in the default language") == "/farmatters/exclusive"
+
+
+QUERY_EXAMPLE = (
+    "/ex/district=wien-2-leopoldstadt&district=wien-21-floridsdorf&plz[]=1100&plz[]=1210"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("new flats in Floridsdorf", "district=wien-21-floridsdorf"),
+        (
+            "anything in postcode 1210 or in Leopoldstadt?",
+            "district=wien-2-leopoldstadt&plz[]=1210",
+        ),
+    ],
+)
+def test_a_query_example_gives_the_pairs_whose_value_the_question_says(question, path):
+    [slot] = route_slots("/ex/:path{.+}?", {"path": "Search filters"}, "", QUERY_EXAMPLE)
+    values, sources = {}, {}
+    query_fill([slot], question, values, sources)
+
+    assert values == {"path": path}
+
+
+def test_a_query_example_names_nothing_the_question_does_not_say():
+    [slot] = route_slots("/ex/:path{.+}?", {"path": "Search filters"}, "", QUERY_EXAMPLE)
+    values: dict = {}
+    query_fill([slot], "any new flats in wien?", values, {})  # wien: every value says it
+
+    assert values == {}
+
+
+def test_a_table_captioned_by_a_query_key_writes_its_values_with_it():
+    table = (
+        "系列 (collection)\n\n| 不限 | 马里奥 | 宝可梦 |\n| ---- | ---- | ---- |\n| all | 2 | 7 |"
+    )
+    [slot] = route_slots("/ex/:filters?", {"filters": "过滤器, 见下表"}, table, "/ex/lang=all")
+
+    assert ("宝可梦", "collection=7") in slot.choices
