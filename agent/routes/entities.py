@@ -132,6 +132,9 @@ def _zh_last_word(run: str) -> str:
     return word if len(word) > 1 or word.isascii() else ""
 
 
+ZH_COPULAS = frozenset({"\u662f", "\u4e3a", "\u70ba"})  # 是, 为, 為 alone
+
+
 def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -> str:
     """The word (or, for ``phrase``, up to four words) at ``start``, skipping stop words."""
     words: list[str] = []
@@ -139,6 +142,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
     for match in TOKEN_RE.finditer(text, start):
         token = match.group(0)
         skipped, previous = previous, token.lower()
+        if CJK_RE.match(token) and not words and token in ZH_COPULAS:
+            continue  # "剧集id是 qEzRyY3v": the name follows the copula
         if CJK_RE.match(token):
             # "UP 主的最新投稿", "用户某位": the marker is possessed or its name left open.
             # A name marker's name stands right after it ("用户最近的回答" names no one).

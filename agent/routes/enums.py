@@ -16,7 +16,7 @@ from collections.abc import Callable
 from agent.question import ZH_NUMBERS
 from agent.routes.concepts import SYNONYMS
 from agent.routes.words import GENERIC
-from agent.vocabulary import NEGATED_RE
+from agent.vocabulary import FILLER_ZH, NEGATED_RE
 from catalog.search_terms import word_stem
 from catalog.segment import zh_simplified, zh_words
 
@@ -54,6 +54,9 @@ QUOTED_LABEL_RE = re.compile(
 # The site's home said as one thing: "front page" is no "front".
 CJK_CHAR_RE = re.compile(r"[\u4e00-\u9fff]")
 HOME_PAGE_RE = re.compile(r"\b(front|home)[\s-]+page\b", re.I)
+
+
+ZH_FILLER = frozenset(FILLER_ZH)
 
 
 def spans(text: str) -> set[str]:
@@ -185,6 +188,8 @@ def option_named(
     said = _grams(question)
     best: tuple[float, bool, bool, bool, int, str] | None = None
     shared = _shared_grams(choices)
+    # and what every label says names none either: 招聘 of 社会招聘, 实习生招聘...
+    shared_labels = _shared_grams([(label, label) for label, _value in choices])
     for label, value in choices:
         # a label of two names for one value ("回复\uff0f查看") names it by either
         parts = LABEL_PARTS_RE.split(label)
@@ -198,6 +203,8 @@ def option_named(
             grams = _grams(text)
             # what every value says names none of them: minato-city is minato's
             grams = grams - shared if text == value and grams - shared else grams
+            own_label = text == label and CJK_CHAR_RE.search(text)
+            unshared = grams - shared_labels if own_label else set()
             passing = text.lower() in PASSING
             if not grams or len(text.strip()) < 2:
                 continue
@@ -208,10 +215,13 @@ def option_named(
             if passing and not loose and not asked_as_such:
                 continue
             overlap = len(grams & asked) / len(grams)
+            if unshared:  # its own words said, what all labels say aside (招实习生)
+                overlap = max(overlap, len(unshared & asked) / len(unshared))
             direct = len(grams & said) / len(grams) >= 0.6  # said as such, not translated
             # A kind of thing ("threads") is a weaker choice than a value that is no common noun
             # ("Ask HN threads" asks for ask).
-            generic = text.lower() in GENERIC
+            # as is a label that is filler (新聞 beside 資安)
+            generic = text.lower() in GENERIC or zh_simplified(text) in ZH_FILLER
             # of two labels said alike, the one said more often (体育 twice, 四川 once)
             times = counted.count(text.lower()) if direct else 0
             # a Chinese character says as much as a word's letters: 招生通知 beats "notice"

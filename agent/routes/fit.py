@@ -266,8 +266,14 @@ def _names_values(route: Route, path: FilledPath | None, named: list[tuple]) -> 
     }
     name = platform_blank(route.name, platform_words(route.platform))  # its own name: no title
     words = set(re.findall(r"\w+", name.casefold()))
-    chosen = (v for k, v in path.params.items() if path.sources.get(k) == "option") if path else ()
-    words |= {w for value in chosen for w in re.split(r"[\W_]+", value.casefold()) if w}
+    chosen = (
+        [(k, v) for k, v in path.params.items() if path.sources.get(k) == "option"] if path else []
+    )
+    words |= {w for _k, value in chosen for w in re.split(r"[\W_]+", value.casefold()) if w}
+    if chosen:  # and its label: 科普教育's tkkt is 太空课堂
+        slots = route_slots(route.path, route.parameters, route.description, route.example)
+        labels = {(s.name, v): label for s in slots for label, v in s.choices if v != label}
+        words |= {labels[item].casefold() for item in chosen if item in labels}
     return bool(values) and values <= words
 
 

@@ -61,6 +61,8 @@ SAID_PAIR_RE = re.compile(
     r"(?<![\w`])([A-Za-z0-9_\-]{1,20})\s*(?:[\u4e3a\u70ba]|\u4ee3\u8868|\u8868\u793a)\s*"
     r"([\u4e00-\u9fff][^\s,\uff0c\u3001;\uff1b\u3002`()\uff08\uff09]{1,11})"
 )
+# or a value, a dash and its label: "anime - 动画, book - 图书"
+DASH_PAIR_RE = re.compile(r"(?<![\w`-])([A-Za-z0-9_]{1,20})\s+-\s+([\u4e00-\u9fff]{1,12})")
 LABEL_PAIR_RE = re.compile(r"([\u4e00-\u9fff]{2,12})\s*[(\uff08]([A-Za-z0-9_\-]{1,40})[)\uff09]")
 BARE_LIST_START_RE = re.compile(r"supported values|values?\s*:|可选值?|支持|如", re.I)
 BARE_LIST_END_RE = re.compile(r"default|默认", re.I)
@@ -81,7 +83,8 @@ RANGE_RE = re.compile(
 MAX_RANGE = 20
 # "Choose from: date, week, month", "one of hot, new", "可选值 hot、new": a list said in words
 SAID_LIST_RE = re.compile(
-    r"(?:choose from|one of|either|fill in|c(?:an|ould) be|可选值?|取值)\s*[:\uff1a]?\s*"
+    r"(?:choose from|one of|either|fill in|c(?:an|ould) be|(?:following|supported) values"
+    r"|可选值?|取值)\s*[:\uff1a]?\s*"
     r"([a-z0-9_\-]{1,40}(?:\s*(?:,|/|\||\u3001|\u548c|\u6216|\bor\b|\band\b)\s*[a-z0-9_\-]{1,40})+)",
     re.I,
 )
@@ -103,7 +106,7 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
     ("can be `all`, `owner`", each with the label in parentheses after it: "`hot` (热门)"),
     else a bare list in parentheses ("Period (week, month, year)") or said as one ("Choose
     from: date, week, month") or with their labels by colons ("1:电影, 2:电视剧", "最新:new") or
-    said to be them ("1 为按推荐排序, 0 为按最新排序"), or a
+    said to be them ("1 为按推荐排序, 0 为按最新排序") or dashed ("anime - 动画"), or a
     description that is a list or a range alone ("top 或 newest", "n1~n6") when ``example``
     (the route example's value) is one of it. A lone value to fill in for a feature comes with
     its label ("填入 `pre` 以包含预发布版本")."""
@@ -142,12 +145,18 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
         found, values = colon, list(dict.fromkeys(value for value, _label in colon))
     elif len(values) < 2 and len(led := LABEL_COLON_RE.findall(text or "")) >= 2:
         found, values = [(v, label) for label, v in led], list(dict.fromkeys(v for _l, v in led))
-    elif len(values) < 2 and len(said := SAID_PAIR_RE.findall(text or "")) >= 2:
+    elif len(values) < 2 and len(said := _said_pairs(text or "")) >= 2:
         found, values = said, list(dict.fromkeys(value for value, _label in said))
     if len(values) < 2:
         return []
     labelled = [(label.strip(), value) for value, label in found if label.strip()]
     return list(dict.fromkeys([(v, v) for v in values] + labelled))
+
+
+def _said_pairs(text: str) -> list[tuple[str, str]]:
+    """(value, label) of values said to be their labels, or dashed before them."""
+    said = SAID_PAIR_RE.findall(text)
+    return said if len(said) >= 2 else DASH_PAIR_RE.findall(text)
 
 
 def _ranged(text: str) -> list[str]:

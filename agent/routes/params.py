@@ -91,6 +91,8 @@ def _searched(slot: Slot) -> bool:
 
 def _fits(entity: Entity, slot: Slot) -> bool:
     shape = shape_of(slot.example)
+    if entity.value.casefold() == slot.name.casefold():
+        return False  # the parameter's own name ("剧集id是 qEzRyY3v") says what comes after
     if not slot.example and (slot.default or "").isdigit() and not entity.value.isdigit():
         return False  # a page's number, `0` by default, is never a name ("Hikaru's")
     if slot.regex and not re.fullmatch(slot.regex, entity.value):
@@ -124,6 +126,8 @@ def _own_markers(slot: Slot, asked: Asked, excluded: set[str]) -> list[Entity]:
     # "issues labelled bug", "tagged rust": the name as a past form marks its value too
     stems = {plural_stem(w) for w in markers}
     markers += [f for w in stems for f in (w, w + "ed", w + w[-1] + "ed") if f not in markers]
+    if words_of(slot.name) == ["id"]:  # "剧集id是 qEzRyY3v", "the show's id is 4521"
+        markers.append("id")
     found = marked_after(asked.text, markers, excluded)
     return [Entity(v, "number" if v.isdigit() else "marked", marked=True) for v in found]
 

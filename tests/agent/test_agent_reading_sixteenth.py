@@ -3,6 +3,7 @@ route is named, offline."""
 
 import pytest
 
+from agent.routes.enums import option_named
 from agent.routes.listed import inline_values
 from agent.routes.params import params_fill
 from agent.routes.queries import query_fill
@@ -244,3 +245,61 @@ def test_a_table_captioned_by_a_query_key_writes_its_values_with_it():
     [slot] = route_slots("/ex/:filters?", {"filters": "过滤器, 见下表"}, table, "/ex/lang=all")
 
     assert ("宝可梦", "collection=7") in slot.choices
+
+
+def test_an_id_said_after_the_parameters_name_and_a_copula_is_its_value():
+    spec = {"id": "剧集 id, 可在剧集下载页 URL 中找到", "downLinkType": "下载链接类型"}
+    template, example = "/newzmz/:id?/:downLinkType?", "/newzmz/qEzRyY3v"
+
+    assert _fill(template, spec, example, "这部剧的id是 Ab3dE9fG, 想追更") == {"id": "Ab3dE9fG"}
+    assert _fill(template, spec, example, "the show id is Ab3dE9fG") == {"id": "Ab3dE9fG"}
+
+
+@pytest.mark.parametrize(
+    ("text", "pair"),
+    [
+        ("support the following values: day, week and month", ("week", "week")),
+        ("类型: anime - 动画, book - 图书, game - 游戏", ("游戏", "game")),
+    ],
+)
+def test_values_listed_as_following_or_dashed_before_their_labels(text, pair):
+    assert pair in inline_values(text, None)
+
+
+def _option(question: str, choices: list[tuple[str, str]]) -> str | None:
+    return option_named(question, choices, loose=True)
+
+
+def test_a_label_said_as_unwanted_is_not_the_one_chosen():
+    choices = [("电影", "1"), ("电视剧", "2"), ("动漫", "3")]
+
+    assert _option("只要动漫的, 电影电视剧就不要了", choices) == "3"
+
+
+def test_what_every_label_says_names_none_of_them():
+    choices = [("社会招聘", "social"), ("校园招聘", "campus"), ("实习生招聘", "intern")]
+
+    assert _option("有没有招实习生的消息", choices) == "intern"
+
+
+def test_a_filler_label_gives_way_to_another_label_said():
+    choices = [("新聞", "news"), ("雲端", "cloud"), ("資安", "security")]
+
+    assert _option("只想看資安新聞", choices) == "security"
+
+
+def test_a_setting_said_as_unwanted_is_not_filled():
+    filled = params_fill(
+        template="/ianspriggs/:category?",
+        parameters={"category": "Category, see below, 3D PORTRAITS by default"},
+        description="| 3D PORTRAITS | CHARACTERS |\n| --- | --- |\n| portraits | characters |",
+        example="/ianspriggs/portraits",
+        question="his character work only, not the 3D portraits please",
+    )
+
+    assert filled.params == {"category": "characters"}
+
+
+def test_a_route_listing_the_value_another_takes_as_a_subject_reads_it():
+    # 太空课堂 is a 科普教育 column the catalog lists, no flight mission's id
+    assert first_path("中国载人航天工程“太空课堂”栏目有更新吗") == "/gov/cmse/kpjy/tkkt"
