@@ -96,6 +96,24 @@ def named_as_place(candidate: PlatformHit, query: str) -> bool:
     return False
 
 
+def named_as_topic(candidate: PlatformHit, query: str) -> bool:
+    """The question names the platform only as what to look for ("bing search results for
+    openwrt", "搜索 openwrt"), not as where to read."""
+    found = False
+    for name in {candidate.namespace, candidate.name}:
+        spaced = r"\s?".join(re.escape(c) for c in name.replace(" ", ""))
+        name_re = rf"(?<![A-Za-z0-9]){spaced}(?![A-Za-z0-9])"
+        if not re.search(name_re, query, re.I):
+            continue
+        # "a feed for SEGA" names a source: only a search's "for" marks a topic
+        searched = r"\b(?:results?|search(?:es|ing)?|look(?:ing)?)\s+for|\babout"
+        topic = rf"(?:{searched}|\u5173\u4e8e|\u641c\u7d22)\s*(?:the\s+)?{name_re}"
+        if len(re.findall(topic, query, re.I)) < len(re.findall(name_re, query, re.I)):
+            return False  # said elsewhere too
+        found = True
+    return found
+
+
 def platforms_offline(
     candidates: list[PlatformHit], query: str = "", strengths: dict[str, float] | None = None
 ) -> tuple[list[str], str]:
@@ -105,7 +123,12 @@ def platforms_offline(
     one, nor from one a common word of it names ("Hugging Face daily *papers*"), unless the
     question says it as the place to read ("transcripts for Tesla *from Seeking Alpha*"). Of
     two platforms it names, the one it names as the place to read comes first ("microsoft 组织在
-    GitHub 上的事件": GitHub, where Microsoft is the subject)."""
+    GitHub 上的事件": GitHub, where Microsoft is the subject), and a top one named only as
+    what to look for gives way to one named as a source ("bing search results for openwrt")."""
+    # the top one named only as what to look for gives way to another named as a source
+    if named_as_topic(candidates[0], query):
+        sources = [c for c in candidates if named(c) and not named_as_topic(c, query)]
+        candidates = [*sources[:1], *(c for c in candidates if c not in sources[:1])]
     top = candidates[0].score
     close = [c for c in candidates if c.score >= top * CLOSE_TO_TOP]
     if named(candidates[0]):
@@ -124,6 +147,7 @@ def platforms_offline(
     close.sort(
         key=lambda c: (
             not named_as_place(c, query),
+            named_as_topic(c, query),  # "bing search results for openwrt": bing
             not (named(c) and said.get(c.namespace, 0.0) >= strong),
         )
     )

@@ -148,7 +148,9 @@ ZH_SPAN_WORD_RE = re.compile(
     r"|[一两二三四五六七八九十几]+[条个篇则项件期集章话首]"
 )
 NUMBER_RE = re.compile(rf"(?<![{LATIN}_.\-])(\d+)(?![{LATIN}_\-]|\.\d)")
-TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]|[{CJK}]+", re.ASCII)
+# a word of Hangul (삼성전자) is one name, as a Latin one is
+HANGUL = "\uac00-\ud7a3"
+TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]|[{CJK}]+|[{HANGUL}]+", re.ASCII)
 WORD_TOKEN_RE = re.compile(rf"[{LATIN}][\w.+#'\-]*[{LATIN}+#]|[{LATIN}]")
 CJK_RE = re.compile(f"[{CJK}]")
 POSSESSIVE_RE = re.compile(r"'s$", re.I)

@@ -303,3 +303,11 @@ def test_a_setting_said_as_unwanted_is_not_filled():
 def test_a_route_listing_the_value_another_takes_as_a_subject_reads_it():
     # 太空课堂 is a 科普教育 column the catalog lists, no flight mission's id
     assert first_path("中国载人航天工程“太空课堂”栏目有更新吗") == "/gov/cmse/kpjy/tkkt"
+
+
+def test_a_platform_named_only_as_what_to_search_for_is_no_source():
+    assert first_path("bing search results for openwrt please") == "/bing/search/openwrt"
+
+
+def test_a_hangul_word_is_a_whole_value():
+    assert first_path("Naver news search results for 카카오") == "/naver/search/news/카카오"
