@@ -84,12 +84,24 @@ def named(candidate: PlatformHit) -> bool:
     return any(reason.startswith("name ") for reason in candidate.reasons)
 
 
+# What a search looks for follows: "results for", "about", 关于, 搜索. "a feed for SEGA" names a
+# source, so only a search's "for" marks a topic.
+SEARCHED_FOR = (
+    r"\b(?:results?|search(?:es|ing)?|look(?:ing)?)\s+for|\babout|\u5173\u4e8e|\u641c\u7d22"
+)
+
+
+def _name_pattern(name: str) -> str:
+    """A platform's name as the question may write it: spaces optional, not inside a word."""
+    spaced = r"\s?".join(re.escape(c) for c in name.replace(" ", ""))
+    return rf"(?<![A-Za-z0-9]){spaced}(?![A-Za-z0-9])"
+
+
 def named_as_place(candidate: PlatformHit, query: str) -> bool:
     """The question names the platform as where to read ("GitHub 上", "在 B 站", "on GitHub"),
     not as what to read about there ("microsoft 组织")."""
     for name in {candidate.namespace, candidate.name}:
-        spaced = r"\s?".join(re.escape(c) for c in name.replace(" ", ""))
-        name_re = rf"(?<![A-Za-z0-9]){spaced}(?![A-Za-z0-9])"
+        name_re = _name_pattern(name)
         place = rf"{name_re}\s*上(?!海)|在\s*{name_re}|\b(?:on|at|from)\s+(?:the\s+)?{name_re}"
         if re.search(place, query, re.I):
             return True
@@ -101,13 +113,10 @@ def named_as_topic(candidate: PlatformHit, query: str) -> bool:
     openwrt", "搜索 openwrt"), not as where to read."""
     found = False
     for name in {candidate.namespace, candidate.name}:
-        spaced = r"\s?".join(re.escape(c) for c in name.replace(" ", ""))
-        name_re = rf"(?<![A-Za-z0-9]){spaced}(?![A-Za-z0-9])"
+        name_re = _name_pattern(name)
         if not re.search(name_re, query, re.I):
             continue
-        # "a feed for SEGA" names a source: only a search's "for" marks a topic
-        searched = r"\b(?:results?|search(?:es|ing)?|look(?:ing)?)\s+for|\babout"
-        topic = rf"(?:{searched}|\u5173\u4e8e|\u641c\u7d22)\s*(?:the\s+)?{name_re}"
+        topic = rf"(?:{SEARCHED_FOR})\s*(?:the\s+)?{name_re}"
         if len(re.findall(topic, query, re.I)) < len(re.findall(name_re, query, re.I)):
             return False  # said elsewhere too
         found = True

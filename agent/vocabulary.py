@@ -163,6 +163,7 @@ FILLER_ZH = sorted(
     key=len,
     reverse=True,
 )
+FILLER_ZH_SET = frozenset(FILLER_ZH)  # to ask of a whole word
 # Characters of Cantonese's grammar alone (what, of, some, done, that...), never a name's part
 CANTONESE_PARTICLES = tuple("\u54a9\u5605\u5572\u5497\u55f0\u55ba\u5187\u4e5c\u5622\u54cb")
 # cut anywhere: no single character, but Cantonese's particles (有咩新: what is new)

@@ -400,6 +400,11 @@ def template_parameters(template: str) -> list[tuple[str, str, bool]]:
     return [(t.name, t.regex, t.optional) for t in _template_tokens(template) if t.name]
 
 
+def rest_parameters(template: str) -> set[str]:
+    """The parameters of a Hono template that take the rest of a path (``:path{.+}``)."""
+    return {name for name, regex, _optional in template_parameters(template) if "." in regex}
+
+
 def template_values(template: str, path: str) -> dict[str, str]:
     """The parameter values a concrete (decoded) path gives a template; {} when it does not fit.
 

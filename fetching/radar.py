@@ -28,6 +28,7 @@ from fetching.paths import (
     SEGMENT_SAFE,
     RoutePathRejected,
     path_confine,
+    rest_parameters,
     route_for_path,
     template_parameters,
     template_values,
@@ -123,14 +124,15 @@ def _address_hits(address: Address) -> list[RadarHit]:
 
 def _route_hits(route: Route, address: Address) -> list[RadarHit]:
     hits = []
+    key = _route_key(route)
     for rule in route.radar if isinstance(route.radar, list) else []:
         if not isinstance(rule, dict) or not isinstance(rule.get("source"), list):
             continue
         target = rule.get("target")
-        target = target if isinstance(target, str) and target else _route_key(route)
+        target = target if isinstance(target, str) and target else key
         for source in rule["source"]:
             if isinstance(source, str) and source.startswith("/"):  # on the platform's own site
-                source = SCHEME_RE.sub("", route.platform.url or "").split("/")[0] + source
+                source = _site_host(route.platform.url or "") + source
             source = _rest_taken(source, route) if isinstance(source, str) else source
             matched = _source_match(source, address) if isinstance(source, str) else None
             if matched is None:
@@ -138,7 +140,6 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
             values = {k: _page_less(v, route.example or "") for k, v in matched[0].items()}
             # a target naming no path of its route (CCC's "/creative-comic/:id" for
             # ``/book/:id``) gives way to the route's own, filled with the same values
-            key = _route_key(route)
             hit = _hit(route, target, values, matched[1])
             if not hit and target != key and all(f":{name}" in key for name in values):
                 hit = _hit(route, key, values, matched[1])
@@ -214,9 +215,14 @@ def _host_routes(address: Address) -> list[Route]:
     return [
         route
         for platform in platforms
-        if SCHEME_RE.sub("", platform.url).removeprefix("www.").split("/")[0] == address.host
+        if _site_host(platform.url) == address.host
         for route in platform.routes.filter(enabled=True)  # route.platform is this one
     ]
+
+
+def _site_host(url: str) -> str:
+    """The host of a platform's site address, without a leading ``www.``."""
+    return SCHEME_RE.sub("", url).removeprefix("www.").split("/")[0]
 
 
 def _host_led(route: Route, values: dict[str, str]) -> dict[str, str]:
@@ -289,7 +295,7 @@ def _described_patterns(route: Route, domain: str) -> list[tuple[str, int]]:
     key = _route_key(route)
     tokens = template_parameters(route.path)
     required = {name for name, _regex, optional in tokens if not optional}
-    rest = {name for name, regex, _optional in tokens if regex and "." in regex}  # :path{.+}
+    rest = rest_parameters(route.path)  # :path{.+}
     spec = route.parameters if isinstance(route.parameters, dict) else {}
     text = " ".join([route.description or "", *(str(v) for v in spec.values())])
     shown = [

@@ -11,7 +11,7 @@ from agent.routes.listed import inline_values, options_of
 from agent.routes.tables import MD_LINK_RE, captioned_tables, value_columns
 from catalog.search_terms import word_stem
 from catalog.segment import zh_simplified
-from fetching.paths import template_parameters, template_values
+from fetching.paths import rest_parameters, template_values
 
 # Parameters whose name says they choose a setting, not a subject (by their last word).
 SETTING_WORDS = frozenset(
@@ -280,7 +280,7 @@ def linked_pages(template: str, description: str) -> dict[str, list[tuple[str, s
     labels = [label for label, _parts, _values, _address in found]
     # or a parameter taking the rest of a path, by the label of a page whose address holds it
     # (全国社科规划办's "年度项目、青年项目和西部项目" is ``GB/219469/431027``)
-    rest = {name for name, regex, _optional in template_parameters(template) if "." in regex}
+    rest = rest_parameters(template)
     pages: dict[str, list[tuple[bool, str, str]]] = {}
     for label, parts, values, address in found:
         for name, value in values.items():

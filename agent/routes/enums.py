@@ -16,7 +16,7 @@ from collections.abc import Callable
 from agent.question import ZH_NUMBERS
 from agent.routes.concepts import SYNONYMS
 from agent.routes.words import GENERIC
-from agent.vocabulary import FILLER_ZH, NEGATED_RE
+from agent.vocabulary import FILLER_ZH_SET, NEGATED_RE
 from catalog.search_terms import word_stem
 from catalog.segment import zh_simplified, zh_words
 
@@ -54,9 +54,6 @@ QUOTED_LABEL_RE = re.compile(
 # The site's home said as one thing: "front page" is no "front".
 CJK_CHAR_RE = re.compile(r"[\u4e00-\u9fff]")
 HOME_PAGE_RE = re.compile(r"\b(front|home)[\s-]+page\b", re.I)
-
-
-ZH_FILLER = frozenset(FILLER_ZH)
 
 
 def spans(text: str) -> set[str]:
@@ -173,6 +170,7 @@ def option_named(
     labels said alike, the one said more often in ``apart`` (the question without the names of
     its platform and route: 太平洋科技's 科技新闻 says no 科技) is read."""
     counted = (apart if apart is not None else question).lower()
+    question = NEGATED_RE.sub(" ", question)  # "not the 3D portraits" asks for none of them
     asked_spans = spans(question)
     for label, value in choices:
         if asked_spans & (spans(label) | spans(value)):
@@ -183,7 +181,7 @@ def option_named(
         value := option_named(rest, choices, loose=loose, apart=apart)
     ):
         return value
-    question = HOME_PAGE_RE.sub(r"\1page", NEGATED_RE.sub(" ", question))
+    question = HOME_PAGE_RE.sub(r"\1page", question)
     asked = _translated(question)  # 评论 names `comments`, "hot" names 热门
     said = _grams(question)
     best: tuple[float, bool, bool, bool, int, str] | None = None
@@ -221,7 +219,7 @@ def option_named(
             # A kind of thing ("threads") is a weaker choice than a value that is no common noun
             # ("Ask HN threads" asks for ask).
             # as is a label that is filler (新聞 beside 資安)
-            generic = text.lower() in GENERIC or zh_simplified(text) in ZH_FILLER
+            generic = text.lower() in GENERIC or zh_simplified(text) in FILLER_ZH_SET
             # of two labels said alike, the one said more often (体育 twice, 四川 once)
             times = counted.count(text.lower()) if direct else 0
             # a Chinese character says as much as a word's letters: 招生通知 beats "notice"

@@ -55,7 +55,7 @@ DIGIT_RE = re.compile(r"\d")
 COUNT_SAID_RE = re.compile(
     r"(?<![\d.])(\d{1,3})\s*(?:entries|items|posts|articles|results|stories|\u6761|\u7bc7)", re.I
 )
-COUNT_PARAMS = (["count"], ["limit"], ["num"], ["size"])
+COUNT_PARAMS = frozenset({"count", "limit", "num", "size"})
 YEAR_RE = re.compile(r"(?:19|20)\d{2}")  # a year said as such: 2023
 SAID_YEAR_RE = re.compile(r"(?<![\d\-/.])((?:19|20)\d{2})(?![\d\-/.])")  # not in a date
 
@@ -183,7 +183,7 @@ def _count_fill(slots: list[Slot], text: str, values: dict, sources: dict) -> No
     parameter named for a count of them."""
     said = COUNT_SAID_RE.search(text)
     for slot in slots:
-        if said and slot.name not in values and words_of(slot.name)[-1:] in COUNT_PARAMS:
+        if said and slot.name not in values and set(words_of(slot.name)[-1:]) & COUNT_PARAMS:
             values[slot.name], sources[slot.name] = said.group(1), "option"
             return
 

@@ -47,8 +47,6 @@ def settings_fill(
     apart = platform_blank(question, platform_words)
     only_as_name = said_within(question, apart)
     told = RESIDENCE_RE.sub(" ", question)
-    # nor one said as unwanted ("not the 3D portraits"), by the steps reading it whole too
-    told = NEGATED_RE.sub(lambda m: " " * len(m.group(0)), told)
     apart = platform_blank(apart, sorted(excluded, key=len, reverse=True))  # and its route's
     for slot in (s for s in slots if s.choices):
         # nor a label said only inside the platform's name: 中国作家网's journal 《中国作家》,

@@ -31,7 +31,7 @@ from agent.routes.platform_names import platform_blank
 from agent.routes.slots import route_slots
 from agent.vocabulary import (
     FILLER_EN,
-    FILLER_ZH,
+    FILLER_ZH_SET,
     FILLER_ZH_WORDS,
     FREQUENCY_EN,
     INTENT_WORDS,
@@ -53,7 +53,6 @@ from fetching.paths import template_values
 LANGUAGES_LATIN = frozenset((*INTENTS["english"][0], *INTENTS["chinese"][0]))
 FILLER_LATIN = FILLER_EN | EN_STOP | FREQUENCY_EN | LANGUAGES_LATIN
 FILLER_CJK = FILLER_ZH_WORDS
-FILLER_CJK_SET = frozenset(FILLER_ZH)
 FILLER_CJK_RE = re.compile("|".join(map(re.escape, FILLER_ZH_WORDS)))
 # An owner's possessive right before a word: "Indonesia's BMKG".
 SOURCE_OWNER_RE = re.compile(r"(\b[A-Za-z][\w.\-]*(?:'s|\u2019s))(\s+[\w.\-]+)")
@@ -227,7 +226,7 @@ def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:
     """A Chinese run's words (a real segmenter's: 小米汽车交付量 is 小米, 汽车, 交付) without its
     platform, route and filler words; a filler inside a word cuts it (最新消息)."""
     rest = unicodedata.normalize("NFKC", token)
-    if rest in FILLER_CJK_SET:  # segmented alone, 最热 is 最 and 热: a filler word whole first
+    if rest in FILLER_ZH_SET:  # segmented alone, 最热 is 最 and 热: a filler word whole first
         return []
     for word in cjk_context:
         rest = re.sub(re.escape(word), " ", rest, flags=re.I)
@@ -242,7 +241,7 @@ def _cjk_terms(token: str, cjk_context: list[str]) -> list[str]:
             terms += [word] if _latin_term(word, set()) else []
             continue
         simple = zh_simplified(word)  # 網站 is the filler 网站
-        if simple in FILLER_CJK_SET or not word.strip() or ZH_SPAN_WORD_RE.fullmatch(word):
+        if simple in FILLER_ZH_SET or not word.strip() or ZH_SPAN_WORD_RE.fullmatch(word):
             lone = ""
             continue
         if word in unsaid:  # how it is asked (想买, 征求, 安排, 完整), not what about
