@@ -52,6 +52,8 @@ DEFAULT_RES = [
     re.compile(r"`([\w.\-]+)`\s*(?:by default|as (?:the )?default)", re.I),  # "`0` by default"
     re.compile(r"\b([A-Za-z][\w.\-]*) by default", re.I),  # "English by default": a label
 ]
+# A default that is no value: "Filter, empty by default", "默认为空"
+NO_VALUE = frozenset(("empty", "blank", "空"))
 
 
 def words_of(name: str) -> list[str]:
@@ -68,7 +70,7 @@ def default_of(name: str, spec: object, description: str) -> str | None:
         return spec["default"]
     for pattern in DEFAULT_RES:
         if match := pattern.search(spec_text(spec)):
-            return match.group(1)
+            return None if match.group(1).casefold() in NO_VALUE else match.group(1)
     use = re.search(rf"[Uu]se `([\w.\-]+)` as (?:the )?`?{re.escape(name)}\b", description)
     return use.group(1) if use else None
 

@@ -16,6 +16,7 @@ page and "新时评": its 时评; the events of type release for "new releases")
 
 from agent.context import RunContext
 from agent.routes.fit import route_intents, route_reading, route_said
+from agent.routes.queries import query_fill
 from agent.routes.settings import settings_fill
 from agent.routes.slots import route_slots
 from catalog.models import Route
@@ -72,14 +73,17 @@ def page_path(ctx: RunContext, candidates: list[RouteHit]) -> tuple[str, int] | 
 
 def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
     """The page's path, with the settings the question names that the page does not give
-    (爱思想's column page and "新时评": its :type 时评)."""
+    (爱思想's column page and "新时评": its :type 时评; the page's query, kpopping's
+    ``kpics?gender=male``, for a parameter written as one)."""
     slots = route_slots(route.path, route.parameters, route.description, route.example)
     given = dict(hit.values)
-    if not any(s.choices and s.name not in given for s in slots):
+    open_slots = [s for s in slots if s.name not in given]
+    if not any(s.choices or "=" in (s.example or "") for s in open_slots):
         return hit.path
     words, excluded, hosts = route_reading(route)
     asked = ctx.reading.route_subjects(words, excluded, hosts)
     values, sources = dict(given), {}
+    query_fill(slots, ctx.rewrite.query, values, sources, hosts)
     settings_fill(slots, ctx.rewrite.query, asked, words, set(excluded), values, sources, hosts)
     named = {k: v for k, v in values.items() if sources.get(k) == "option" and k not in given}
     if not named:

@@ -383,9 +383,9 @@ def params_fill(
         )
     values: dict[str, str] = {}
     sources: dict[str, str] = {}
+    query_fill(slots, question, values, sources, platform_hosts)
     settings_fill(slots, question, asked, platform_words, excluded, values, sources, platform_hosts)
     _pair_fill(slots, asked, values, sources)
-    query_fill(slots, question, values, sources)
     place_fill(slots, asked.text, excluded, values, sources)
     _year_fill(slots, asked.text, values, sources)
     _example_said(slots, asked.text, values, sources)

@@ -1,35 +1,87 @@
-"""A parameter written as a search's query ("district=wien-22-donaustadt&room=2"): the
-pairs of its example whose value the question says are the query asked for ("flats in
-Donaustadt", "postcode 1100" for ``plz[]=1100``). A route documents its filters that way when it
-reads a site's search; the example lists the values a user would pick."""
+"""A parameter written as a search's query ("district=wien-22-donaustadt&room=2"). A route
+documents its filters that way when it reads a site's search; the example lists the values a
+user would pick. The query asked for is, in order of trust:
+- the query of a link on the platform's site the question gives (``wallhaven.cc/search?q=x``);
+- the pairs the question writes out ("city=Wien", "idolId 7d8f48d4-…", "city Wien"), each of
+  a key the example or the description names;
+- the pairs of the example whose value the question says ("flats in Donaustadt", "postcode
+  1100" for ``plz[]=1100``, "music show" for ``category=musicshow``)."""
 
+import itertools
 import re
 from collections import Counter
+from urllib.parse import unquote
 
-from agent.routes.slots import Slot
+from agent.routes.slots import Slot, query_keys
 
 # A part of a value the question must say: a word of five letters or more, or a number of
 # three digits or more (a postcode, a year), said whole
 WORD_PART_RE = re.compile(r"[^\W\d_]{5,}|\d{3,}")
+# A key's value written after it: "=value", or a name or an id after a space
+# A link with a query: its host and its query
+LINK_QUERY_RE = re.compile(
+    r"(?:https?://)?((?:[\w-]+\.)+[a-z]{2,12})[^\s?#]*\?([^\s#\uff0c\u3002]+)", re.I
+)
+PAIR_VALUE_RE = (
+    r"\s*=\s*([^\s&,;\uff0c\u3002\u3001)\uff09]+)|\s+((?=[\w-]*\d)[\w-]{2,}|[A-Z][\w-]+)"
+)
 
 
-def query_fill(slots: list[Slot], question: str, values: dict, sources: dict) -> None:
-    """Fill each parameter whose example is a query of two or more pairs with the pairs whose
-    value has a part the question says and no other value of the example has."""
-    said = {w.casefold() for w in re.findall(r"\w+", question)}
+def query_fill(
+    slots: list[Slot], question: str, values: dict, sources: dict, hosts: tuple[str, ...] = ()
+) -> None:
+    """Fill each parameter whose example is a query with the query the question asks for."""
     for slot in slots:
         pairs = _pairs(slot.example or "")
-        if slot.name in values or len(pairs) < 2:
+        if slot.name in values or not pairs:
             continue
-        parts = {value: _parts(value) for _key, value in pairs}
-        counts = Counter(p for value in dict.fromkeys(v for _k, v in pairs) for p in parts[value])
-        chosen = [
-            f"{key}={value}"
-            for key, value in pairs
-            if any(counts[p] == 1 and p in said for p in parts[value])
-        ]
-        if chosen:
-            values[slot.name], sources[slot.name] = "&".join(dict.fromkeys(chosen)), "option"
+        keys = list(dict.fromkeys([key for key, _v in pairs] + query_keys(slot.description)))
+        query = _linked_query(question, hosts) or _chosen(pairs, keys, question)
+        if query:
+            values[slot.name], sources[slot.name] = query, "option"
+
+
+def _chosen(pairs: list[tuple[str, str]], keys: list[str], question: str) -> str:
+    written = _written_pairs(question, keys)
+    chosen = written + [
+        pair for pair in _said_values(pairs, question) if pair[0] not in dict(written)
+    ]
+    if not written and len(pairs) < 2:
+        return ""  # one pair's value said is the example's own filter, not a choice among pairs
+    order = {key: n for n, key in enumerate(keys)}
+    chosen.sort(key=lambda pair: order.get(pair[0], len(order)))
+    return "&".join(dict.fromkeys(f"{key}={value}" for key, value in chosen))
+
+
+def _linked_query(question: str, hosts: tuple[str, ...]) -> str:
+    """The query of a link to one of the platform's sites, as the site writes it."""
+    for match in LINK_QUERY_RE.finditer(question):
+        host = match.group(1).casefold().removeprefix("www.")
+        if any(host == h or host.endswith("." + h) for h in hosts):
+            return unquote(match.group(2))
+    return ""
+
+
+def _written_pairs(question: str, keys: list[str]) -> list[tuple[str, str]]:
+    found = []
+    for key in keys:
+        match = re.search(rf"(?<![\w=&?]){re.escape(key)}(?:{PAIR_VALUE_RE})", question)
+        if match:
+            found.append((key, match.group(1) or match.group(2)))
+    return found
+
+
+def _said_values(pairs: list[tuple[str, str]], question: str) -> list[tuple[str, str]]:
+    """The example's pairs whose value has a part the question says and no other value has."""
+    words = [w.casefold() for w in re.findall(r"\w+", question)]
+    said = set(words) | {a + b for a, b in itertools.pairwise(words)}  # "music show"
+    parts = {value: _parts(value) for _key, value in pairs}
+    counts = Counter(p for value in dict.fromkeys(v for _k, v in pairs) for p in parts[value])
+    return [
+        (key, value)
+        for key, value in pairs
+        if any(counts[p] == 1 and p in said for p in parts[value])
+    ]
 
 
 def _pairs(example: str) -> list[tuple[str, str]]:

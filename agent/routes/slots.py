@@ -49,6 +49,8 @@ ABOVE_RE = re.compile(r"above|[见見同]?上表|同上", re.I)
 # A label under another's: "价格指数 - 焦炭指数"
 PARENT_LABEL_RE = re.compile(r"(.+?)\s+[-\u2013\u2014>\uff1e]\s+")
 PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
+# The keys a query-shaped parameter lists: "Supported keys: `category`, `gender`"
+QUERY_KEY_RE = re.compile(r"`([A-Za-z][\w\[\]-]*)`")
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,14 @@ class Slot:
     @property
     def takes_place(self) -> bool:
         return _takes_place(self.name, self.optional, self.choices)
+
+
+def query_keys(description: str) -> list[str]:
+    """The keys of a parameter written as a query, where its description lists them:
+    "Filter parameters in `key=value&key2=value2` format. Supported keys: `category`, `gender`"."""
+    if "key=value" not in description.replace(" ", "").casefold():
+        return []
+    return QUERY_KEY_RE.findall(description.split("keys", 1)[-1])
 
 
 def _takes_place(name: str, optional: bool, choices: list) -> bool:
@@ -111,13 +121,18 @@ def route_slots(template: str, parameters: object, description: str, example: st
         spec = parameters.get(name)
         example_value = from_example.get(name)
         pages = linked.get(name, [])
+        keyed = bool(query_keys(spec_text(spec)))  # its backquoted words are keys, no values
         choices = (
-            (listed[name] and list(dict.fromkeys(listed[name] + pages)))
-            or example_listed(example_value)
-            or described_values(description, example_value)
-            # the pages a description shows, for a parameter taking the rest of the path (two
-            # or more) or an optional one (medsci's t_id for "肿瘤 - NSCLC")
-            or (pages if len(pages) >= 2 or optional else [])
+            []
+            if keyed
+            else (
+                (listed[name] and list(dict.fromkeys(listed[name] + pages)))
+                or example_listed(example_value)
+                or described_values(description, example_value)
+                # the pages a description shows, for a parameter taking the rest of the path (two
+                # or more) or an optional one (medsci's t_id for "肿瘤 - NSCLC")
+                or (pages if len(pages) >= 2 or optional else [])
+            )
         )
         words = words_of(name)
         # A setting's name (status) with an example naming one thing (a tweet's id) is a subject.
@@ -130,6 +145,7 @@ def route_slots(template: str, parameters: object, description: str, example: st
         a_place = _takes_place(name, optional, choices)  # the place the asker names
         setting = (
             bool(choices)
+            or keyed
             or switch
             or (named_setting and not an_id and not a_place and not _id_like(example_value))
         )
