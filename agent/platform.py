@@ -30,7 +30,7 @@ from agent.routes.setup import platforms_waiting
 from briefs import reasons
 from catalog.abbreviations import said_initials
 from catalog.models import Platform
-from catalog.search import PlatformHit, search_catalog
+from catalog.search import PlatformHit, search_catalog, word_common
 from catalog.search_fields import registrable_domain
 from fetching.paths import UTILITY_NAMESPACES
 
@@ -123,8 +123,27 @@ def named_as_topic(candidate: PlatformHit, query: str) -> bool:
     return found
 
 
+def named_as_word(candidate: PlatformHit, query: str) -> bool:
+    """The platform's name is a plain word, capitalized as a name ("Threads", "Medium"), that
+    the question says only in lower case: as the word ("1point3acres' newest threads"), when
+    the word is common (``common_names``)."""
+    name = candidate.name
+    if not re.fullmatch(r"[A-Z][a-z]{3,}", name) or name.casefold() != candidate.namespace:
+        return False
+    said = re.findall(_name_pattern(name), query, re.I)
+    return bool(said) and all(word.islower() for word in said)
+
+
+def common_names(candidates: list[PlatformHit]) -> frozenset[str]:
+    """The candidates whose name is a word common in the catalog's text (Threads)."""
+    return frozenset(c.namespace for c in candidates if word_common(c.name))
+
+
 def platforms_offline(
-    candidates: list[PlatformHit], query: str = "", strengths: dict[str, float] | None = None
+    candidates: list[PlatformHit],
+    query: str = "",
+    strengths: dict[str, float] | None = None,
+    common: frozenset[str] = frozenset(),
 ) -> tuple[list[str], str]:
     """The top candidate and those close to it; when the top is a platform the question names,
     only platforms it names about as strongly (``strengths``: of each name found, from
@@ -133,10 +152,17 @@ def platforms_offline(
     question says it as the place to read ("transcripts for Tesla *from Seeking Alpha*"). Of
     two platforms it names, the one it names as the place to read comes first ("microsoft 组织在
     GitHub 上的事件": GitHub, where Microsoft is the subject), and a top one named only as
-    what to look for gives way to one named as a source ("bing search results for openwrt")."""
-    # the top one named only as what to look for gives way to another named as a source
-    if named_as_topic(candidates[0], query):
+    what to look for ("bing search results for openwrt") or as a plain word ("the hot
+    threads") gives way to one named as a source."""
+
+    # the top one named only as what to look for, or only as a plain word, gives way to
+    # another named as a source
+    def as_word(c: PlatformHit) -> bool:
+        return c.namespace in common and named_as_word(c, query)
+
+    if named_as_topic(candidates[0], query) or as_word(candidates[0]):
         sources = [c for c in candidates if named(c) and not named_as_topic(c, query)]
+        sources.sort(key=as_word)
         candidates = [*sources[:1], *(c for c in candidates if c not in sources[:1])]
     top = candidates[0].score
     close = [c for c in candidates if c.score >= top * CLOSE_TO_TOP]
@@ -366,6 +392,7 @@ async def node_platform(ctx: RunContext) -> bool:
         return False
     offered = [c.namespace for c in candidates]
     strengths = await sync_to_async(ctx.reading.platforms_named)()
+    common = await sync_to_async(common_names)(candidates)
 
     def call():
         listing = "\n".join(f"- {c.namespace}: {c.name} (score {c.score:.2f})" for c in candidates)
@@ -396,7 +423,7 @@ async def node_platform(ctx: RunContext) -> bool:
             ctx,
             "platform",
             call,
-            lambda: platforms_offline(candidates, ctx.rewrite.query, strengths),
+            lambda: platforms_offline(candidates, ctx.rewrite.query, strengths, common),
         )
     ctx.platforms = chosen
     ctx.tried_namespaces.update(chosen)

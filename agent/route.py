@@ -17,7 +17,6 @@ from agent.context import RunContext
 from agent.routes.choice import MAX_PATHS
 from agent.routes.fit import (
     intents_apart,
-    kind_said,
     offline_choice,
     platform_words,
     route_about,
@@ -26,6 +25,7 @@ from agent.routes.fit import (
     template_intents,
 )
 from agent.routes.model import routes_by_model
+from agent.routes.named import kind_said
 from agent.routes.page import page_path
 from agent.routes.params import FilledPath
 from agent.routes.setup import setup_needed

@@ -81,7 +81,8 @@ KIND_EN = frozenset(
     course courses comic comics prefecture
     project projects org organization profile profiles report reports photo photos picture
     pictures music movie movies book books webtoon webtoons manga novel novels squad squads
-    forum forums"""
+    forum forums city cities area areas region regions district districts province
+    provinces"""
     )
 )
 # How a question is put: auxiliaries, "pls", "but as a weekly roundup".
@@ -114,7 +115,7 @@ EN_KIND_NOUNS = frozenset(
     playlists groups communities topics mod mods plugin plugins extension extensions addon
     addons streamer streamers youtuber youtubers vtuber creator creators subject branch
     designer designers artist artists writer writers blogger bloggers influencer influencers
-    journal journals magazine magazines newsletter newsletters"""
+    journal journals magazine magazines newsletter newsletters uploader uploaders"""
     )
 )
 # Chinese words for kinds of subject, each with the English one a route's name or parameter
@@ -138,7 +139,12 @@ ZH_KIND_NOUNS = {
 # Words that say a subject is there but left unnamed ("some GitHub user", "某位 UP 主"): such a
 # question asks for one, it is not read as asking for no one.
 UNNAMED_EN = frozenset(str.split("some certain particular specific someone somebody"))
-UNNAMED_ZH = tuple(str.split("某个 某位 某些 某一 某人 哪个 哪位 那位 这位 有个 有一个"))
+# and Cantonese's 嗰个 ("that one"), as the simplifier writes it too
+UNNAMED_ZH = (
+    *str.split("某个 某位 某些 某一 某人 哪个 哪位 那位 这位 有个 有一个 嗰个 嗰位"),
+    *str.split("其中一个 其中一种 其中之一 我所在"),  # one of them; where I am
+    *("\U00020bb6\u4e2a", "\U00020bb6\u4f4d"),
+)
 INDEFINITE_ZH = (
     *str.split(
         "某个 某位 某些 某一 这个 那个 这位 那位 这些 那些 一个 一位 哪个 哪位 哪些 任意 有个"
@@ -227,7 +233,10 @@ LIGHT_VERBS = frozenset(str.split("got get gets getting been being become became
 # Kinds a route's setting takes, said which by the asker's clause the same way ("the category my
 # coworker recommends", "the operating system my NAS runs"); never a subject themselves.
 SETTING_KINDS_EN = frozenset(
-    str.split("category categories section sections column columns series system systems")
+    str.split(
+        "category categories section sections column columns series system systems list lists"
+        " board boards"
+    )
 )
 # What a search is for: "a keyword I keep searching" names none
 SEARCH_KINDS_EN = frozenset(str.split("keyword keywords term terms query queries hashtag hashtags"))
@@ -245,6 +254,12 @@ KIND_ASKERS_EN = re.compile(
 ASKERS_KIND_EN = re.compile(rf"\b(?:my|our|your)\s+(?:[\w.'\u2019-]+\s+){{0,3}}?(?:{_KINDS})\b")
 # "a YouTuber's uploads", "an org's models": one of a kind, owning, said which by no name;
 # "one of the Supercell games", "one of my favourite channels": one of them, which unsaid
+# "a few sections, I want one of them": one of things just said, none named
+ONE_OF_THEM_EN = re.compile(
+    r"\bone\s+of\s+(?:them|these|those|(?:the|its|their)\s+[a-z]+s)\b"
+    r"|\bthe\s+one\s+(?:that\s+|which\s+)?(?:i|we|my|our)\b",  # "the one our office follows"
+    re.I,
+)
 ONE_OF_KIND_EN = re.compile(
     rf"\b(?:a|an|one)\s+(?:{_KINDS})(?:'s|\u2019s)"
     rf"|\bone\s+of\s+(?:the|my|our|his|her|their)\s+(?:[\w.'\u2019-]+\s+){{0,2}}?(?:{_KINDS})\b"
@@ -311,6 +326,8 @@ def intents_of(text: str) -> frozenset[str]:
 # "不是视频哈", "文章和想法不用", "不要热门的". "Not just" and "not only" take it as well, and
 # 要不要 and 是不是 ask rather than turn down.
 _BREAK = "\uff0c,\u3002.;\uff1b!\uff01?\uff1f()\uff08\uff09\\s"  # punctuation, space
+# How items are ordered: "sorted by heat", "ranked by votes". No one named after its "by".
+ORDERED_BY_RE = re.compile(r"\b(?:sort|rank|order)(?:ed|ing)?\s+by\s+[\w\-]+", re.I)
 NEGATED_RE = re.compile(
     r"\b(?:not|don't|can't|cannot|no|without|except(?:\s+for)?|excluding|rather\s+than|instead\s+of"
     r"|other\s+than)\s+(?!just\b|only\b)(?:(?:the|a|an|any|every|all|full)\s+)?"
@@ -358,6 +375,7 @@ def subject_unnamed(text: str) -> bool:
         or any(w in folded for w in UNNAMED_ZH)
         or ASKERS_KIND_EN.search(folded) is not None
         or ONE_OF_KIND_EN.search(folded) is not None
+        or ONE_OF_THEM_EN.search(folded) is not None
         or KIND_ASKERS_EN.search(folded) is not None
         or ASKERS_KIND_ZH.search(folded) is not None
         or ONE_OF_KIND_ZH.search(folded) is not None

@@ -48,7 +48,7 @@ from catalog.health import route_health_score
 from catalog.search_index import SearchIndex, search_index_current
 from catalog.search_question import SearchQuery, names_said, query_parse
 from catalog.search_relevance import Relevance, matched_terms, relevance_of
-from catalog.search_terms import MAX_QUESTION_CHARS
+from catalog.search_terms import MAX_QUESTION_CHARS, word_stem
 
 PRIOR_RELEVANCE = 0.5
 SIZE_PRIOR = 0.15
@@ -418,3 +418,14 @@ def platforms_named(question: str) -> list[tuple[str, float]]:
     found = names_said(index, question)
     ranked = sorted(found.items(), key=lambda item: -item[1])
     return [(index.platforms[position].namespace, strength) for position, strength in ranked]
+
+
+# Below this idf a word is common in the catalog's text: said in many routes' names and
+# descriptions ("thread", "daily", "hot"), where a brand (Shopify, Bing) is said in its own
+COMMON_IDF = 5.0
+
+
+def word_common(word: str) -> bool:
+    """``word`` is a word of the catalog's text at large, not one platform's name."""
+    index = search_index_current()
+    return index.idf.get(word_stem(word.casefold()), COMMON_IDF) < COMMON_IDF

@@ -209,7 +209,7 @@ def names_said(index: SearchIndex, question: str) -> dict[int, float]:
     """Every platform the question names, searchable or not (one whose routes all wait for
     staff is still the one asked for), with the strength of its name found."""
     everyone = Curation(index.curation.version, b"", (), b"\x01" * len(index.platforms), ())
-    plain, _entities = entities_split(question)
+    plain, _entities = entities_split(question, index.platform_by_namespace)
     hits = _name_hits(index, plain, everyone)
     return {position: hit.strength for position, hit in hits.items()}
 
@@ -260,7 +260,8 @@ def query_parse(index: SearchIndex, question: str) -> SearchQuery:
     ]
     terms.sort(key=lambda t: -t[2])
     curation = index.curation
-    plain, entities = entities_split(question)  # a subject value names no platform
+    # a subject value names no platform
+    plain, entities = entities_split(question, index.platform_by_namespace)
     hits = _name_hits(index, plain, curation)
     named = frozenset(t for hit in hits.values() for t in hit.phrase_terms)
     scores = {p: NAME_WEIGHT * hit.strength for p, hit in hits.items()}

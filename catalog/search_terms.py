@@ -16,7 +16,7 @@ A question's subject values (``entities_split``) name no platform: their terms w
 import functools
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 
 from catalog.segment import zh_simplified
 
@@ -178,19 +178,22 @@ def question_terms(question: str) -> dict[str, float]:
     return terms
 
 
-def entities_split(question: str) -> tuple[str, list[str]]:
+def entities_split(question: str, namespaces: Container[str] = ()) -> tuple[str, list[str]]:
     """``question`` with its subject values blanked, and those values.
 
     A subject value names what the question is about, not where to read about it: the
     ``rust-lang`` of rust-lang/rust is no platform called Lang. Values are the forms that say
     what they are: ``owner/name`` pairs (not two short acronyms, as in AI/ML), ``@handles``, and
-    ids that mix letters and digits (UCaXkIU1QidjPwiAYu6GcHjg, BV1i7411M7N9, SH600519).
+    ids that mix letters and digits (UCaXkIU1QidjPwiAYu6GcHjg, BV1i7411M7N9, SH600519), but not
+    a platform's namespace said whole (1point3acres).
     """
     found: list[str] = []
 
     def keep(match: re.Match[str]) -> str:
         value = match.group(0)
         if "/" in value and all(len(part) <= 3 for part in value.split("/")):
+            return value
+        if value.casefold() in namespaces:
             return value
         found.append(value)
         return " " * len(value)

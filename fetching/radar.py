@@ -17,21 +17,25 @@ specific level is a hit, for the question's other words to choose among.
 """
 
 import re
-from dataclasses import dataclass
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 
 from django.db.models import Q
 
 from catalog.models import Platform, Route
 from catalog.search_fields import registrable_domain
 from fetching.paths import (
-    SEGMENT_SAFE,
-    RoutePathRejected,
-    path_confine,
     rest_parameters,
-    route_for_path,
     template_parameters,
     template_values,
+)
+from fetching.radar_match import (
+    PARAM_RE,
+    SCHEME_RE,
+    Address,
+    RadarHit,
+    route_hit,
+    route_key,
+    source_match,
 )
 
 # A page's address: with its scheme, or bare with at least one path segment (a host alone, or
@@ -45,10 +49,8 @@ ADDRESS_RE = re.compile(
     r"(?:\?([^#\s]*))?(?:#\S*)?",
     re.I | re.ASCII,
 )
-SCHEME_RE = re.compile(r"^https?://", re.I)
 TRAILING = ".,;:!'"  # sentence punctuation after an address is not part of it
 MAX_ADDRESSES = 3
-PARAM_RE = re.compile(r":(\w+)([?*]?)|\*(\w+)")
 REST_PARAM_RE = re.compile(r":(\w+)\{\.[+*]\}\??")  # a route's :path{.+} takes the rest
 # A page address a route's description shows: "`https://magazinelib.com/?s=new+yorker`"
 DESCRIBED_URL_RE = re.compile(r"https?://[^\s<>`\"'\]|\\]+")
@@ -62,22 +64,6 @@ URL_DOCUMENTED_RE = re.compile(
 VALUE_SHAPES = [re.compile(p) for p in (r"\d+", r"[a-z]+", r"[A-Za-z]+", r"[a-z0-9]+", r"[\w\-]+")]
 DASHED = "__dashed"  # a pattern's group for a value whose "-" stand for the address's "/"
 PAGE_EXTENSION_RE = re.compile(r"\.(?:s?html?|php|aspx?|jsp)$", re.I)
-
-
-@dataclass(frozen=True, slots=True)
-class Address:
-    host: str  # lower case, without "www."
-    segments: tuple[str, ...]  # decoded, empty ones dropped
-    query: str = ""  # what follows "?", as given
-
-
-@dataclass(frozen=True, slots=True)
-class RadarHit:
-    route_id: int
-    namespace: str
-    path: str  # canonical, ready to fetch
-    literals: int  # literal segments of the source matched: the more, the more specific
-    values: tuple[tuple[str, str], ...]  # what the address gave each parameter, decoded
 
 
 def page_addresses(text: str) -> list[Address]:
@@ -124,7 +110,7 @@ def _address_hits(address: Address) -> list[RadarHit]:
 
 def _route_hits(route: Route, address: Address) -> list[RadarHit]:
     hits = []
-    key = _route_key(route)
+    key = route_key(route)
     for rule in route.radar if isinstance(route.radar, list) else []:
         if not isinstance(rule, dict) or not isinstance(rule.get("source"), list):
             continue
@@ -134,19 +120,33 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
             if isinstance(source, str) and source.startswith("/"):  # on the platform's own site
                 source = _site_host(route.platform.url or "") + source
             source = _rest_taken(source, route) if isinstance(source, str) else source
-            matched = _source_match(source, address) if isinstance(source, str) else None
+            matched = source_match(source, address) if isinstance(source, str) else None
+            if matched is None and isinstance(source, str) and target != key:
+                matched = _unnamed_taken(source, target, address)
             if matched is None:
                 continue
             values = {k: _page_less(v, route.example or "") for k, v in matched[0].items()}
             # a target naming no path of its route (CCC's "/creative-comic/:id" for
             # ``/book/:id``) gives way to the route's own, filled with the same values
-            hit = _hit(route, target, values, matched[1])
+            hit = route_hit(route, target, values, matched[1])
             if not hit and target != key and all(f":{name}" in key for name in values):
-                hit = _hit(route, key, values, matched[1])
+                hit = route_hit(route, key, values, matched[1])
             if hit:
                 hits.append(hit)
                 break
     return hits
+
+
+def _unnamed_taken(source: str, target: str, address: Address) -> tuple[dict, int] | None:
+    """A source naming none of the one parameter its target takes (topbook's ``content`` for
+    ``/:id``) matches the page one segment below it, that segment the value."""
+    found = list(PARAM_RE.finditer(target))
+    names = [m.group(1) or m.group(3) for m in found]
+    missing = [n for n in names if n and f":{n}" not in source]
+    path = SCHEME_RE.sub("", source).partition("/")[2].strip("/")
+    if len(missing) != 1 or len(names) != 1 or found[0].group(2) or not path:
+        return None  # a required one, below a page the source names
+    return source_match(f"{source.rstrip('/')}/:{missing[0]}", address)
 
 
 def _rest_taken(source: str, route: Route) -> str:
@@ -159,21 +159,6 @@ def _rest_taken(source: str, route: Route) -> str:
     return source
 
 
-def _route_key(route: Route) -> str:
-    """The route's path below its namespace, as a rule's target writes it."""
-    return route.path.removeprefix("/" + route.platform.namespace) or "/"
-
-
-def _hit(route: Route, target: str, values: dict[str, str], literals: int) -> RadarHit | None:
-    """The hit of ``route`` whose ``target`` the address's values fill; None when they cannot,
-    or when the path filled is another route's."""
-    path = _target_fill(route.platform.namespace, target, values)
-    if not path or not _owned_by(path, route):
-        return None
-    given = tuple(sorted(values.items()))
-    return RadarHit(route.pk, route.platform.namespace, path, literals, given)
-
-
 def _template_hits(address: Address, site: list[Route]) -> list[RadarHit]:
     """Without a rule for the page, the routes of the site whose own paths it matches: RSSHub
     mirrors many a site's addresses (cnblogs.com/cate/python is ``/cnblogs/cate/:type``; a rest
@@ -181,16 +166,16 @@ def _template_hits(address: Address, site: list[Route]) -> list[RadarHit]:
     literal segment of the route's must match, unless the route takes the page's whole path."""
     hits = []
     for route in site:
-        key = _route_key(route)
+        key = route_key(route)
         source = address.host + REST_PARAM_RE.sub(r":\1*", key)
-        matched = _source_match(source, address)
+        matched = source_match(source, address)
         # a path of parameters alone (/:language/:domain?) would take any page: a literal
         # segment must match, unless the route takes the page's whole path
         if not matched or not matched[0] or not (matched[1] or source != address.host + key):
             continue
         values = {k: _page_less(v, route.example) for k, v in matched[0].items()}
         values = _whole_page(route, key, values, address)
-        if hit := _hit(route, key, _host_led(route, values), matched[1]):
+        if hit := route_hit(route, key, _host_led(route, values, address), matched[1]):
             hits.append(hit)
     return hits
 
@@ -210,13 +195,19 @@ def _whole_page(route: Route, key: str, values: dict[str, str], address: Address
 
 def _host_routes(address: Address) -> list[Route]:
     """The enabled routes of the enabled platforms whose site is the address's host (the
-    routes ``_template_hits`` and ``_url_documented_hits`` try)."""
-    platforms = Platform.objects.filter(enabled=True, url__icontains=address.host)
+    routes ``_template_hits`` and ``_url_documented_hits`` try), and those of the site above
+    it that take a page's host with its path (茂名's ``mmny.maoming.gov.cn`` pages)."""
+    _sub, _dot, parent = address.host.partition(".")
+    hosts = [address.host, *([parent] if "." in parent else [])]
+    platforms = Platform.objects.filter(enabled=True).filter(
+        Q(url__icontains=address.host) | Q(url__icontains=hosts[-1])
+    )
     return [
         route
         for platform in platforms
-        if _site_host(platform.url) == address.host
+        if _site_host(platform.url) in hosts
         for route in platform.routes.filter(enabled=True)  # route.platform is this one
+        if _site_host(platform.url) == address.host or _host_leads(route)
     ]
 
 
@@ -225,15 +216,22 @@ def _site_host(url: str) -> str:
     return SCHEME_RE.sub("", url).removeprefix("www.").split("/")[0]
 
 
-def _host_led(route: Route, values: dict[str, str]) -> dict[str, str]:
-    """A page's whole path as a route takes it that leads it with the host's ``www`` (茂名's
-    sites: ``http://www.huazhou.gov.cn/syzl/zcjd/`` is ``/gov/huazhou/www/syzl/zcjd``), as its
-    example shows."""
+def _host_leads(route: Route) -> bool:
+    """The route takes a page's path led by its host's first label, as its example shows."""
     example = template_values(route.path, route.example or "")
-    return {
-        k: f"www/{v}" if example.get(k, "").startswith("www/") and not v.startswith("www/") else v
-        for k, v in values.items()
-    }
+    return any(v.startswith("www/") for v in example.values())
+
+
+def _host_led(route: Route, values: dict[str, str], address: Address) -> dict[str, str]:
+    """A page's whole path as a route takes it that leads it with the host's first label (茂名's
+    sites: ``http://www.huazhou.gov.cn/syzl/zcjd/`` is ``/gov/huazhou/www/syzl/zcjd``,
+    ``mmny.maoming.gov.cn/zwq/zwgk/zcfg`` is ``/gov/maoming/mmny/zwq/zwgk/zcfg``), as its
+    example shows."""
+    if not _host_leads(route):
+        return values
+    site = _site_host(route.platform.url or "")
+    label = address.host.removesuffix("." + site) if address.host != site else "www"
+    return {k: v if v.startswith(f"{label}/") else f"{label}/{v}" for k, v in values.items()}
 
 
 def _url_documented_hits(address: Address, site: list[Route]) -> list[RadarHit]:
@@ -255,7 +253,7 @@ def _url_documented_hits(address: Address, site: list[Route]) -> list[RadarHit]:
         if (
             shape
             and shape.fullmatch(segment)
-            and (hit := _hit(route, _route_key(route), {tokens[0][0]: segment}, 0))
+            and (hit := route_hit(route, route_key(route), {tokens[0][0]: segment}, 0))
         ):
             hits.append(hit)
     return hits
@@ -280,7 +278,7 @@ def _described_hits(address: Address) -> list[RadarHit]:
                     _undashed(k): unquote(v).replace("/", "-") if k != _undashed(k) else unquote(v)
                     for k, v in matched.groupdict().items()
                 }
-                if hit := _hit(route, _route_key(route), values, literals):
+                if hit := route_hit(route, route_key(route), values, literals):
                     hits.append(hit)
                     break
     return hits
@@ -292,7 +290,7 @@ def _described_patterns(route: Route, domain: str) -> list[tuple[str, int]]:
     "网址为 `https://yjsy.nenu.edu.cn/xwdt/xnxw.htm` ... 路由为 `/nenu/yjsy/xwdt/xnxw`") stand,
     with their literal segments. An address that leaves out a required parameter's value, or
     holds none, maps nothing."""
-    key = _route_key(route)
+    key = route_key(route)
     tokens = template_parameters(route.path)
     required = {name for name, _regex, optional in tokens if not optional}
     rest = rest_parameters(route.path)  # :path{.+}
@@ -304,7 +302,8 @@ def _described_patterns(route: Route, domain: str) -> list[tuple[str, int]]:
     patterns = []
     for example in dict.fromkeys([route.example or "", *shown]):
         values = template_values(route.path, example)
-        values = {k: unquote(v) for k, v in values.items() if len(unquote(v)) >= 2}
+        # a one-letter value stands anywhere; a one-digit one only alone (`?cid=1`)
+        values = {k: unquote(v) for k, v in values.items() if len(v) >= 2 or v.isdigit()}
         for url in dict.fromkeys(DESCRIBED_URL_RE.findall(text)):
             if key != "/" and (found := _described_pattern(url, domain, values, required, rest)):
                 patterns.append(found)
@@ -366,75 +365,3 @@ def _page_less(value: str, example: str) -> str:
     value = value[: extension.start()]
     # a folder's index page is the folder (cnnic's ``6/86/88/index.html`` is ``6/86/88``)
     return value.removesuffix("/index") if "index" not in example else value
-
-
-def _source_match(source: str, address: Address) -> tuple[dict[str, str], int] | None:
-    """The values a source takes from the address, and its literal segments; None when it does
-    not match."""
-    if "#" in source or any("/" in s for s in address.segments):
-        return None  # a fragment's route, or an encoded "/" no rule's segments know
-    host, _, path = SCHEME_RE.sub("", source).partition("/")
-    if "?" in re.sub(r":\w+\?", "", path) or host.casefold().removeprefix("www.") != address.host:
-        return None
-    pattern, literals = [], 0
-    for segment in (s for s in path.split("/") if s):
-        if not PARAM_RE.search(segment) and segment != "*":
-            literals += 1
-        pattern.append(_segment_pattern(segment))
-    regex = "".join(pattern) + "/?"
-    try:
-        matched = re.fullmatch(regex, "".join("/" + s for s in address.segments), re.I)
-    except re.error:
-        return None
-    if matched is None:
-        return None
-    return {k: v for k, v in matched.groupdict().items() if v}, literals
-
-
-def _segment_pattern(segment: str) -> str:
-    """One source segment as a regex with a leading "/": an optional parameter may be absent,
-    a rest parameter takes the segments left, a bare ``*`` passes over them."""
-    if segment == "*":  # "book/:id/*": any pages below, no value of the route's
-        return "(?:/.*)?"
-    whole = PARAM_RE.fullmatch(segment)
-    if whole and (whole.group(2) == "*" or whole.group(3)):
-        return f"(?:/(?P<{whole.group(1) or whole.group(3)}>.+))?"
-    if whole and whole.group(2) == "?":
-        return f"(?:/(?P<{whole.group(1)}>[^/]+))?"
-    parts, at = [], 0
-    for match in PARAM_RE.finditer(segment):
-        parts.append(re.escape(segment[at : match.start()]))
-        parts.append(f"(?P<{match.group(1) or match.group(3)}>[^/]+?)")
-        at = match.end()
-    parts.append(re.escape(segment[at:]))
-    return "/" + "".join(parts)
-
-
-def _target_fill(namespace: str, target: str, values: dict[str, str]) -> str | None:
-    """The route path a rule's target names with the address's values; None when the address
-    lacks a value it needs or a value cannot go in a path."""
-    out = []
-    target = target.removeprefix(f"/{namespace}/") if target != f"/{namespace}" else "/"
-    for segment in (s for s in target.split("/") if s):
-        param = PARAM_RE.fullmatch(re.sub(r"\{.*\}", "", segment))
-        if not param:
-            out.append(segment)
-            continue
-        name = param.group(1) or param.group(3)
-        value = values.get(name)
-        if value is None:
-            if param.group(2) in ("?", "*"):
-                break  # trailing optionals go; none after a missing one is kept
-            return None
-        out.append("/".join(quote(part, safe=SEGMENT_SAFE) for part in value.split("/")))
-    try:
-        return path_confine("/" + "/".join([namespace, *out]))
-    except RoutePathRejected:
-        return None
-
-
-def _owned_by(path: str, route: Route) -> bool:
-    """The filled path falls under the rule's own route (a target naming another route's path
-    would read a feed the rule does not describe)."""
-    template = route_for_path(path)
-    return template is not None and template.route_id == route.pk

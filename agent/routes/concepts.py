@@ -6,7 +6,7 @@ often Chinese, questions either."""
 # One concept, its Chinese and English words (route values are mostly English slugs, labels
 # often Chinese): general vocabulary of feed sites, not any one site's list.
 SYNONYMS: list[tuple[str, ...]] = [
-    ("最热", "热门", "最火", "热榜", "hot", "popular"),
+    ("最热", "热门", "最火", "热榜", "hot", "hottest", "popular"),
     ("最新", "latest", "new", "newest"),
     # "answers newest first": sorted by when each was created (said so, not "newest" alone)
     ("newest first", "latest first", "按时间", "发布时间", "created"),
@@ -46,6 +46,8 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("股票", "stock", "stocks"),
     ("加密货币", "数字货币", "币", "crypto", "cryptocurrency", "coin", "coins"),
     ("经济", "economy", "economics"),
+    ("宏观经济", "宏观", "macroeconomy", "macroeconomic", "macro"),
+    ("临时展览", "临展", "temporary exhibition", "temporary exhibitions"),
     ("金融", "银行业", "banking", "financial"),
     ("银行", "bank", "banks"),
     ("证券", "securities"),

@@ -8,7 +8,7 @@ import re
 from urllib.parse import unquote
 
 from agent.routes.listed import inline_values, options_of
-from agent.routes.tables import MD_LINK_RE, captioned_tables, value_columns
+from agent.routes.tables import MD_LINK_RE, captioned_tables, value_columns, value_header
 from catalog.search_terms import word_stem
 from catalog.segment import zh_simplified
 from fetching.paths import rest_parameters, template_values
@@ -231,7 +231,9 @@ def values_listed(
     for name in names:
         spec = parameters.get(name)
         inline = inline_values(spec_text(spec), example.get(name))
-        choices[name] = options_of(spec) or list(dict.fromkeys(inline + tables.get(name, [])))
+        # a table's heading row read as a pair ("| 栏目 | ..." over "| 代码 | ...") lists nothing
+        table = [c for c in tables.get(name, []) if c[1].isascii() or not value_header(c[1])]
+        choices[name] = options_of(spec) or list(dict.fromkeys(inline + table))
     for name in names:
         text = spec_text(parameters.get(name)).lower()
         for other in (n for n in names if n != name and _named_in(n, text)):

@@ -65,6 +65,7 @@ from agent.vocabulary import (
     LIGHT_VERBS,
     NEGATED_RE,
     ONE_OF_KIND_ZH,
+    ORDERED_BY_RE,
     OWNERS,
     PAST_FORM_RE,
     PUT_EN,
@@ -280,7 +281,11 @@ def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
     return [
         w
         for w in WORD_TOKEN_RE.findall(text)
-        if len(w) > 1 and not w.isdigit() and usable(w, excluded) and w.lower() not in PEOPLE
+        if len(w) > 1
+        and not w.isdigit()
+        and usable(w, excluded)
+        and w.lower() not in PEOPLE
+        and w.lower() not in EN_WORD_MARKERS  # "社群 ID 是 3": ID says what 3 is
     ]
 
 
@@ -314,6 +319,7 @@ def question_read(
     text = platform_blank(question.replace("\u2019", "'"), platform)
     rest, formed = forms_read(text)
     rest = NEGATED_RE.sub(" ", rest)  # "instead of email", "not the full IPSWs": no one named
+    rest = ORDERED_BY_RE.sub(" ", rest)
     # the platform's own host, as a page's address gives it (greasyfork.org/scripts/...), names
     # the source, as its name does; said alone it may be a value (an instance: mastodon.social)
     formed = [f for f in formed if not (f.label == "address" and own_host(f.value, hosts))]

@@ -125,7 +125,9 @@ ID_RE = re.compile(
 )
 # A run of letters that may be an opaque id (a Google Scholar profile's JicYPdAAAAAJ): one
 # with a run of capitals inside that no words run together have (``opaque_id``).
-LETTERS_RE = re.compile(rf"{NOT_LATIN_BEFORE}([A-Za-z]{{10,40}}){NOT_LATIN_AFTER}", re.ASCII)
+LETTERS_RE = re.compile(rf"{NOT_LATIN_BEFORE}([A-Za-z0-9]{{8,40}}){NOT_LATIN_AFTER}", re.ASCII)
+# Where a token turns from small letters to capitals or digits and back
+TURN_RE = re.compile(r"[a-z](?=[A-Z0-9])|[A-Z](?=[a-z0-9])|[0-9](?=[A-Za-z])")
 # A domain said alone, perhaps with a trailing "/" ("https://nekoya.booth.pm/")
 DOMAIN_RE = re.compile(
     rf"{NOT_LATIN_BEFORE}((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}})"
@@ -235,8 +237,20 @@ def opaque_id(value: str) -> bool:
     return small >= 2 and re.search(r"[a-z][A-Z]{3}", value) is not None
 
 
+def mixed_id(value: str) -> bool:
+    """Small letters, capitals and digits mixed as no name mixes them: four turns or more
+    between them, a capital past the start (a list's key: mproPpoq6O; not iPhone15)."""
+    return (
+        any(c.isdigit() for c in value)
+        and any(c.isupper() for c in value[1:])
+        and len(TURN_RE.findall(value)) >= 4
+    )
+
+
 def _opaque_value(match: re.Match[str], found: list[Formed]) -> str:
-    if not opaque_id(match.group(1)):
+    value = match.group(1)
+    opaque = opaque_id(value) and len(value) >= 10 if value.isalpha() else mixed_id(value)
+    if not opaque:
         return match.group(0)
     found.append(Formed("id", match.group(1)))
     return " " * len(match.group(0))

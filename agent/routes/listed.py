@@ -12,7 +12,7 @@ from typing import Any
 
 # A backticked value, and the label in parentheses (full-width or not) that may follow it
 INLINE_VALUE_RE = re.compile(
-    r"`([A-Za-z0-9_.\-]{1,40})`(?:\s*[(\uff08]([^()\uff08\uff09`]{1,20})[)\uff09]"
+    r"`([A-Za-z0-9_.\-]{1,40}|[\u4e00-\u9fff]{1,12})`(?:\s*[(\uff08]([^()\uff08\uff09`]{1,20})[)\uff09]"
     # or one said to be it: "`answer` 即 `回复`", "`0` 即 最新回复", "`2` 指全站热贴",
     # "`qs` 为求是", "`tchina` = 繁體中文"
     r"|\s*(?:[即指为為=]|代表|表示)\s*`?([^`\s\uff0c,\u3002;\uff1b()\uff08\uff09]{1,20})`?"
@@ -45,7 +45,7 @@ PAREN_LIST_RE = re.compile(r"\(\s*([a-z0-9_\-]{1,40}(?:\s*[,/|]\s*[a-z0-9_\-]{1,
 # the words that list them and before a default is said ("Default: Current Exhibitions
 # (正在展出)" lists nothing).
 BARE_PAIR_RE = re.compile(
-    r"(?<![\w`])([A-Za-z0-9_\-]{1,40})\s*[(\uff08]([^()\uff08\uff09`]{1,20})[)\uff09]"
+    r"(?<![\w`])([A-Za-z0-9_\-]{1,40})\s*[(\uff08]([^()\uff08\uff09`]{1,30})[)\uff09]"
 )
 # A value and its label joined by a colon, in a list: "1:电影, 2:电视剧", "0\uff1a全部"
 COLON_PAIR_RE = re.compile(
@@ -65,6 +65,9 @@ SAID_PAIR_RE = re.compile(
 DASH_PAIR_RE = re.compile(r"(?<![\w`-])([A-Za-z0-9_]{1,20})\s+-\s+([\u4e00-\u9fff]{1,12})")
 LABEL_PAIR_RE = re.compile(r"([\u4e00-\u9fff]{2,12})\s*[(\uff08]([A-Za-z0-9_\-]{1,40})[)\uff09]")
 BARE_LIST_START_RE = re.compile(r"supported values|values?\s*:|可选值?|支持|如", re.I)
+SUPPORTED_RE = re.compile(r"supported values?\s*[:\uff1a]", re.I)
+# Words saying what follows them in a description, before a colon: no value
+SAYS = frozenset(str.split("value values default defaults example examples option options note"))
 BARE_LIST_END_RE = re.compile(r"default|默认", re.I)
 # The one value a parameter takes: "仅支持 `xsdt`", "only `global` is supported"
 ONLY_VALUE_RE = re.compile(
@@ -132,10 +135,13 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
         whole = None
     listed = PAREN_LIST_RE.search(text or "") or SAID_LIST_RE.search(text or "") or whole
     ranged = _ranged(text or "")
-    colon = COLON_PAIR_RE.findall(text or "")
+    # "values: special (特展详情). Default: All.": words that say what follows are no values
+    colon = [(v, label) for v, label in COLON_PAIR_RE.findall(text or "") if v.lower() not in SAYS]
+    # "supported values: special (特展详情)": a list of one, said to be the list
+    one_said = int(SUPPORTED_RE.search(text or "") is not None)
     if len(values) < 2 and ranged and example in ranged:  # "(1-5), 1:电影": each with its label
         found, values = [(v, label) for v, label in colon if v in ranged], ranged
-    elif len(values) < 2 and len(bare := _bare_pairs(text or "")) >= 2:
+    elif len(values) < 2 and len(bare := _bare_pairs(text or "")) >= 2 - one_said:
         found, values = bare, list(dict.fromkeys(value for value, _label in bare))
     elif len(values) < 2 and listed:
         parts = re.split(r"\s*(?:[,/|\u3001\u548c\u6216]|\bor\b|\band\b)\s*", listed.group(1))
@@ -147,7 +153,7 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
         found, values = [(v, label) for label, v in led], list(dict.fromkeys(v for _l, v in led))
     elif len(values) < 2 and len(said := _said_pairs(text or "")) >= 2:
         found, values = said, list(dict.fromkeys(value for value, _label in said))
-    if len(values) < 2:
+    if len(values) < 2 - (one_said and bool(found)):
         return []
     labelled = [(label.strip(), value) for value, label in found if label.strip()]
     return list(dict.fromkeys([(v, v) for v in values] + labelled))

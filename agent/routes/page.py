@@ -54,7 +54,9 @@ def page_path(ctx: RunContext, candidates: list[RouteHit]) -> tuple[str, int] | 
         {h.route_id for h in hits} | {c.route_id for c in candidates}
     )
     asked = ctx.reading.intents
-    if asked:
+    # a page whose address names its feed after its values (``user/:id/livestream``) is that
+    # feed, whatever else the question's words ask ("when someone posts a new livestream")
+    if asked and not any(_feed_named_last(h) for h in hits):
         serving = [h for h in hits if asked & route_intents(routes[h.route_id])]
         if serving:
             hits = serving
@@ -69,6 +71,11 @@ def page_path(ctx: RunContext, candidates: list[RouteHit]) -> tuple[str, int] | 
 
     best = min(hits, key=fit)
     return _with_settings(ctx, routes[best.route_id], best), best.route_id
+
+
+def _feed_named_last(hit: RadarHit) -> bool:
+    last = hit.path.rstrip("/").rsplit("/", 1)[-1]
+    return len(hit.values) > 0 and all(last not in value for _name, value in hit.values)
 
 
 def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:

@@ -19,10 +19,11 @@ The result is only a proposal: ``fetching.paths.path_build`` validates it before
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import unquote
 
 from agent.question import EN_STOP
+from agent.routes.dates import date_fill
 from agent.routes.entities import Asked, Entity, marked_after, question_read
 from agent.routes.forms import CJK_RE, DOMAIN_RE, TICKER_RE
 from agent.routes.places import place_fill
@@ -217,16 +218,25 @@ def _slug_for_id(entity: Entity, slot: Slot, text: str) -> bool:
     return _kind_said_before(entity.value, slot, text)
 
 
+# What stands between a kind and its value: "社群 ID 是 3", "作品 id: 6921873"
+KIND_TAIL_RE = re.compile(r"(?:[\s\W_]|(?<![A-Za-z])id|[\u662f\u4e3a\u70ba])+$", re.I)
+
+
 def _kind_said_before(value: str, slot: Slot, text: str) -> bool:
     """Right before ``value`` the question says the kind its parameter's description names
-    (晋江作品 6921873: "作品 id"; 豆瓣小组 shanghaizufang: "豆瓣小组的 id")."""
+    (晋江作品 6921873: "作品 id"; 豆瓣小组 shanghaizufang: "豆瓣小组的 id"; "社群 ID 是 3")."""
+    return bool(_kind_before(value, slot, text))
+
+
+def _kind_before(value: str, slot: Slot, text: str) -> str:
+    """The kind ``_kind_said_before`` finds, or ""."""
     at = text.find(value)
-    before = re.sub(r"[\s\W_]+$", "", text[max(0, at - 10) : max(0, at)])
+    before = KIND_TAIL_RE.sub("", text[max(0, at - 12) : max(0, at)])
     kind = re.findall(r"[\u4e00-\u9fff]{2,}$|[A-Za-z]{3,}$", before)
     said = slot.description.casefold()
-    return (
-        at > 0 and bool(kind) and any(kind[0][i : i + 2] in said for i in range(len(kind[0]) - 1))
-    )
+    if at > 0 and kind and any(kind[0][i : i + 2] in said for i in range(len(kind[0]) - 1)):
+        return kind[0]
+    return ""
 
 
 def _domain_handle(entity: Entity, shape: str | None) -> bool:
@@ -243,14 +253,21 @@ def _subject_value(
     # "Team Vitality (page Team_Vitality)": the value given whole beats a part of it
     quoted = [e.value for e in asked.entities if e.kind == "quoted"]
     own = [o for o in own if not any(o.value in q and o.value != q for q in quoted)]
+    # a number right after the kind its parameter is ("社群27") is marked as its value
+    entities = [
+        replace(e, marked=True)
+        if e.kind == "number" and CJK_RE.match(_kind_before(e.value, slot, asked.text))
+        else e
+        for e in asked.entities
+    ]
     asked_of = [
         e
-        for e in asked.entities
+        for e in entities
         if _asked_of(e, slot)
         or _kind_said_before(e.value, slot, asked.text)
         or (e.label and labelled(e.label, slot))  # keyed by its name: "&id=19854910"
     ]
-    candidates = own + (asked_of if slot.optional else list(asked.entities))
+    candidates = own + (asked_of if slot.optional else entities)
     # a value keyed by the parameter's name first ("...&id=19854910" for :id), and a year
     # for a year's ("fiscal 2019")
     candidates.sort(key=lambda e: not (e.label and labelled(e.label, slot)))
@@ -387,6 +404,7 @@ def params_fill(
     settings_fill(slots, question, asked, platform_words, excluded, values, sources, platform_hosts)
     _pair_fill(slots, asked, values, sources)
     place_fill(slots, asked.text, excluded, values, sources)
+    date_fill(slots, asked.text, values, sources)
     _year_fill(slots, asked.text, values, sources)
     _example_said(slots, asked.text, values, sources)
     _count_fill(slots, asked.text, values, sources)
@@ -401,7 +419,7 @@ def params_fill(
                 # its default said ("on gitlab.com") suits no better than leaving it out
                 fit += 0 if value.casefold() == (slot.default or "").casefold() else suits
     keyed_settings(slots, asked, values, sources, used)
-    unsaid_fill(slots, values, sources)
+    unsaid_fill(slots, values, sources, asked.text)
     path = path_build(template, values)
     return FilledPath(path=path, params=values, sources=sources, fit=fit)
 

@@ -8,6 +8,7 @@ user would pick. The query asked for is, in order of trust:
   1100" for ``plz[]=1100``, "music show" for ``category=musicshow``)."""
 
 import itertools
+import json
 import re
 from collections import Counter
 from urllib.parse import unquote
@@ -30,8 +31,12 @@ PAIR_VALUE_RE = (
 def query_fill(
     slots: list[Slot], question: str, values: dict, sources: dict, hosts: tuple[str, ...] = ()
 ) -> None:
-    """Fill each parameter whose example is a query with the query the question asks for."""
+    """Fill each parameter whose example is a query with the query the question asks for, and
+    one whose example is a JSON object (a search's body) with the object the question writes."""
     for slot in slots:
+        if slot.name not in values and (body := _json_written(slot.example or "", question)):
+            values[slot.name], sources[slot.name] = body, "option"
+            continue
         pairs = _pairs(slot.example or "")
         if slot.name in values or not pairs:
             continue
@@ -93,3 +98,18 @@ def _pairs(example: str) -> list[tuple[str, str]]:
 
 def _parts(value: str) -> set[str]:
     return {part.casefold() for part in WORD_PART_RE.findall(value)}
+
+
+def _json_written(example: str, question: str) -> str:
+    """The JSON object the question writes out, where the example is one."""
+    if not example.startswith("{"):
+        return ""
+    decoder = json.JSONDecoder()
+    for match in re.finditer(r"\{", question):
+        try:
+            found, end = decoder.raw_decode(question, match.start())
+        except ValueError:
+            continue
+        if isinstance(found, dict) and found:
+            return question[match.start() : end]
+    return ""

@@ -192,10 +192,20 @@ def _region_fill(slots: list[Slot], question: str, values: dict, sources: dict) 
             values[slot.name], sources[slot.name] = value, "option"
 
 
+# A locale written as one: en-US, zh_CN, zh-Hans
+LOCALE_RE = re.compile(r"(?<![\w-])([a-z]{2}[-_](?:[A-Z]{2}|[A-Z][a-z]{3}))(?![\w-])")
+
+
 def _language_fill(slots: list[Slot], question: str, values: dict, sources: dict) -> None:
     """A language the question names ("the japanese version", 日文版) fills a parameter named
     for one that lists no values, as its two-letter code ("Locale ..., e.g. `ja`"), where the
-    example writes one so or none."""
+    example writes one so or none; a locale written out ("in en-US") fills one whose example
+    is a locale."""
+    written = set(LOCALE_RE.findall(question))
+    for slot in slots:
+        locale = LOCALE_RE.fullmatch(slot.example or slot.default or "")
+        if locale and len(written) == 1 and slot.chooses_language and slot.name not in values:
+            values[slot.name], sources[slot.name] = written.pop(), "option"
     open_slots = [
         slot
         for slot in slots

@@ -26,12 +26,12 @@ from django.db.models import Q
 
 from agent.routes.fit import (
     intent_said,
-    kind_said,
     route_about,
     route_fill,
     route_said,
     route_unconfigured,
 )
+from agent.routes.named import kind_said
 from catalog.models import Platform, Route
 from fetching.models import Outcome
 from fetching.paths import RoutePathRejected

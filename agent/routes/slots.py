@@ -49,6 +49,11 @@ ABOVE_RE = re.compile(r"above|[见見同]?上表|同上", re.I)
 # A label under another's: "价格指数 - 焦炭指数"
 PARENT_LABEL_RE = re.compile(r"(.+?)\s+[-\u2013\u2014>\uff1e]\s+")
 PARAM_TOKEN_RE = re.compile(r":\w+(\{[^}]*\})?\??")
+# A default and its label: "默认为 xijiayi, 即 [喜加一](https://...)", "默认为 `hot`, 即热门"
+DEFAULT_LABEL_RE = re.compile(
+    r"\u9ed8\u8ba4(?:\u4e3a|\u662f)?\s*`?([\w.\-]+)`?\s*[,\uff0c]\s*\u5373\s*"
+    r"\[?([^\]\s,\uff0c(\uff08`]{1,12})"
+)
 # The keys a query-shaped parameter lists: "Supported keys: `category`, `gender`"
 QUERY_KEY_RE = re.compile(r"`([A-Za-z][\w\[\]-]*)`")
 
@@ -77,6 +82,33 @@ class Slot:
     @property
     def takes_place(self) -> bool:
         return _takes_place(self.name, self.optional, self.choices)
+
+
+def _unled(template: str, name: str, choices: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Values listed with the route's own segments before the parameter (papers.cool's table
+    lists ``query/Detection`` for ``/papers/query/:keyword``): the parameter's part alone."""
+    segments = template.split(f"/:{name}", 1)[0].split("/")[1:]  # papers, query
+    lead = segments[-1] if len(segments) >= 2 else ""  # the namespace alone leads nothing
+    if not lead or ":" in lead:
+        return choices
+    return list(dict.fromkeys((label, v.removeprefix(f"{lead}/") or v) for label, v in choices))
+
+
+def _as_example(choices: list[tuple[str, str]], example: str | None) -> list[tuple[str, str]]:
+    """Values written by their labels where the example writes them so (穆迪's
+    ``report/企业&金融机构``, its options 0 企业, 1 金融机构): each label is the value."""
+    parts = re.split(r"[&,]", example or "")
+    labels = {label for label, _v in choices}
+    values = {v for _label, v in choices}
+    if not example or not all(p in labels and p not in values for p in parts):
+        return choices
+    return [(label, label) for label, _v in choices]
+
+
+def _default_labelled(text: str, default: str | None) -> list[tuple[str, str]]:
+    if not default or not (found := DEFAULT_LABEL_RE.search(text)) or found.group(1) != default:
+        return []
+    return [(default, default), (found.group(2), default)]
 
 
 def query_keys(description: str) -> list[str]:
@@ -143,6 +175,7 @@ def route_slots(template: str, parameters: object, description: str, example: st
         # thing's, a subject (its example's value would stand for what was not said)
         an_id = not optional and not choices and ID_SAID_RE.search(spec_text(spec)) is not None
         a_place = _takes_place(name, optional, choices)  # the place the asker names
+        default = default_of(name, spec, description)
         setting = (
             bool(choices)
             or keyed
@@ -155,9 +188,12 @@ def route_slots(template: str, parameters: object, description: str, example: st
                 regex=regex,
                 optional=optional,
                 description=spec_text(spec),
-                choices=list(choices),
+                # a default documented with its label ("默认为 xijiayi, 即 [喜加一](...)") is a
+                # value the question may name by it, whatever else the parameter takes
+                choices=_as_example(_unled(template, name, list(choices)), example_value)
+                or _default_labelled(spec_text(spec), default),
                 example=from_example.get(name),
-                default=default_of(name, spec, description),
+                default=default,
                 subject=not setting,
                 parents=parents.get(name, ()),
             )

@@ -147,7 +147,7 @@ def _alike(pairs: list[tuple[str, str]]) -> int:
     )
 
 
-def _value_header(cell: str) -> bool:
+def value_header(cell: str) -> bool:
     """A header naming a column of values: "Id", "value", 参数, or a parameter's name."""
     return bool(VALUE_HEADER_RE.fullmatch(cell) or PARAM_HEADER_RE.fullmatch(cell))
 
@@ -155,7 +155,7 @@ def _value_header(cell: str) -> bool:
 def _alternating(rows: list[list[str]]) -> bool:
     """Rows of labels and rows of values in turn (two rows are read so, unless the upper one
     heads columns: "| 公告类别 | colId |")."""
-    if len(rows) == 2 and any(_value_header(cell) for cell in rows[0]):
+    if len(rows) == 2 and any(value_header(cell) for cell in rows[0]):
         return False
     if len(rows) <= 2:
         return True
@@ -188,7 +188,7 @@ def _listed(rows: list[list[str]]) -> list[tuple[str, str]] | None:
     """Pairs of a one-value-a-row table, or None when no column reads as values."""
     body, slugs, width = _value_columns(rows)
     # of two columns of words, the one its header calls the value ("| Language | Id |")
-    named = [i for i in slugs if i < len(rows[0]) and _value_header(rows[0][i])]
+    named = [i for i in slugs if i < len(rows[0]) and value_header(rows[0][i])]
     slugs = named[:1] + [i for i in slugs if i not in named[:1]]
     labels = [i for i in range(width) if i not in slugs[:1]]
     if not slugs or not labels:

@@ -3,10 +3,16 @@ default (a listed value's label said as one: "English by default" is ``en``) or 
 value, a subject its default only beside a subject named; Hono's order kept (no optional left
 out before a given one); else the subject parameters to ask for (``SubjectMissing``)."""
 
+import re
+
 from agent.routes.slots import Slot, value_format
+from agent.vocabulary import ONE_OF_KIND_EN, ONE_OF_THEM_EN, UNNAMED_ZH
 from briefs import reasons
 from fetching.paths import RoutePathRejected
 
+ONE_OF_THEM_ZH = ("其中一个", "其中一种", "其中之一")
+# What a site's settings are called, whatever a parameter's description says: "有个栏目"
+SECTIONS_ZH = frozenset(str.split("栏目 板块 版块 分类 频道 类别 类型 专栏 排序"))
 NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
 
 
@@ -33,21 +39,43 @@ class SubjectMissing(RoutePathRejected):
         ]
 
 
-def unsaid_fill(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
-    """Fill what the question left to defaults, keep Hono's order, or refuse the route."""
+def unsaid_fill(
+    slots: list[Slot], values: dict[str, str], sources: dict[str, str], question: str = ""
+) -> None:
+    """Fill what the question left to defaults, keep Hono's order, or refuse the route: a
+    required setting with no default that the question leaves open ("有个栏目我想订阅", "one of
+    the exam types") is asked for, as a subject is, not read at its example."""
     named = any(s not in NOT_NAMED for s in sources.values())
+    open_kinds = [s for s in slots if _left_open(s, question) and s.name not in values]
     for slot in slots:
-        if slot.name in values or slot.optional:
+        if slot.name in values or slot.optional or slot in open_kinds:
             continue
-        if not slot.subject and (slot.default or slot.example):
-            values[slot.name] = slot.default or slot.example
-            sources[slot.name] = "default" if slot.default else "example"
+        default = _listed_default(slot)  # a value, not a label ("默认为 政务公开 > 政策解读")
+        if not slot.subject and (default or slot.example):
+            values[slot.name] = default or slot.example
+            sources[slot.name] = "default" if default else "example"
         elif slot.subject and slot.default and named:
             values[slot.name], sources[slot.name] = slot.default, "default"
-    missing = [s for s in slots if not s.optional and s.name not in values and s.subject]
+    wanted = [s for s in slots if s.subject or s in open_kinds]
+    missing = [s for s in wanted if not s.optional and s.name not in values]
     if missing:  # one with a default is asked for only when it alone is missing
         raise SubjectMissing([s for s in missing if not s.default] or missing)
     _close_gaps(slots, values, sources)
+
+
+def _left_open(slot: Slot, question: str) -> bool:
+    """A required setting with no default whose kind the question says only as one it does not
+    name: "有个栏目" (of 栏目代码), "one of the exam types", "one of them"."""
+    if slot.subject or slot.optional or _listed_default(slot) or not question:
+        return False
+    folded = question.casefold()
+    if ONE_OF_THEM_EN.search(folded) or ONE_OF_KIND_EN.search(folded):
+        return True
+    words = re.findall(r"[\u4e00-\u9fff]+", slot.description)
+    kinds = {w[i : i + 2] for w in words for i in range(len(w) - 1)} | SECTIONS_ZH
+    return any(f"{lead}{kind}" in question for lead in UNNAMED_ZH for kind in kinds) or any(
+        lead in question for lead in ONE_OF_THEM_ZH
+    )
 
 
 def _close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:

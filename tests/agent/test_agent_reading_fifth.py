@@ -11,8 +11,8 @@ import pytest
 
 from agent.platform import named_short
 from agent.routes.enums import asked_for, option_named
-from agent.routes.fit import kind_said
 from agent.routes.listed import inline_values
+from agent.routes.named import kind_said
 from agent.routes.params import params_fill
 from catalog.search import PlatformHit
 

@@ -11,8 +11,8 @@ from agent.platform import named_as_place, platforms_offline
 from agent.question import rewrite_offline
 from agent.reading import question_reading
 from agent.routes.entities import question_read
-from agent.routes.fit import kind_said
 from agent.routes.listed import inline_values
+from agent.routes.named import kind_said
 from agent.routes.params import params_fill
 from agent.routes.slots import route_words
 from agent.routes.tables import table_blocks

@@ -5,7 +5,8 @@ Against the real catalog snapshot."""
 import pytest
 
 from fetching.paths import path_confine
-from fetching.radar import Address, _source_match, page_addresses, radar_hits
+from fetching.radar import page_addresses, radar_hits
+from fetching.radar_match import Address, source_match
 
 
 @pytest.mark.parametrize(
@@ -62,7 +63,7 @@ def test_at_most_three_addresses_are_read():
     ],
 )
 def test_a_source_matches_segment_by_segment(source, segments, expected):
-    assert _source_match(source, Address("example.com", segments)) == expected
+    assert source_match(source, Address("example.com", segments)) == expected
 
 
 @pytest.mark.django_db
