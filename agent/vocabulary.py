@@ -143,6 +143,7 @@ UNNAMED_EN = frozenset(str.split("some certain particular specific someone someb
 UNNAMED_ZH = (
     *str.split("某个 某位 某些 某一 某人 哪个 哪位 那位 这位 有个 有一个 嗰个 嗰位"),
     *str.split("其中一个 其中一种 其中之一 我所在"),  # one of them; where I am
+    *str.split("某部 某本 某款 某篇 某首 某期"),  # some work: 某部动画
     *("\U00020bb6\u4e2a", "\U00020bb6\u4f4d"),
 )
 INDEFINITE_ZH = (

@@ -363,7 +363,18 @@ def question_read(
         if _topical(k, platform) and not describes(k.lower(), skip) and not own_host(k, hosts)
     ]
     found = [e for e in found if e.kind != "marked" or not askers_own(e.value, rest)]
+    # the start of the platform's name run together ("Barron's" of barronschina) names it
+    found = [e for e in found if not _name_start(e.value, platform)]
     return Asked(text=text, entities=_unique(_names_whole(found)), topic=tuple(topic))
+
+
+def _name_start(value: str, platform: set[str]) -> bool:
+    word = value.casefold()
+    return (
+        len(word) >= 4
+        and word.isalpha()
+        and any(name.startswith(word) and name != word and name.isalnum() for name in platform)
+    )
 
 
 def _formed_entity(formed: Formed, hosts: tuple[str, ...] = ()) -> Entity:

@@ -287,10 +287,16 @@ def offline_choice(
         f for f in filled if not f[3] or said[f[1].pk][0] or intent[f[1].pk] or f[2].names_subject
     ]
     named = [f for f in filled if f[2].names_subject]
-    if named and all(f[2].searches_only for f in named):
+    # (or words that suit the search's parameter poorly: "want to see newly disclosed reports")
+    if named and all(f[2].searches_only or f[2].fit < 0 for f in named):
         # "格隆汇快讯里有没有关于比亚迪的": a feed the question names (实时快讯) is read, and the
         # topic looked for in its items, rather than searched for on another route
-        feeds = [f for f in filled if not f[2].names_subject and feed_named(query, f[1])]
+        # (or by a word of its path: "hackerone hacktivity", /hackerone/hacktivity)
+        feeds = [
+            f
+            for f in filled
+            if not f[2].names_subject and (feed_named(query, f[1]) or path_said(query, f[1]))
+        ]
         feeds = feeds if not any(feed_named(query, f[1]) for f in named) else []
         if feeds:
             named, filled = [], feeds

@@ -305,3 +305,19 @@ def test_a_number_glued_to_the_kind_its_parameter_is_fills_it():
 def test_the_one_the_askers_follow_is_unnamed():
     assert subject_unnamed("a section of their site, the one our team reads")
     assert not subject_unnamed("the one and only official blog")
+
+
+def test_the_start_of_the_platforms_name_run_together_is_no_subject():
+    asked = question_read(
+        "Barron's Chinese edition, their latest", platform_words=("barronschina",), excluded=()
+    )
+
+    assert "Barron" not in {e.value for e in asked.entities}
+
+
+def test_some_work_left_unnamed_is_asked_for():
+    assert subject_unnamed(zh_simplified("想搜某部動畫的新集數"))
+
+
+def test_a_feed_its_path_names_beats_a_search_for_words_that_suit_the_search_poorly():
+    assert first_path("hackerone hacktivity, newly disclosed bugs") == "/hackerone/hacktivity"
