@@ -16,7 +16,7 @@ from collections.abc import Callable
 from agent.question import ZH_NUMBERS
 from agent.routes.concepts import SYNONYMS
 from agent.routes.words import GENERIC
-from agent.vocabulary import FILLER_ZH_SET, NEGATED_RE
+from agent.vocabulary import FILLER_ZH_SET, NEGATED_RE, ORDERED_BY_RE
 from catalog.search_terms import word_stem
 from catalog.segment import zh_simplified, zh_words
 
@@ -154,6 +154,8 @@ LABEL_ASIDE_RE = re.compile(r"\s*[(\uff08][^()\uff08\uff09]*[)\uff09]\s*")
 LABEL_PARTS_RE = re.compile(r"\s*[\uff0f\u3001]\s*")
 
 
+# How items are to be ordered: "sorted by newest", "按最新排"
+ORDERED_RES = re.compile(f"{ORDERED_BY_RE.pattern}|\u6309\\s*\\S{{1,6}}?\\s*\u6392", re.I)
 MISSPELT_MIN = 6  # letters a word has at least to be read misspelt
 
 
@@ -183,6 +185,8 @@ def option_named(
         return value
     question = HOME_PAGE_RE.sub(r"\1page", question)
     asked = _translated(question)  # 评论 names `comments`, "hot" names 热门
+    # the order asked for ("sorted by newest", 按最新排) asks for its word as such
+    ordered = _translated(" ".join(m.group(0) for m in ORDERED_RES.finditer(question)))
     said = _grams(question)
     best: tuple[float, bool, bool, bool, int, str] | None = None
     shared = _shared_grams(choices)
@@ -207,8 +211,10 @@ def option_named(
             if not grams or len(text.strip()) < 2:
                 continue
             # 「最新」那个分类: quoted, a word said in passing is the label asked for
-            asked_as_such = (text.isascii() and asked_for(text, question)) or _quoted(
-                text, question
+            asked_as_such = (
+                (text.isascii() and asked_for(text, question))
+                or _quoted(text, question)
+                or bool(grams & ordered)
             )
             if passing and not loose and not asked_as_such:
                 continue

@@ -6,6 +6,7 @@ import pytest
 from agent.routes.dates import date_said
 from agent.routes.documented import default_of
 from agent.routes.entities import question_read
+from agent.routes.enums import option_named
 from agent.routes.fit import _zh_said
 from agent.routes.forms import forms_read
 from agent.routes.listed import inline_values
@@ -321,3 +322,13 @@ def test_some_work_left_unnamed_is_asked_for():
 
 def test_a_feed_its_path_names_beats_a_search_for_words_that_suit_the_search_poorly():
     assert first_path("hackerone hacktivity, newly disclosed bugs") == "/hackerone/hacktivity"
+
+
+@pytest.mark.parametrize(
+    "question", ["their discovery feed sorted by newest", "发现页按最新排的图片"]
+)
+def test_the_order_asked_for_names_a_value_said_in_passing(question):
+    choices = [("热门", "hot"), ("推荐", "recommend"), ("最新", "recent")]
+
+    assert option_named(question, choices, loose=False) == "recent"
+    assert option_named("their discovery feed, the newest", choices, loose=False) is None
