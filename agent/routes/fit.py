@@ -10,6 +10,7 @@ import functools
 import re
 
 from agent.question import EN_STOP
+from agent.regions import REGIONS, regions_said
 from agent.routes.entities import Asked
 from agent.routes.enums import label_said
 from agent.routes.forms import address_host
@@ -22,11 +23,9 @@ from agent.routes.unsaid import NOT_NAMED
 from agent.routes.words import GENERIC
 from agent.vocabulary import (
     LATIN_WORD_RE,
-    REGIONS,
     asked_intents,
     intents_of,
     plural_stem,
-    regions_said,
 )
 from catalog.models import Platform, Route
 from catalog.search_fields import script_parts

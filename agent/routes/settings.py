@@ -7,6 +7,7 @@ import re
 from itertools import pairwise
 
 from agent.question import EN_STOP
+from agent.regions import REGION_ALIASES, regions_said
 from agent.routes.concepts import SYNONYMS
 from agent.routes.entities import Asked, marked_after
 from agent.routes.enums import option_named, option_widened, said_within
@@ -14,7 +15,7 @@ from agent.routes.forms import DOMAIN_RE
 from agent.routes.platform_names import platform_blank
 from agent.routes.slots import ID_SAID_RE, Slot, shape_of, words_of
 from agent.routes.words import usable
-from agent.vocabulary import NEGATED_RE, REGION_ALIASES, RESIDENCE_RE, regions_said
+from agent.vocabulary import NEGATED_RE, RESIDENCE_RE
 
 # A parameter named for a country or region (by its last word) takes the one the question names.
 REGION_PARAMS = frozenset(str.split("country region area market store"))

@@ -5,8 +5,8 @@ named by 吧 with no platform named. Against the real catalog snapshot, offline.
 
 import pytest
 
+from agent.regions import regions_said
 from agent.routes.forms import Formed, forms_read
-from agent.vocabulary import regions_said
 from tests.agent.test_agent_route_offline import first_path, route
 
 pytestmark = pytest.mark.django_db
