@@ -252,6 +252,8 @@ def value_format(slot: Slot) -> str:
     never its value. Stored in English whatever language is active (``briefs.reasons.need_format``
     reads it in the reader's)."""
     shape = shape_of(slot.example)
+    if shape == "pair" and (slot.example or "").count("/") >= 2:  # www/zwgk/zcjd/jd
+        return noop("a path as it appears in the site's address")
     if shape == "pair":
         return noop("owner/name")
     if shape == "number":

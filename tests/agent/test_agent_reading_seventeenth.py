@@ -12,7 +12,7 @@ from agent.routes.forms import forms_read
 from agent.routes.listed import inline_values
 from agent.routes.params import _kind_said_before, params_fill
 from agent.routes.queries import query_fill
-from agent.routes.slots import Slot, route_slots
+from agent.routes.slots import Slot, route_slots, value_format
 from agent.routes.unsaid import SubjectMissing, unsaid_fill
 from agent.vocabulary import subject_unnamed
 from catalog.search_terms import entities_split
@@ -332,3 +332,11 @@ def test_the_order_asked_for_names_a_value_said_in_passing(question):
 
     assert option_named(question, choices, loose=False) == "recent"
     assert option_named("their discovery feed, the newest", choices, loose=False) is None
+
+
+def test_a_path_of_many_segments_is_asked_for_as_a_path_not_owner_name():
+    [slot] = route_slots("/ex/:path{.+}", {"path": "路径"}, "", "/ex/www/zwgk/zcjd/jd")
+    [pair] = route_slots("/ex/:repo{.+}", {"repo": "Repository"}, "", "/ex/vercel/next.js")
+
+    assert value_format(slot) == "a path as it appears in the site's address"
+    assert value_format(pair) == "owner/name"
