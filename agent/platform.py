@@ -30,7 +30,7 @@ from agent.routes.setup import platforms_waiting
 from briefs import reasons
 from catalog.abbreviations import said_initials
 from catalog.models import Platform
-from catalog.search import PlatformHit, search_catalog, word_common
+from catalog.search import PlatformHit, search_catalog, words_common
 from catalog.search_fields import registrable_domain
 from fetching.paths import UTILITY_NAMESPACES
 
@@ -134,9 +134,12 @@ def named_as_word(candidate: PlatformHit, query: str) -> bool:
     return bool(said) and all(word.islower() for word in said)
 
 
-def common_names(candidates: list[PlatformHit]) -> frozenset[str]:
-    """The candidates whose name is a word common in the catalog's text (Threads)."""
-    return frozenset(c.namespace for c in candidates if word_common(c.name))
+def common_names(candidates: list[PlatformHit], query: str) -> frozenset[str]:
+    """The candidates named as a plain word whose name is a word common in the catalog's text
+    (Threads); the index is read only when one is named so."""
+    said = [c for c in candidates if named_as_word(c, query)]
+    common = words_common(c.name for c in said) if said else frozenset()
+    return frozenset(c.namespace for c in said if c.name in common)
 
 
 def platforms_offline(
@@ -153,12 +156,13 @@ def platforms_offline(
     two platforms it names, the one it names as the place to read comes first ("microsoft 组织在
     GitHub 上的事件": GitHub, where Microsoft is the subject), and a top one named only as
     what to look for ("bing search results for openwrt") or as a plain word ("the hot
-    threads") gives way to one named as a source."""
+    threads") gives way to one named as a source (``common``: the candidates named so, from
+    ``common_names``)."""
 
     # the top one named only as what to look for, or only as a plain word, gives way to
     # another named as a source
-    def as_word(c: PlatformHit) -> bool:
-        return c.namespace in common and named_as_word(c, query)
+    def as_word(c: PlatformHit) -> bool:  # see ``common_names``
+        return c.namespace in common
 
     if named_as_topic(candidates[0], query) or as_word(candidates[0]):
         sources = [c for c in candidates if named(c) and not named_as_topic(c, query)]
@@ -392,7 +396,7 @@ async def node_platform(ctx: RunContext) -> bool:
         return False
     offered = [c.namespace for c in candidates]
     strengths = await sync_to_async(ctx.reading.platforms_named)()
-    common = await sync_to_async(common_names)(candidates)
+    common = await sync_to_async(common_names)(candidates, ctx.rewrite.query)
 
     def call():
         listing = "\n".join(f"- {c.namespace}: {c.name} (score {c.score:.2f})" for c in candidates)

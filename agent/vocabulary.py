@@ -139,10 +139,13 @@ ZH_KIND_NOUNS = {
 # Words that say a subject is there but left unnamed ("some GitHub user", "某位 UP 主"): such a
 # question asks for one, it is not read as asking for no one.
 UNNAMED_EN = frozenset(str.split("some certain particular specific someone somebody"))
+# "想订阅其中一种": one of things just said, none named
+ONE_OF_THEM_ZH = ("其中一个", "其中一种", "其中之一")
 # and Cantonese's 嗰个 ("that one"), as the simplifier writes it too
 UNNAMED_ZH = (
     *str.split("某个 某位 某些 某一 某人 哪个 哪位 那位 这位 有个 有一个 嗰个 嗰位"),
-    *str.split("其中一个 其中一种 其中之一 我所在"),  # one of them; where I am
+    *ONE_OF_THEM_ZH,
+    "我所在",  # where I am
     *str.split("某部 某本 某款 某篇 某首 某期"),  # some work: 某部动画
     *("\U00020bb6\u4e2a", "\U00020bb6\u4f4d"),
 )

@@ -425,7 +425,10 @@ def platforms_named(question: str) -> list[tuple[str, float]]:
 COMMON_IDF = 5.0
 
 
-def word_common(word: str) -> bool:
-    """``word`` is a word of the catalog's text at large, not one platform's name."""
+def words_common(words: Iterable[str]) -> frozenset[str]:
+    """Those of ``words`` that are words of the catalog's text at large, not one platform's
+    name."""
     index = search_index_current()
-    return index.idf.get(word_stem(word.casefold()), COMMON_IDF) < COMMON_IDF
+    return frozenset(
+        w for w in words if index.idf.get(word_stem(w.casefold()), COMMON_IDF) < COMMON_IDF
+    )

@@ -16,7 +16,7 @@ page and "新时评": its 时评; the events of type release for "new releases")
 
 from agent.context import RunContext
 from agent.routes.fit import route_intents, route_reading, route_said
-from agent.routes.queries import query_fill
+from agent.routes.queries import query_fill, takes_query
 from agent.routes.settings import settings_fill
 from agent.routes.slots import route_slots
 from catalog.models import Route
@@ -85,7 +85,7 @@ def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
     slots = route_slots(route.path, route.parameters, route.description, route.example)
     given = dict(hit.values)
     open_slots = [s for s in slots if s.name not in given]
-    if not any(s.choices or "=" in (s.example or "") for s in open_slots):
+    if not any(s.choices or takes_query(s) for s in open_slots):
         return hit.path
     words, excluded, hosts = route_reading(route)
     asked = ctx.reading.route_subjects(words, excluded, hosts)

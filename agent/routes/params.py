@@ -253,18 +253,17 @@ def _subject_value(
     # "Team Vitality (page Team_Vitality)": the value given whole beats a part of it
     quoted = [e.value for e in asked.entities if e.kind == "quoted"]
     own = [o for o in own if not any(o.value in q and o.value != q for q in quoted)]
+    kinds = [_kind_before(e.value, slot, asked.text) for e in asked.entities]
     # a number right after the kind its parameter is ("社群27") is marked as its value
     entities = [
-        replace(e, marked=True)
-        if e.kind == "number" and CJK_RE.match(_kind_before(e.value, slot, asked.text))
-        else e
-        for e in asked.entities
+        replace(e, marked=True) if e.kind == "number" and CJK_RE.match(kind) else e
+        for e, kind in zip(asked.entities, kinds, strict=True)
     ]
     asked_of = [
         e
-        for e in entities
+        for e, kind in zip(entities, kinds, strict=True)
         if _asked_of(e, slot)
-        or _kind_said_before(e.value, slot, asked.text)
+        or kind
         or (e.label and labelled(e.label, slot))  # keyed by its name: "&id=19854910"
     ]
     candidates = own + (asked_of if slot.optional else entities)

@@ -18,11 +18,11 @@ from agent.routes.slots import Slot, query_keys
 # A part of a value the question must say: a word of five letters or more, or a number of
 # three digits or more (a postcode, a year), said whole
 WORD_PART_RE = re.compile(r"[^\W\d_]{5,}|\d{3,}")
-# A key's value written after it: "=value", or a name or an id after a space
 # A link with a query: its host and its query
 LINK_QUERY_RE = re.compile(
     r"(?:https?://)?((?:[\w-]+\.)+[a-z]{2,12})[^\s?#]*\?([^\s#\uff0c\u3002]+)", re.I
 )
+# A key's value written after it: "=value", or a name or an id after a space
 PAIR_VALUE_RE = (
     r"\s*=\s*([^\s&,;\uff0c\u3002\u3001)\uff09]+)|\s+((?=[\w-]*\d)[\w-]{2,}|[A-Z][\w-]+)"
 )
@@ -44,6 +44,12 @@ def query_fill(
         query = _linked_query(question, hosts) or _chosen(pairs, keys, question)
         if query:
             values[slot.name], sources[slot.name] = query, "option"
+
+
+def takes_query(slot: Slot) -> bool:
+    """The parameter is written as a query or a JSON body, as its example shows."""
+    example = slot.example or ""
+    return bool(_pairs(example)) or example.startswith("{")
 
 
 def _chosen(pairs: list[tuple[str, str]], keys: list[str], question: str) -> str:

@@ -6,11 +6,10 @@ out before a given one); else the subject parameters to ask for (``SubjectMissin
 import re
 
 from agent.routes.slots import Slot, value_format
-from agent.vocabulary import ONE_OF_KIND_EN, ONE_OF_THEM_EN, UNNAMED_ZH
+from agent.vocabulary import ONE_OF_KIND_EN, ONE_OF_THEM_EN, ONE_OF_THEM_ZH, UNNAMED_ZH
 from briefs import reasons
 from fetching.paths import RoutePathRejected
 
-ONE_OF_THEM_ZH = ("其中一个", "其中一种", "其中之一")
 # What a site's settings are called, whatever a parameter's description says: "有个栏目"
 SECTIONS_ZH = frozenset(str.split("栏目 板块 版块 分类 频道 类别 类型 专栏 排序"))
 NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
