@@ -34,7 +34,11 @@ TABLE_POINTER_RE = re.compile(r"下表|表格|如下|以下|table|below", re.I)
 # A caption naming a query key in parentheses at its end: "游戏集合 (collection)"
 QUERY_KEY_CAPTION_RE = re.compile(r"[(\uff08]([A-Za-z_][\w\[\]]{0,30})[)\uff09]\s*$")
 # A description's page to subscribe to, linked, and the route path it shows for it
-PARAGRAPH_RE = re.compile(r"\n\s*\n|\n(?=\s*[-*] )")
+PARAGRAPH_RE = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*]|\d+\.) )")
+# or, with no link, the page an item of a list names first ("1. 新闻快讯页面的链接中 ...")
+LEAD_LABEL_RE = re.compile(
+    r"\s*\d+\.\s+([^`\n,:\uff0c\uff1a\u3002]{2,20}?)(?:\u9875\u9762|\u9875|\u7684\u94fe\u63a5)"
+)
 PAGE_LINK_RE = re.compile(r"\[([^\]`]+)\]\(https?://[^)\s]+\)")
 SHOWN_PATH_RE = re.compile(r"`(/[^`\s]+)`")
 LABEL_JOIN_RE = re.compile(r"\s+[-\u2013\u2014/]\s+")
@@ -47,7 +51,7 @@ MARKUP_VALUE_RE = re.compile(r"[`<>*]")
 NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 DEFAULT_RES = [
     re.compile(r"默认(?:为|是|值为|值是|[:\uff1a])?\s*`?([\w.\-]+)`?"),
-    re.compile(r"defaults?(?: value)?(?: is| to|:)\s*`?([\w.\-]+)`?", re.I),
+    re.compile(r"defaults?(?: value)?(?: is| to|:|\s*=)\s*`?([\w.\-]+)`?", re.I),
     re.compile(r"\bfills? in (?:the )?`?([\w.\-]+)`?", re.I),
     re.compile(r"`([\w.\-]+)`\s*(?:by default|as (?:the )?default)", re.I),  # "`0` by default"
     re.compile(r"\b([A-Za-z][\w.\-]*) by default", re.I),  # "English by default": a label
@@ -275,8 +279,8 @@ def linked_pages(template: str, description: str) -> dict[str, list[tuple[str, s
     one page only takes it by a label of its parts ("肿瘤 - NSCLC", not "Potplayer Update
     History": the route's own name labels no value)."""
     found: list[tuple[str, bool, dict[str, str], str]] = []
-    for paragraph in PARAGRAPH_RE.split(description):
-        link = PAGE_LINK_RE.search(paragraph)
+    for paragraph in _paragraphs(description):
+        link = PAGE_LINK_RE.search(paragraph) or LEAD_LABEL_RE.match(paragraph)
         shown = [template_values(template, unquote(p)) for p in SHOWN_PATH_RE.findall(paragraph)]
         if link and (shown := [values for values in shown if values]):
             label, parts = LABEL_JOIN_RE.subn(" ", link.group(1))
@@ -295,6 +299,18 @@ def linked_pages(template: str, description: str) -> dict[str, list[tuple[str, s
         name: [(label, value) for parts, label, value in shown if parts or len(shown) >= 2]
         for name, shown in pages.items()
     }
+
+
+def _paragraphs(description: str) -> list[str]:
+    """The description's paragraphs, a paragraph of lines that each link a page and show its
+    path ("若订阅 [热点聚焦](...)... 路由为 `/keylol/f161-1`" a line, then its sub-category's)
+    as its lines."""
+    found = []
+    for paragraph in PARAGRAPH_RE.split(description):
+        lines = paragraph.split("\n")
+        each = [line for line in lines if PAGE_LINK_RE.search(line) and SHOWN_PATH_RE.search(line)]
+        found.extend(each if len(each) >= 2 else [paragraph])
+    return found
 
 
 def _held(value: str, address: str) -> bool:

@@ -10,6 +10,7 @@ question says the value itself as what it asks for ("*newest* stories" names ``n
 site's home as a whole: a value that says only "front" is not asked for.
 """
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -81,7 +82,15 @@ def _grams(text: str) -> set[str]:
     return grams
 
 
-def _translated(question: str) -> set[str]:
+def said_translated(question: str, name: str) -> bool:
+    """Every word of ``name`` (a route's name) is said by the question in either language:
+    临时展览 says "Temporary Exhibitions"."""
+    grams = _grams(name)
+    return bool(grams) and grams <= _translated(question)
+
+
+@functools.lru_cache(maxsize=256)
+def _translated(question: str) -> frozenset[str]:
     """The question's grams, plus the other-language words of each concept it names."""
     said = _grams(question)
     grams = set(said)
@@ -92,7 +101,7 @@ def _translated(question: str) -> set[str]:
         if any(w in low if not w.isascii() or " " in w else _grams(w) <= said for w in words):
             for word in words:
                 grams |= _grams(word)
-    return grams
+    return frozenset(grams)
 
 
 def said_within(question: str, apart: str) -> Callable[[str], bool]:

@@ -12,9 +12,9 @@ import re
 from agent.question import EN_STOP
 from agent.regions import REGIONS, regions_said
 from agent.routes.entities import Asked
-from agent.routes.enums import label_said
+from agent.routes.enums import label_said, said_translated
 from agent.routes.forms import address_host
-from agent.routes.named import NAME_WORD_RE, kind_said, name_said
+from agent.routes.named import NAME_WORD_RE, kind_said, name_said, words_joined
 from agent.routes.params import FilledPath, params_fill
 from agent.routes.platform_names import platform_blank
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
@@ -203,7 +203,7 @@ def _name_words(route: Route) -> list[str]:
 def _words_said(query: str, words: list[str]) -> bool:
     # 生命科学学院的通知公告 says 生命科学学院通知公告
     asked = query.casefold().replace("\u7684", "")
-    latin = set(LATIN_WORD_RE.findall(asked))
+    latin = set(LATIN_WORD_RE.findall(asked)) | words_joined(asked)
     return all(w in latin if w.isascii() else _zh_said(w, asked) for w in words)
 
 
@@ -229,6 +229,8 @@ def said_whole(query: str, route: Route, path: FilledPath) -> int:
     name = _name_words(route)
     apart = platform_blank(query, platform_words(route.platform))  # 关键评论网 says no 评论
     length = len("".join(name)) if name and _words_said(apart, name) else 0
+    # said only in the other language (临时展览: "Temporary Exhibitions"), it weighs least
+    length = length or int(bool(name) and said_translated(apart, " ".join(name)))
     chosen = [k for k, source in path.sources.items() if source == "option"]
     if chosen:
         slots = route_slots(route.path, route.parameters, route.description, route.example)

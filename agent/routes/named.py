@@ -6,6 +6,7 @@
   question names.
 """
 
+import itertools
 import re
 
 from agent.question import EN_STOP
@@ -45,6 +46,7 @@ def name_said(
     asked = question.casefold()
     # "I want to *follow* it" asks for a feed, it names no Following route
     latin = set(LATIN_WORD_RE.findall(asked)) - SUBSCRIBING
+    joined = words_joined(asked)
     said = unsaid = 0
     name = platform_blank(route_name, platform_words).casefold()
     for marker in (m for m in AUTHOR_MARKERS if CJK_RE.search(m)):  # UP 主, 用户: whose feed
@@ -55,9 +57,11 @@ def name_said(
             content = "" if word in GENERIC or word in EN_STOP else word
         else:
             content = zh_content(word)
-        said += bool(content) and _word_said(content, latin, asked)
+        said += bool(content) and (content in joined or _word_said(content, latin, asked))
         qualifier = "" if word in EN_KIND_NOUNS and word[:4] in taken else _qualifier(word)
-        unsaid += bool(qualifier) and not _word_said(qualifier, latin, asked)
+        unsaid += bool(qualifier) and not (
+            qualifier in joined or _word_said(qualifier, latin, asked)
+        )
     return said, unsaid
 
 
@@ -110,7 +114,23 @@ def _descriptions(parameters: object) -> list[str]:
     return [t for t in texts if isinstance(t, str)]
 
 
+def words_joined(asked: str) -> set[str]:
+    """Each two Latin words in a row of a (case-folded) question, run together: "hot links"
+    says a route's Hotlinks."""
+    words = LATIN_WORD_RE.findall(asked)
+    return {a + b for a, b in itertools.pairwise(words) if a.isalpha() and b.isalpha()}
+
+
 def _word_said(word: str, latin: set[str], asked: str) -> bool:
     if word.isascii():
-        return word in latin or any(w[:4] == word[:4] for w in latin if min(len(w), len(word)) >= 4)
+        return (
+            word in latin
+            or any(w[:4] == word[:4] for w in latin if min(len(w), len(word)) >= 4)
+            # "what she has been liking" says Likes
+            or any(
+                word.rstrip("s") in (w[:-3], w[:-3] + "e")
+                for w in latin
+                if len(w) >= 6 and w.endswith("ing")
+            )
+        )
     return any(word[i : i + 2] in asked for i in range(max(1, len(word) - 1)))

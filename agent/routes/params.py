@@ -26,6 +26,7 @@ from agent.question import EN_STOP
 from agent.routes.dates import date_fill
 from agent.routes.entities import Asked, Entity, marked_after, question_read
 from agent.routes.forms import CJK_RE, DOMAIN_RE, TICKER_RE
+from agent.routes.pathed import path_fill
 from agent.routes.places import place_fill
 from agent.routes.queries import query_fill
 from agent.routes.settings import keyed_settings, labelled, settings_fill
@@ -57,6 +58,20 @@ COUNT_SAID_RE = re.compile(
     r"(?<![\d.])(\d{1,3})\s*(?:entries|items|posts|articles|results|stories|\u6761|\u7bc7)", re.I
 )
 COUNT_PARAMS = frozenset({"count", "limit", "num", "size"})
+# A span of time said as a count of its unit ("the last 7 days", "最近3天"), by the parameter
+# named for the unit
+SPAN_SAID = {
+    "day": re.compile(
+        r"(?<![\d.])(\d{1,3})\s*(?:-\s*)?days?\b|(?<![\d.\u6708])(\d{1,3})\s*\u5929", re.I
+    ),
+    "hour": re.compile(
+        r"(?<![\d.])(\d{1,3})\s*(?:-\s*)?hours?\b|(?<![\d.])(\d{1,3})\s*\u5c0f\u65f6", re.I
+    ),
+    "week": re.compile(
+        r"(?<![\d.])(\d{1,2})\s*(?:-\s*)?weeks?\b|(?<![\d.])(\d{1,2})\s*(?:\u5468|\u661f\u671f)",
+        re.I,
+    ),
+}
 YEAR_RE = re.compile(r"(?:19|20)\d{2}")  # a year said as such: 2023
 SAID_YEAR_RE = re.compile(r"(?<![\d\-/.])((?:19|20)\d{2})(?![\d\-/.])")  # not in a date
 
@@ -187,6 +202,11 @@ def _count_fill(slots: list[Slot], text: str, values: dict, sources: dict) -> No
         if said and slot.name not in values and set(words_of(slot.name)[-1:]) & COUNT_PARAMS:
             values[slot.name], sources[slot.name] = said.group(1), "option"
             return
+    for slot in slots:
+        unit = plural_stem(words_of(slot.name)[-1]) if words_of(slot.name) else ""
+        spans = {a or b for a, b in SPAN_SAID[unit].findall(text)} if unit in SPAN_SAID else ()
+        if slot.name not in values and len(spans) == 1:
+            values[slot.name], sources[slot.name] = spans.pop(), "option"
 
 
 def _fit(entity: Entity, slot: Slot) -> int:
@@ -400,6 +420,7 @@ def params_fill(
     values: dict[str, str] = {}
     sources: dict[str, str] = {}
     query_fill(slots, question, values, sources, platform_hosts)
+    path_fill(slots, template, question, values, sources)
     settings_fill(slots, question, asked, platform_words, excluded, values, sources, platform_hosts)
     _pair_fill(slots, asked, values, sources)
     place_fill(slots, asked.text, excluded, values, sources)

@@ -25,7 +25,26 @@ SECTION_WORDS = ("category", "section", "channel", "column", "topic")
 SLUG_WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")
 # A parameter named for a language, and the languages' names in the concepts' rows.
 LANGUAGE_NAMES = frozenset(
-    str.split("chinese english japanese german french korean spanish russian portuguese arabic")
+    str.split(
+        "chinese english japanese german french korean spanish russian portuguese arabic"
+        " italian vietnamese thai indonesian turkish dutch polish ukrainian"
+    )
+)
+# The codes of languages whose rows of concepts leave them out, as words they would be read as
+# ("id" of an app id, "uk", "th")
+CODES = dict(
+    pair.split(":")
+    for pair in str.split(
+        "vietnamese:vi thai:th indonesian:id turkish:tr dutch:nl polish:pl ukrainian:uk"
+    )
+)
+# A language's three-letter code (ISO 639-2/B) where a site writes one so: swissinfo's ``eng``
+THREE_LETTER = dict(
+    pair.split(":")
+    for pair in str.split(
+        "zh:chi en:eng ja:jpn de:ger fr:fre ko:kor es:spa ru:rus pt:por ar:ara it:ita vi:vie"
+        " th:tha id:ind tr:tur nl:dut pl:pol uk:ukr"
+    )
 )
 
 
@@ -207,27 +226,47 @@ def _language_fill(slots: list[Slot], question: str, values: dict, sources: dict
         locale = LOCALE_RE.fullmatch(slot.example or slot.default or "")
         if locale and len(written) == 1 and slot.chooses_language and slot.name not in values:
             values[slot.name], sources[slot.name] = written.pop(), "option"
-    open_slots = [
-        slot
-        for slot in slots
-        if slot.name not in values
-        and not slot.choices
-        and slot.chooses_language
-        and re.fullmatch(r"(?:[a-z]{2})?", slot.example or slot.default or "")
-    ]
-    if not open_slots:
+    wanting = [slot for slot in slots if slot.name not in values and slot.chooses_language]
+    if not wanting:
         return  # read the question's languages only for a parameter that takes one
     said = NEGATED_RE.sub(" ", question).casefold()  # "I can't read Japanese" asks for none
     codes = [
         code
         for row in SYNONYMS
         if LANGUAGE_NAMES & set(row)
-        and (code := next((w for w in row if re.fullmatch(r"[a-z]{2}", w)), None))
-        and any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", said) for w in row if len(w) > 2)
+        and (
+            code := next((w for w in row if re.fullmatch(r"[a-z]{2}", w)), None)
+            or next((CODES[w] for w in row if w in CODES), None)
+        )
+        and any(
+            re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", said)
+            for w in row
+            if len(w) > 2 or not w.isascii()
+        )
     ]
-    if len(codes) == 1:
-        for slot in open_slots:
-            values[slot.name], sources[slot.name] = codes[0], "option"
+    for slot in wanting if len(codes) == 1 else ():
+        if code := _written_as(slot, codes[0]):
+            values[slot.name], sources[slot.name] = code, "option"
+
+
+def _written_as(slot: Slot, code: str) -> str | None:
+    """A language's code as the parameter writes it: the one listed value that is it (``vi``
+    labelled Tiếng Việt; not one of ``zh-Hans`` and ``zh-Hant``), else in two letters or three
+    as its example or default does."""
+    if slot.choices:
+        codes = (code, THREE_LETTER.get(code, code))
+        listed = {v for _label, v in slot.choices if v.casefold().split("-")[0] in codes}
+        return listed.pop() if len(listed) == 1 else None
+    form = _code_form(slot.example or slot.default or "")
+    return THREE_LETTER.get(code) if form == "three" else code if form == "two" else None
+
+
+def _code_form(written: str) -> str | None:
+    """How a language parameter's example or default writes a language: by two letters (or
+    none written), by three (``eng``), or as neither."""
+    if re.fullmatch(r"(?:[a-z]{2})?", written):
+        return "two"
+    return "three" if written in THREE_LETTER.values() else None
 
 
 def _spread(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:

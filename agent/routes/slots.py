@@ -119,6 +119,11 @@ def query_keys(description: str) -> list[str]:
     return QUERY_KEY_RE.findall(description.split("keys", 1)[-1])
 
 
+def _names_itself(name: str, text: str) -> bool:
+    """The description calls the parameter by its name in backquotes: "即为`column` 参数"."""
+    return re.search(rf"`{re.escape(name)}`\s*(?:\u53c2\u6570|parameter)", text, re.I) is not None
+
+
 def _takes_place(name: str, optional: bool, choices: list) -> bool:
     """A required area, none listed ("/air/:area", xian): the place the asker names."""
     return not optional and not choices and words_of(name)[-1:] == ["area"]
@@ -166,6 +171,10 @@ def route_slots(template: str, parameters: object, description: str, example: st
                 or (pages if len(pages) >= 2 or optional else [])
             )
         )
+        # "最后的 `column=0` 即为`column` 参数": the parameter's own name, said to be one, is
+        # none of its values (填入 `pre` 以包含预发布版本 lists one)
+        if _names_itself(name, spec_text(spec)):
+            choices = [(label, v) for label, v in choices if v.casefold() != name.casefold()]
         words = words_of(name)
         # A setting's name (status) with an example naming one thing (a tweet's id) is a subject.
         named_setting = bool(words) and words[-1] in SETTING_WORDS

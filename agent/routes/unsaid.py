@@ -6,12 +6,30 @@ out before a given one); else the subject parameters to ask for (``SubjectMissin
 import re
 
 from agent.routes.slots import Slot, value_format
-from agent.vocabulary import ONE_OF_KIND_EN, ONE_OF_THEM_EN, ONE_OF_THEM_ZH, UNNAMED_ZH
+from agent.vocabulary import (
+    ONE_OF_KIND_EN,
+    ONE_OF_THEM_EN,
+    ONE_OF_THEM_ZH,
+    SETTING_KINDS_EN,
+    UNNAMED_ZH,
+)
 from briefs import reasons
+from catalog.segment import zh_simplified
 from fetching.paths import RoutePathRejected
 
 # What a site's settings are called, whatever a parameter's description says: "有个栏目"
 SECTIONS_ZH = frozenset(str.split("栏目 板块 版块 分类 频道 类别 类型 专栏 排序"))
+# An optional setting said as one the asker has in mind but does not name: "one particular
+# section", "the image style I prefer", "in my own language" (KIND stands for its kinds)
+PARTICULAR_EN = (
+    r"\b(?:some|certain|particular|specific)\s+(?:[\w.'-]+\s+){0,2}?(?:KIND)\b",
+    r"\bmy\s+own\s+(?:KIND)\b",
+    r"\b(?:the|my|our)\s+(?:[\w.'-]+\s+){0,2}?(?:KIND)\s+(?:that\s+)?(?:i|we)\s+"
+    r"(?:prefer|like|use|want|follow|read|need|pick|chose|choose)\b",
+)
+SECTIONS_EN = SETTING_KINDS_EN | {"cate", "type", "channel", "tab"}
+OPEN_KINDS_EN = SECTIONS_EN | {"language", "style", "region", "city", "forum"}
+PARTICULAR_ZH = ("某个", "某一", "某种", "有个", "其中一个")
 NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
 
 
@@ -45,7 +63,11 @@ def unsaid_fill(
     required setting with no default that the question leaves open ("有个栏目我想订阅", "one of
     the exam types") is asked for, as a subject is, not read at its example."""
     named = any(s not in NOT_NAMED for s in sources.values())
-    open_kinds = [s for s in slots if _left_open(s, question) and s.name not in values]
+    open_kinds = [
+        s
+        for s in slots
+        if s.name not in values and (_left_open(s, question) or _particular(s, question))
+    ]
     for slot in slots:
         if slot.name in values or slot.optional or slot in open_kinds:
             continue
@@ -56,7 +78,7 @@ def unsaid_fill(
         elif slot.subject and slot.default and named:
             values[slot.name], sources[slot.name] = slot.default, "default"
     wanted = [s for s in slots if s.subject or s in open_kinds]
-    missing = [s for s in wanted if not s.optional and s.name not in values]
+    missing = [s for s in wanted if (not s.optional or s in open_kinds) and s.name not in values]
     if missing:  # one with a default is asked for only when it alone is missing
         raise SubjectMissing([s for s in missing if not s.default] or missing)
     _close_gaps(slots, values, sources)
@@ -77,6 +99,28 @@ def _left_open(slot: Slot, question: str) -> bool:
     )
 
 
+def _particular(slot: Slot, question: str) -> bool:
+    """An optional parameter of a kind the question says it has one in mind of, unnamed:
+    "some category", "one particular section", "the image style I prefer", 某个分类."""
+    if not slot.optional or not question:
+        return False
+    words = {slot.name.casefold(), *re.findall(r"[a-z]{4,}", slot.description.casefold())}
+    simple = zh_simplified(slot.description)
+    zh_kinds = {
+        w[i : i + 2] for w in re.findall(r"[\u4e00-\u9fff]+", simple) for i in range(len(w) - 1)
+    }
+    sections = bool(words & SECTIONS_EN) or bool(zh_kinds & SECTIONS_ZH)
+    kinds = (words & OPEN_KINDS_EN) | (SETTING_KINDS_EN if sections else set())
+    if kinds and any(
+        re.search(pattern.replace("KIND", "|".join(sorted(kinds))), question, re.I)
+        for pattern in PARTICULAR_EN
+    ):
+        return True
+    zh_kinds = (zh_kinds & SECTIONS_ZH) | (SECTIONS_ZH if sections else set())
+    asked = zh_simplified(question)
+    return any(f"{lead}{kind}" in asked for lead in PARTICULAR_ZH for kind in zh_kinds)
+
+
 def _close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
     """Hono lets trailing optionals go, not one before a given value: a setting takes its
     default there; otherwise the later optional values are dropped."""
@@ -88,6 +132,9 @@ def _close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, st
         if not slot.subject and (default or slot.example):
             values[slot.name] = default or slot.example
             sources[slot.name] = "default" if default else "example"
+            continue
+        if slot.subject and default:  # "number of items (default = 1)" before a style said
+            values[slot.name], sources[slot.name] = default, "default"
             continue
         for later in slots[index + 1 :]:
             if later.optional:
