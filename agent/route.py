@@ -114,15 +114,16 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
 
 def _subject_left_out(route: Route, filled: FilledPath) -> list[Slot]:
     """The optional subject parameters ``filled`` leaves without a value, and the required
-    settings it fills only with the catalog's example ("the category my coworker recommends":
-    gwern's ``newest`` is not the one meant) or required ones only with the question's other
-    words ("某个标签下的文章": the tag meant is not 文章想单独订阅)."""
+    settings it fills only with the catalog's example or default ("the category my coworker
+    recommends": gwern's ``newest`` is not the one meant; "the keylol board I always hang out
+    in": not its default, 热点聚焦) or required ones only with the question's other words
+    ("某个标签下的文章": the tag meant is not 文章想单独订阅)."""
     slots = route_slots(route.path, route.parameters, route.description, route.example)
     return [
         s
         for s in slots
         if (s.subject and s.optional and not filled.params.get(s.name))
-        or (not s.optional and filled.sources.get(s.name) in {"example", "keywords"})
+        or (not s.optional and filled.sources.get(s.name) in {"example", "keywords", "default"})
     ]
 
 

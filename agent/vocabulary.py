@@ -239,7 +239,7 @@ LIGHT_VERBS = frozenset(str.split("got get gets getting been being become became
 SETTING_KINDS_EN = frozenset(
     str.split(
         "category categories section sections column columns series system systems list lists"
-        " board boards"
+        " board boards forum forums subforum subforums"
     )
 )
 # What a search is for: "a keyword I keep searching" names none

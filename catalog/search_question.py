@@ -12,9 +12,10 @@ routes, and count ``NAMED_TERM_FACTOR`` for other platforms'.
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from catalog.search_index import Curation, NamePhrase, SearchIndex
+from catalog.search_slips import SLIP_FACTOR, slipped_keys
 from catalog.search_terms import (
     CJK_RE,
     entities_split,
@@ -109,6 +110,26 @@ def _word_phrase_matches(index: SearchIndex, canonical: str) -> Iterable[tuple[N
                 yield phrase, (start, later_start + len(later))
 
 
+def _slipped_matches(
+    index: SearchIndex, canonical: str, exact: list[tuple[NamePhrase, tuple]]
+) -> Iterable[tuple[NamePhrase, tuple]]:
+    """Long names written with one slip (``catalog.search_slips``), where no name is found
+    exactly in those words, weaker than written right."""
+    runs = list(text_runs(canonical))
+    for i, (_, is_cjk, start) in enumerate(runs):
+        squashed = ""
+        for later, cjk, later_start in runs[i : i + index.longest_phrase_words]:
+            if is_cjk or cjk:
+                break
+            squashed += later
+            span = (start, later_start + len(later))
+            if any(_inside(span, s) or s == span for _p, s in exact):
+                continue  # those words are a name written right, or inside one
+            for key in slipped_keys(index, squashed):
+                for phrase in index.word_phrases[key]:
+                    yield replace(phrase, strength=phrase.strength * SLIP_FACTOR), span
+
+
 def _cjk_phrase_matches(index: SearchIndex, canonical: str) -> Iterable[tuple[NamePhrase, tuple]]:
     seen: set[int] = set()
     for match in CJK_RE.finditer(canonical):
@@ -128,9 +149,12 @@ def _name_hits(index: SearchIndex, plain: str, curation: Curation) -> dict[int, 
     canonical = text_canonical(plain)
     # a short name made of a name in simplified characters is a mainland one: a question in
     # traditional characters means its own school by 成大 (成功大學), not 成都大学
-    traditional = zh_simplified(plain) != plain
+    # (its characters, not its punctuation: 「新闻快讯」 is simplified Chinese quoted)
+    characters = "".join(CJK_RE.findall(plain))
+    traditional = zh_simplified(characters) != characters
     found: dict[int, list[tuple[float, NamePhrase, tuple[int, int]]]] = {}
     matches = [*_word_phrase_matches(index, canonical), *_cjk_phrase_matches(index, canonical)]
+    matches += list(_slipped_matches(index, canonical, matches))
     for phrase, span in matches:
         if not curation.platform_ok[phrase.platform]:
             continue
@@ -215,9 +239,11 @@ def names_said(index: SearchIndex, question: str) -> dict[int, float]:
 
 
 def _after_subject_marker(canonical: str, span: tuple[int, int]) -> bool:
-    """The name follows "of", "from" or "by": it says whose items, not where to read them."""
+    """The name follows "of", "from" or "by": it says whose items, not where to read them;
+    not when it owns what follows ("the past 5 days of iciba's daily sentence")."""
     before = canonical[: span[0]].split()
-    return bool(before) and before[-1] in SUBJECT_MARKERS
+    owns = canonical[span[1] :].startswith(" s ")  # 's, as the canonical text writes it
+    return bool(before) and before[-1] in SUBJECT_MARKERS and not owns
 
 
 def _said_as_verb(canonical: str, span: tuple[int, int]) -> bool:

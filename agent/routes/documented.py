@@ -28,6 +28,10 @@ BACKTICKED_RE = re.compile(r"`([A-Za-z0-9_.\-]{1,40})`")
 BACKTICK_LIST_RE = re.compile(rf"{_TICKED}(?:\s*[,\uff0c\u3001]\s*{_TICKED}){{2,}}")
 # A value and its Chinese label joined by a hyphen, in a list: "wuxia-武侠, kehuan-科幻"
 VALUE_LABEL_RE = re.compile(r"(?<![\w-])([a-z0-9]+)-([\u4e00-\u9fff]{1,10})(?=[,\uff0c\u3001\s]|$)")
+# Values one after another, a bar between, said after a colon: "Categories: all | desinfo | ..."
+PIPE_LIST_RE = re.compile(
+    r"^[^\n:|`]{2,40}:[ \t]*([\w.\-]+(?:[ \t]*\|[ \t]*[\w.\-]+){2,})[ \t]*$", re.M
+)
 PART_RE = re.compile(r"[A-Za-z0-9_.\-]+")  # one parameter's part of a path value
 SLUG_VALUE_RE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 TABLE_POINTER_RE = re.compile(r"下表|表格|如下|以下|table|below", re.I)
@@ -261,9 +265,11 @@ def described_values(description: str, example: str | None) -> list[tuple[str, s
         return []
     text = MD_LINK_RE.sub(r"\1", description)  # [`kernel`](https://...) is `kernel`
     runs = [run.group(0) for run in BACKTICK_LIST_RE.finditer(text)]
+    piped = [re.split(r"\s*\|\s*", run) for run in PIPE_LIST_RE.findall(text)]
     for found in (
         *([(value, value) for value in BACKTICKED_RE.findall(run)] for run in runs),
         [(label, value) for value, label in VALUE_LABEL_RE.findall(description)],
+        *([(value, value) for value in run] for run in piped),
     ):
         values = {value for _label, value in found}
         if len(values) >= 3 and example in values:

@@ -36,10 +36,11 @@ FILE_RE = re.compile(
     r"|py|rst|adoc|gradle|csv))(?![\w/.])",
     re.ASCII,
 )
-# A site's address without its scheme: soundcloud.com/odesza, mdpi.com/journal/sensors.
+# A site's address without its scheme: soundcloud.com/odesza, mdpi.com/journal/sensors (its
+# path's words Chinese, Japanese or Korean too: i-cable.com/category/新聞資訊/港聞).
 BARE_URL_RE = re.compile(
     r"(?<![\w.\-/@])(?:www\.)?((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{2,12})"
-    r"((?:/[\w.\-~%]+)+)/?(?![\w/])",
+    r"((?:/[\w.\-~%\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]+)+)/?(?![\w/])",
     re.I | re.ASCII,
 )
 # A scheme before an address: the address is read as if written bare (a "www." stays: a

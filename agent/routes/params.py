@@ -29,6 +29,7 @@ from agent.routes.forms import CJK_RE, DOMAIN_RE, TICKER_RE
 from agent.routes.pathed import path_fill
 from agent.routes.places import place_fill
 from agent.routes.queries import query_fill
+from agent.routes.said import YEAR_RE, of_year, said_fill
 from agent.routes.settings import keyed_settings, labelled, settings_fill
 from agent.routes.slots import (
     TOPIC_PARAMS,
@@ -53,27 +54,6 @@ SLUG_ID_RE = re.compile(r"[a-z][a-z0-9_\-]{3,}")
 NUMBERED_RE = re.compile(r"\d{5}")
 WORD_NUMBERED_RE = re.compile(r"[A-Za-z]+(?:[-_]\d+)+")
 DIGIT_RE = re.compile(r"\d")
-# A count of items asked for, and the parameters taking one
-COUNT_SAID_RE = re.compile(
-    r"(?<![\d.])(\d{1,3})\s*(?:entries|items|posts|articles|results|stories|\u6761|\u7bc7)", re.I
-)
-COUNT_PARAMS = frozenset({"count", "limit", "num", "size"})
-# A span of time said as a count of its unit ("the last 7 days", "最近3天"), by the parameter
-# named for the unit
-SPAN_SAID = {
-    "day": re.compile(
-        r"(?<![\d.])(\d{1,3})\s*(?:-\s*)?days?\b|(?<![\d.\u6708])(\d{1,3})\s*\u5929", re.I
-    ),
-    "hour": re.compile(
-        r"(?<![\d.])(\d{1,3})\s*(?:-\s*)?hours?\b|(?<![\d.])(\d{1,3})\s*\u5c0f\u65f6", re.I
-    ),
-    "week": re.compile(
-        r"(?<![\d.])(\d{1,2})\s*(?:-\s*)?weeks?\b|(?<![\d.])(\d{1,2})\s*(?:\u5468|\u661f\u671f)",
-        re.I,
-    ),
-}
-YEAR_RE = re.compile(r"(?:19|20)\d{2}")  # a year said as such: 2023
-SAID_YEAR_RE = re.compile(r"(?<![\d\-/.])((?:19|20)\d{2})(?![\d\-/.])")  # not in a date
 
 
 @dataclass(frozen=True)
@@ -131,7 +111,7 @@ def _fits(entity: Entity, slot: Slot) -> bool:
         return False
     if entity.kind == "number" and not entity.marked:  # keyed for it: "&id=1985"; a year's
         labelled_for = bool(entity.label) and labelled(entity.label, slot)
-        return labelled_for or (YEAR_RE.fullmatch(entity.value) is not None and _of_year(slot))
+        return labelled_for or (YEAR_RE.fullmatch(entity.value) is not None and of_year(slot))
     return " " not in entity.value or entity.kind == "quoted" or _searched(slot)
 
 
@@ -160,53 +140,8 @@ def _asked_of(entity: Entity, slot: Slot) -> bool:
         entity.role == "account"
         or (entity.kind == "domain" and shape == "domain")
         or (entity.role == "ref" and shape == "number")
-        or (entity.kind == "number" and YEAR_RE.fullmatch(entity.value) and _of_year(slot))
+        or (entity.kind == "number" and YEAR_RE.fullmatch(entity.value) and of_year(slot))
     )
-
-
-def _of_year(slot: Slot) -> bool:
-    """The parameter takes a year ("year", "Year, current year by default", "默认为当前年份"),
-    not a date."""
-    example = slot.example or ""  # not a month's: 2024-05
-    default = slot.default or ""
-    named = "year" in words_of(slot.name) or slot.description.lower().startswith("year")
-    named = named or "\u5e74\u4efd" in default or default.lower() in ("current year", "this year")
-    return named and (not example or YEAR_RE.fullmatch(example) is not None)
-
-
-def _year_fill(slots: list[Slot], text: str, values: dict, sources: dict) -> None:
-    """The one year a question says ("2019年那一年的文章") fills a parameter that takes a year."""
-    years = set(SAID_YEAR_RE.findall(text))
-    for slot in slots:
-        if len(years) == 1 and slot.name not in values and _of_year(slot):
-            values[slot.name], sources[slot.name] = years.pop(), "number"
-
-
-def _example_said(slots: list[Slot], text: str, values: dict, sources: dict) -> None:
-    """A subject the question names in the words its example writes with dashes ("a series
-    called Ubuntu Weekly Recipe": ``Ubuntu-Weekly-Recipe``) is that value: the question said it."""
-    for slot in slots:
-        words = re.split(r"[-_]", slot.example or "")
-        if slot.name in values or not slot.subject or len(words) < 2 or not all(words):
-            continue
-        spoken = r"[\s\-_]+".join(re.escape(w) for w in words)
-        if re.search(rf"(?<![\w-]){spoken}(?![\w-])", text, re.I):
-            values[slot.name], sources[slot.name] = slot.example, "marked"
-
-
-def _count_fill(slots: list[Slot], text: str, values: dict, sources: dict) -> None:
-    """How many items the question asks for ("20 entries each time", "每次 30 条") fills a
-    parameter named for a count of them."""
-    said = COUNT_SAID_RE.search(text)
-    for slot in slots:
-        if said and slot.name not in values and set(words_of(slot.name)[-1:]) & COUNT_PARAMS:
-            values[slot.name], sources[slot.name] = said.group(1), "option"
-            return
-    for slot in slots:
-        unit = plural_stem(words_of(slot.name)[-1]) if words_of(slot.name) else ""
-        spans = {a or b for a, b in SPAN_SAID[unit].findall(text)} if unit in SPAN_SAID else ()
-        if slot.name not in values and len(spans) == 1:
-            values[slot.name], sources[slot.name] = spans.pop(), "option"
 
 
 def _fit(entity: Entity, slot: Slot) -> int:
@@ -290,7 +225,7 @@ def _subject_value(
     # a value keyed by the parameter's name first ("...&id=19854910" for :id), and a year
     # for a year's ("fiscal 2019")
     candidates.sort(key=lambda e: not (e.label and labelled(e.label, slot)))
-    if _of_year(slot):
+    if of_year(slot):
         candidates.sort(key=lambda e: YEAR_RE.fullmatch(e.value) is None)
     if _searched(slot):  # a search takes what is marked, else the topic
         candidates = [e for e in candidates if e.marked or e.kind == "quoted"]
@@ -425,9 +360,7 @@ def params_fill(
     _pair_fill(slots, asked, values, sources)
     place_fill(slots, asked.text, excluded, values, sources)
     date_fill(slots, asked.text, values, sources)
-    _year_fill(slots, asked.text, values, sources)
-    _example_said(slots, asked.text, values, sources)
-    _count_fill(slots, asked.text, values, sources)
+    said_fill(slots, asked.text, excluded, values, sources)
     used = {v.casefold().lstrip("@") for v in values.values()}  # @mkbhd is mkbhd, used once
     fit = 0
     for slot in sorted((s for s in slots if s.subject), key=lambda s: s.default is not None):

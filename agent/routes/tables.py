@@ -52,6 +52,9 @@ def table_blocks(description: str) -> list[list[tuple[str, str]]]:
     return [pairs for _caption, pairs in captioned_tables(description)]
 
 
+STRUCK_ROW_RE = re.compile(r"^[ \t]*\|(?:[ \t]*~~[^|\n]*~~[ \t]*\|)+[ \t]*\n", re.M)
+
+
 def captioned_tables(description: str) -> list[tuple[str, list[tuple[str, str]]]]:
     """Each markdown table of a route description as its caption (the line said just above it,
     and a one-value-a-row table's header: "Language codes", "| Category | Slug |") and its
@@ -63,7 +66,9 @@ def captioned_tables(description: str) -> list[tuple[str, list[tuple[str, str]]]
     each other column a label for it. ``[text](url)`` cells count as their text.
     """
     blocks = []
-    for caption, table in _table_rows(description or ""):
+    # a row struck through (| ~~multiple~~ | ~~Multiple~~ |) lists a value no longer served
+    description = STRUCK_ROW_RE.sub("", description or "")
+    for caption, table in _table_rows(description):
         rows = _unfolded(table)
         # a header alone lists values that are their own labels (| 论文 | 时评 |), as does a
         # grid of short Chinese words alone ("热门标签": | 小说 | 文学 | ... over | 传记 | ...)

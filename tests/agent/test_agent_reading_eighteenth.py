@@ -7,12 +7,13 @@ import pytest
 
 from agent.routes.documented import default_of
 from agent.routes.enums import said_translated
+from agent.routes.forms import forms_read
 from agent.routes.named import name_said, words_joined
 from agent.routes.params import params_fill
 from agent.routes.settings import _language_fill
 from agent.routes.slots import route_slots
 from agent.routes.unsaid import SubjectMissing
-from tests.agent.test_agent_route_offline import first_path
+from tests.agent.test_agent_route_offline import first_path, route
 
 pytestmark = pytest.mark.django_db
 
@@ -201,3 +202,103 @@ def test_a_numbered_item_naming_a_page_and_showing_its_route_labels_the_value():
     )
 
     assert _fill("/buaa/jiaowu/:cddm?", spec, question, description) == "/buaa/jiaowu/03"
+
+
+def test_a_platform_owning_what_follows_a_subject_marker_is_the_place_to_read():
+    assert first_path("Show me the past 5 days of iciba's daily sentence") == "/iciba/5"
+    assert first_path("Instagram posts of natgeo") == "/instagram/2/user/natgeo"
+
+
+def test_corner_brackets_make_no_question_traditional():
+    question = (
+        "\u5317\u822a\u6559\u52a1\u90e8\u7f51\u7ad9\u4e0a\u7684\u300c\u65b0\u95fb\u5feb\u8baf\u300d"
+    )
+    assert first_path(question) == "/buaa/jiaowu/03"
+
+
+@pytest.mark.parametrize(
+    ("template", "spec", "example", "question", "path"),
+    [
+        ("/ceph/blog/:topic?", {"topic": "category"}, "a11y", "only the a11y category", "a11y"),
+        (
+            "/ddosi/category/:category?",
+            {"category": "N"},
+            "\u9ed1\u5ba2\u5de5\u5177",
+            "ddosi \u9ed1\u5ba2\u5de5\u5177\u5206\u7c7b",
+            "\u9ed1\u5ba2\u5de5\u5177",
+        ),
+        ("/ceph/blog/:topic?", {"topic": "category"}, "news", "ceph news please", None),
+        ("/ceph/blog/:topic?", {"topic": "category"}, "a11y", "ceph a11ying", None),
+    ],
+)
+def test_an_optional_value_its_example_shows_said_whole_is_taken(
+    template, spec, example, question, path
+):
+    filled = params_fill(
+        template=template,
+        parameters=spec,
+        description="",
+        example=template.rsplit("/", 1)[0] + "/" + example,
+        question=question,
+    )
+    assert list(filled.params.values()) == ([path] if path else [])
+
+
+def test_a_row_struck_through_lists_no_value():
+    description = (
+        "| `:type` | type name |\n| --- | --- |\n| ~~multiple~~ | ~~Multiple~~ |\n"
+        "| company | Company |\n| policy | Policy |\n"
+    )
+    [slot] = route_slots("/zhishifenzi/innovation/:type?", {"type": "type"}, description, None)
+
+    assert [v for _label, v in slot.choices] == ["company", "policy"]
+
+
+def test_values_with_bars_between_after_a_colon_are_listed():
+    description = "Categories: all | desinfo | prebunking | investigaciones"
+    example = "/maldita/updates/desinfo"
+    [slot] = route_slots("/maldita/updates/:category?", {"category": "C"}, description, example)
+
+    assert "investigaciones" in {v for _label, v in slot.choices}
+
+
+KEYLOL = (
+    "\u82e5\u8ba2\u9605 [\u70ed\u70b9\u805a\u7126](https://keylol.com/f161-1), "
+    "\u6b64\u65f6\u8def\u7531\u4e3a [`/keylol/f161-1`](https://rsshub.app/keylol/f161-1)\u3002\n"
+    "\u82e5\u8ba2\u9605\u5b50\u5206\u7c7b [\u8bd5\u73a9\u514d\u8d39 - \u70ed\u70b9\u805a\u7126]"
+    "(https://keylol.com/forum.php?fid=161&typeid=459), \u6b64\u65f6\u8def\u7531\u4e3a "
+    "[`/keylol/fid=161&typeid=459`](https://rsshub.app/keylol/fid=161&typeid=459)\u3002"
+)
+
+
+def test_lines_each_linking_a_page_and_showing_its_path_label_their_values():
+    [slot] = route_slots("/keylol/:path", {"path": "\u8def\u5f84"}, KEYLOL, "/keylol/f161-1")
+
+    assert ("\u70ed\u70b9\u805a\u7126", "f161-1") in slot.choices
+    assert ("\u8bd5\u73a9\u514d\u8d39 \u70ed\u70b9\u805a\u7126", "fid=161&typeid=459") in (
+        slot.choices
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Notify me when there are new threads in the keylol board I always hang out in",
+        "\u5176\u4e50\u4e0a\u6211\u5e38\u901b\u7684\u90a3\u4e2a\u5206\u533a"
+        "\u80fd\u51fa\u4e2a RSS \u5417",
+    ],
+)
+def test_a_required_setting_the_asker_has_in_mind_is_asked_for_not_read_at_its_default(question):
+    chosen, ctx = route(question)
+
+    assert (chosen, ctx.paths) == (False, [])
+    assert [n["parameter"] for n in ctx.needs] == ["path"]
+
+
+def test_an_address_whose_path_is_chinese_is_read_whole():
+    text, found = forms_read(
+        "https://www.i-cable.com/category/\u65b0\u805e/\u6e2f\u805e \u53ef\u4ee5\u55ce"
+    )
+
+    assert ("quoted", "\u6e2f\u805e") in [(f.kind, f.value) for f in found]
+    assert "i-cable" not in text
