@@ -84,10 +84,12 @@ def named(candidate: PlatformHit) -> bool:
     return any(reason.startswith("name ") for reason in candidate.reasons)
 
 
-# What a search looks for follows: "results for", "about", 关于, 搜索. "a feed for SEGA" names a
-# source, so only a search's "for" marks a topic.
+# What a search looks for follows: "results for", "about", 关于, 搜索, "matching the search". "a
+# feed for SEGA" names a source, so only a search's "for" marks a topic.
 SEARCHED_FOR = (
     r"\b(?:results?|search(?:es|ing)?|look(?:ing)?)\s+for|\babout|\u5173\u4e8e|\u641c\u7d22"
+    # "posts matching the search openai", "the search term openai"
+    r"|\bmatching(?:\s+the)?(?:\s+search)?|\bthe\s+search(?:\s+(?:term|query|keyword))?"
 )
 
 

@@ -95,7 +95,7 @@ PUT_EN = frozenset(
         reader readers got gets getting fine okay ok put puts publishing it all without check
         checks checking set told rely enjoy if possible ones forget forgets forgetting forgot
         text great awesome cool nice hilarious amazing way through via thru rsshub hi hello hey
-        thanks thank wanna gonna"""
+        thanks thank wanna gonna into onto upon than"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN

@@ -62,6 +62,7 @@ from agent.vocabulary import (
     FILLER_ZH,
     INDEFINITE_EN,
     INDEFINITE_ZH,
+    ITEM_EN,
     LIGHT_VERBS,
     NEGATED_RE,
     ONE_OF_KIND_ZH,
@@ -105,6 +106,12 @@ class Asked:
     text: str
     entities: tuple[Entity, ...]
     topic: tuple[str, ...]  # topic words for keyword parameters, no filler, no platform name
+
+
+# A number of three digits at most before a plural that is no feed's item: a count of things
+COUNTED_RE = re.compile(
+    rf"(?<![\w.\-])(\d{{1,3}})\s+(?!(?:{'|'.join(sorted(ITEM_EN))})\b)[a-z]{{3,}}s\b", re.I
+)
 
 
 def _zh_word(run: str) -> str:
@@ -353,7 +360,8 @@ def question_read(
     subjects = in_subject_place(rest, skip)
     found += [Entity(w, "marked", marked=True, role="account") for w in subjects]
     found += [Entity(w, "latin") for w in _latin_in_chinese(rest, skip)]
-    found += [Entity(n, "number") for n in NUMBER_RE.findall(rest) if n not in skip]
+    counted = set(COUNTED_RE.findall(rest))  # "Tokyo's 23 wards": how many, no one's number
+    found += [Entity(n, "number") for n in NUMBER_RE.findall(rest) if n not in skip | counted]
     if keywords is None:
         unmarked = re.sub("|".join(map(re.escape, ZH_AFTER_MARKERS)), " ", text, flags=re.I)
         keywords = keywords_of(DURATION_RE.sub(" ", unmarked))

@@ -222,10 +222,11 @@ def _zh_said(word: str, asked: str) -> bool:
 
 
 def said_whole(query: str, route: Route, path: FilledPath) -> int:
-    """How long a thing the question says whole the route stands for: its name (its platform's
-    names left out: 首页, Today) or the label of a value it lists that the question chose
-    (F.I.X 字幕侠's group), or that value itself in words (Caixin's "finance" section); 0 when
-    it says none. Spaces aside."""
+    """How long the things are that the question says whole the route stands for: its name
+    (its platform's names left out: 首页, Today) and the label of a value it lists that the
+    question chose (F.I.X 字幕侠's group), or that value itself in words (Caixin's "finance"
+    section); 0 when it says none. Spaces aside. A route named and with a label said (金色财经
+    快讯 with NFT) beats one with the label alone."""
     name = _name_words(route)
     apart = platform_blank(query, platform_words(route.platform))  # 关键评论网 says no 评论
     length = len("".join(name)) if name and _words_said(apart, name) else 0
@@ -240,8 +241,19 @@ def said_whole(query: str, route: Route, path: FilledPath) -> int:
             # the language a feed is read in names no feed ("English is fine")
             if s.name in chosen and (value := path.params[s.name]) and not s.chooses_language
         )
-        length = max(length, *labels, 0)
+        length += max(labels, default=0)  # its name said, and a value it lists by its label
     return length
+
+
+def _values_written(query: str, path: FilledPath) -> int:
+    """How many of the listed values chosen the question writes as they are, a Latin word of
+    three letters or more ("“最新”那个单集列表 (latest)"): not a value read from a label."""
+    return sum(
+        source == "option"
+        and len(value := path.params.get(name, "")) >= 3
+        and re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", query, re.I | re.ASCII) is not None
+        for name, source in path.sources.items()
+    )
 
 
 def _worded(value: str) -> list[tuple[str, str]]:
@@ -342,6 +354,7 @@ def offline_choice(
                 -intent[f[1].pk],
                 -said_whole(query, f[1], f[2]),
                 -path_said(query, f[1]),
+                -_values_written(query, f[2]),  # a value it lists written as such: (latest)
                 -round(score.get(f[1].pk, 0.0), 6),
                 said[f[1].pk][1] if f[1].pk in score else 0,
             )

@@ -76,7 +76,9 @@ ONLY_VALUE_RE = re.compile(
 )
 # A description that is a list and nothing else: "top 或 newest", "hot, new"
 WHOLE_LIST_RE = re.compile(
-    r"\s*([a-z0-9_\-]{1,40}(?:\s*(?:,|/|\||\u3001|\u6216|\bor\b)\s*[a-z0-9_\-]{1,40})+)\s*",
+    r"\s*(?:([A-Za-z][A-Za-z ]{0,20}):\s*)?"  # led by what they are: "Topic: all | product"
+    r"([a-z0-9_\-]{1,40}(?:\s*(?:,|/|\||\u3001|\u6216|\bor\b)\s*[a-z0-9_\-]{1,40})+)"
+    r"(?:\s+[a-z]{3,20})?\s*\.?\s*",  # or followed by what they are: "latest or all episodes."
     re.I,
 )
 # A range of values said by its ends, a letter before each number or none: "n1~n6", "n1 - n5"
@@ -131,9 +133,12 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
     # a description that is a list alone, or a range, lists values only when the route's
     # example takes one of them ("top 或 newest": newest; "userpath or teampath" names kinds)
     whole = WHOLE_LIST_RE.fullmatch(text or "")
-    if whole and example not in re.split(r"\s*(?:[,/|\u3001\u6216]|\bor\b)\s*", whole.group(1)):
+    parts = re.split(r"\s*(?:[,/|\u3001\u6216]|\bor\b)\s*", whole.group(2)) if whole else []
+    # (or led by what they are, three or more: "Topic: all | product | research")
+    if whole and example not in parts and not (whole.group(1) and len(parts) >= 3):
         whole = None
-    listed = PAREN_LIST_RE.search(text or "") or SAID_LIST_RE.search(text or "") or whole
+    said = PAREN_LIST_RE.search(text or "") or SAID_LIST_RE.search(text or "")
+    listed = said.group(1) if said else whole.group(2) if whole else None
     ranged = _ranged(text or "")
     # "values: special (特展详情). Default: All.": words that say what follows are no values
     colon = [(v, label) for v, label in COLON_PAIR_RE.findall(text or "") if v.lower() not in SAYS]
@@ -144,7 +149,7 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
     elif len(values) < 2 and len(bare := _bare_pairs(text or "")) >= 2 - one_said:
         found, values = bare, list(dict.fromkeys(value for value, _label in bare))
     elif len(values) < 2 and listed:
-        parts = re.split(r"\s*(?:[,/|\u3001\u548c\u6216]|\bor\b|\band\b)\s*", listed.group(1))
+        parts = re.split(r"\s*(?:[,/|\u3001\u548c\u6216]|\bor\b|\band\b)\s*", listed)
         values = list(dict.fromkeys(p for p in parts if p))
         found = []
     elif len(values) < 2 and len(colon) >= 2:

@@ -33,7 +33,7 @@ from agent.routes.forms import (
     VIDEO_RE,
     opaque_id,
 )
-from agent.routes.tables import grouped_tables
+from agent.routes.tables import grouped_tables, query_table_values
 from fetching.paths import template_parameters, template_values
 
 # Parameters choosing the language a feed is read in
@@ -159,7 +159,9 @@ def route_slots(template: str, parameters: object, description: str, example: st
         example_value = from_example.get(name)
         pages = linked.get(name, [])
         keyed = bool(query_keys(spec_text(spec)))  # its backquoted words are keys, no values
-        choices = (
+        # a query's keys (serpType=recent) when a table lists each key's values; else none when
+        # its backquoted words are keys
+        choices = query_table_values(spec_text(spec)) or (
             []
             if keyed
             else (

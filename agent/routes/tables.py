@@ -272,3 +272,30 @@ def _all_slugs(cells: list[str]) -> bool:
     """Cells that read as path values (``it``, ``hot-list``, ``24``) or as the route paths
     that give them (``/podcast/nl-hafta``) rather than labels."""
     return all(SLUG_RE.fullmatch(cell.removeprefix("/")) for cell in cells if cell)
+
+
+def query_table_values(text: str) -> list[tuple[str, str]]:
+    """The pairs a table of a query's keys offers ("| Key | Description | Accepts | ... |",
+    "| `serpType` | Search type | `tags`/`default`/`recent` |"): each accepted value labelled
+    by itself and by its key's words, as ``key=value``. None when no such table."""
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in text.splitlines()
+        if line.strip().startswith("|")
+    ]
+    if not rows:
+        return []
+    header = [cell.casefold() for cell in rows[0]]
+    key_at = next((i for i, cell in enumerate(header) if cell in ("key", "parameter")), None)
+    accepts_at = next((i for i, cell in enumerate(header) if cell.startswith("accept")), None)
+    if key_at is None or accepts_at is None:
+        return []
+    found = []
+    for row in rows[2:]:
+        if len(row) <= max(key_at, accepts_at) or not (
+            key := re.fullmatch(r"`(\w+)`", row[key_at])
+        ):
+            continue
+        for value in re.findall(r"`([\w.\-]+)`", row[accepts_at]):
+            found.append((value, f"{key.group(1)}={value}"))
+    return found

@@ -110,9 +110,11 @@ def _particular(slot: Slot, question: str) -> bool:
         w[i : i + 2] for w in re.findall(r"[\u4e00-\u9fff]+", simple) for i in range(len(w) - 1)
     }
     sections = bool(words & SECTIONS_EN) or bool(zh_kinds & SECTIONS_ZH)
-    kinds = (words & OPEN_KINDS_EN) | (SETTING_KINDS_EN if sections else set())
+    kinds = (
+        (words & OPEN_KINDS_EN) | {slot.name.casefold()} | (SETTING_KINDS_EN if sections else set())
+    )
     if kinds and any(
-        re.search(pattern.replace("KIND", "|".join(sorted(kinds))), question, re.I)
+        re.search(pattern.replace("KIND", "|".join(map(re.escape, sorted(kinds)))), question, re.I)
         for pattern in PARTICULAR_EN
     ):
         return True

@@ -8,6 +8,7 @@ import pytest
 from agent.routes.documented import default_of
 from agent.routes.enums import said_translated
 from agent.routes.forms import forms_read
+from agent.routes.listed import inline_values
 from agent.routes.named import name_said, words_joined
 from agent.routes.params import params_fill
 from agent.routes.settings import _language_fill
@@ -302,3 +303,73 @@ def test_an_address_whose_path_is_chinese_is_read_whole():
 
     assert ("quoted", "\u6e2f\u805e") in [(f.kind, f.value) for f in found]
     assert "i-cable" not in text
+
+
+@pytest.mark.parametrize(
+    ("spec", "example", "values"),
+    [
+        ("Topic: all | product | research | company", None, {"all", "product", "research"}),
+        ("latest or all episodes.", "latest", {"latest", "all"}),
+        ("latest or all episodes.", None, set()),  # two bare words, no example among them
+    ],
+)
+def test_a_description_that_is_a_list_led_or_followed_by_what_it_lists(spec, example, values):
+    found = {v for _label, v in inline_values(spec, example)}
+
+    assert values <= found and (found or not values)
+
+
+def test_a_table_of_a_querys_keys_offers_key_value_pairs():
+    spec = (
+        "Extra parameters, in the format of query string.\n\n| Key | Description | Accepts |"
+        " Defaults to |\n| --- | --- | --- | --- |\n| `serpType` | Search type |"
+        " `tags`/`default`/`recent` | `tags` |"
+    )
+    [_keyword, slot] = route_slots(
+        "/threads/search/:keyword/:routeParams?", {"routeParams": spec}, "", None
+    )
+
+    assert ("recent", "serpType=recent") in slot.choices
+    assert first_path(
+        "the most recent Threads posts matching the search openai, sorted by recent"
+    ) == ("/threads/search/openai/serpType=recent")
+
+
+def test_a_count_of_things_is_no_ones_number():
+    assert (
+        first_path(
+            "Is there a feed for the ABC\u5e97\u8217 restaurant rent benchmarks"
+            " for Tokyo's 23 wards?"
+        )
+        == "/abc-tenpo/rent-benchmark/tokyo"
+    )
+
+
+def test_a_particular_topic_unnamed_is_asked_for_and_a_preposition_is_no_value():
+    chosen, ctx = route(
+        "There's a topic page on ctinews I keep checking. Can you turn that particular topic "
+        "into a feed?"
+    )
+
+    assert (chosen, [n["parameter"] for n in ctx.needs]) == (False, ["topic"])
+
+
+def test_of_routes_needing_nothing_the_one_whose_listed_value_is_written_comes_first():
+    question = (
+        "podwise\u4e0a\u9762\u201c\u6700\u65b0\u201d\u90a3\u4e2a\u5355\u96c6\u5217\u8868 (latest)"
+    )
+    assert first_path(question) == "/podwise/explore/latest"
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        (
+            "\u91d1\u8272\u8d22\u7ecf\u5feb\u8baf\u91cc\u53ea\u770b NFT \u5206\u7c7b\u7684",
+            "/jinse/lives/4",
+        ),
+        ("\u91d1\u8272\u8d22\u7ecf\u9996\u9875\u7684NFT\u680f\u76ee", "/jinse/timeline/NFT"),
+    ],
+)
+def test_a_route_named_with_a_value_said_beats_one_with_the_value_alone(question, path):
+    assert first_path(question) == path
