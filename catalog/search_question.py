@@ -98,7 +98,8 @@ def _find(text: str, phrase: str) -> tuple[int, int] | None:
     return None
 
 
-def _word_phrase_matches(index: SearchIndex, canonical: str) -> Iterable[tuple[NamePhrase, tuple]]:
+def _word_windows(index: SearchIndex, canonical: str) -> Iterable[tuple[str, tuple[int, int]]]:
+    """Each run of Latin words as long as a name can be, squashed, and where it stands."""
     runs = list(text_runs(canonical))
     for i, (_, is_cjk, start) in enumerate(runs):
         squashed = ""
@@ -106,8 +107,13 @@ def _word_phrase_matches(index: SearchIndex, canonical: str) -> Iterable[tuple[N
             if is_cjk or cjk:
                 break
             squashed += later
-            for phrase in index.word_phrases.get(squashed, ()):
-                yield phrase, (start, later_start + len(later))
+            yield squashed, (start, later_start + len(later))
+
+
+def _word_phrase_matches(index: SearchIndex, canonical: str) -> Iterable[tuple[NamePhrase, tuple]]:
+    for squashed, span in _word_windows(index, canonical):
+        for phrase in index.word_phrases.get(squashed, ()):
+            yield phrase, span
 
 
 def _slipped_matches(
@@ -115,19 +121,12 @@ def _slipped_matches(
 ) -> Iterable[tuple[NamePhrase, tuple]]:
     """Long names written with one slip (``catalog.search_slips``), where no name is found
     exactly in those words, weaker than written right."""
-    runs = list(text_runs(canonical))
-    for i, (_, is_cjk, start) in enumerate(runs):
-        squashed = ""
-        for later, cjk, later_start in runs[i : i + index.longest_phrase_words]:
-            if is_cjk or cjk:
-                break
-            squashed += later
-            span = (start, later_start + len(later))
-            if any(_inside(span, s) or s == span for _p, s in exact):
-                continue  # those words are a name written right, or inside one
-            for key in slipped_keys(index, squashed):
-                for phrase in index.word_phrases[key]:
-                    yield replace(phrase, strength=phrase.strength * SLIP_FACTOR), span
+    for squashed, span in _word_windows(index, canonical):
+        if any(_inside(span, s) or s == span for _p, s in exact):
+            continue  # those words are a name written right, or inside one
+        for key in slipped_keys(index, squashed):
+            for phrase in index.word_phrases[key]:
+                yield replace(phrase, strength=phrase.strength * SLIP_FACTOR), span
 
 
 def _cjk_phrase_matches(index: SearchIndex, canonical: str) -> Iterable[tuple[NamePhrase, tuple]]:
