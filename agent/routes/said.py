@@ -95,7 +95,7 @@ def _count_fill(slots: list[Slot], text: str, values: dict, sources: dict) -> No
             values[slot.name], sources[slot.name] = said.group(1), "option"
             return
     for slot in slots:
-        unit = plural_stem(words_of(slot.name)[-1]) if words_of(slot.name) else ""
+        unit = plural_stem((words_of(slot.name) or [""])[-1])
         spans = {a or b for a, b in SPAN_SAID[unit].findall(text)} if unit in SPAN_SAID else ()
         if slot.name not in values and len(spans) == 1:
             values[slot.name], sources[slot.name] = spans.pop(), "option"

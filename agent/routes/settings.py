@@ -23,19 +23,15 @@ REGION_PARAMS = frozenset(str.split("country region area market store"))
 # words as a category's example writes it (engineering)
 SECTION_WORDS = ("category", "section", "channel", "column", "topic")
 SLUG_WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")
-# A parameter named for a language, and the languages' names in the concepts' rows.
-LANGUAGE_NAMES = frozenset(
-    str.split(
-        "chinese english japanese german french korean spanish russian portuguese arabic"
-        " italian vietnamese thai indonesian turkish dutch polish ukrainian"
-    )
-)
-# The codes of languages whose rows of concepts leave them out, as words they would be read as
-# ("id" of an app id, "uk", "th")
-CODES = dict(
+# The languages a language parameter is filled with, by their names in the concepts' rows
+# (``agent.routes.concepts``), and the code each is written with. The codes are kept here, out
+# of those rows, where they would be read as words ("id" of an app id, "uk", "th").
+LANGUAGE_CODES = dict(
     pair.split(":")
     for pair in str.split(
-        "vietnamese:vi thai:th indonesian:id turkish:tr dutch:nl polish:pl ukrainian:uk"
+        "chinese:zh english:en japanese:ja german:de french:fr korean:ko spanish:es russian:ru"
+        " portuguese:pt arabic:ar italian:it vietnamese:vi thai:th indonesian:id turkish:tr"
+        " dutch:nl polish:pl ukrainian:uk"
     )
 )
 # A language's three-letter code (ISO 639-2/B) where a site writes one so: swissinfo's ``eng``
@@ -231,13 +227,9 @@ def _language_fill(slots: list[Slot], question: str, values: dict, sources: dict
         return  # read the question's languages only for a parameter that takes one
     said = NEGATED_RE.sub(" ", question).casefold()  # "I can't read Japanese" asks for none
     codes = [
-        code
+        LANGUAGE_CODES[name]
         for row in SYNONYMS
-        if LANGUAGE_NAMES & set(row)
-        and (
-            code := next((w for w in row if re.fullmatch(r"[a-z]{2}", w)), None)
-            or next((CODES[w] for w in row if w in CODES), None)
-        )
+        if (name := next((w for w in row if w in LANGUAGE_CODES), None))
         and any(
             re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", said)
             for w in row

@@ -279,9 +279,9 @@ def query_table_values(text: str) -> list[tuple[str, str]]:
     "| `serpType` | Search type | `tags`/`default`/`recent` |"): each accepted value labelled
     by itself and by its key's words, as ``key=value``. None when no such table."""
     rows = [
-        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        [cell.strip() for cell in match.group(1).split("|")]
         for line in text.splitlines()
-        if line.strip().startswith("|")
+        if (match := TABLE_ROW_RE.match(line)) and not TABLE_RULE_RE.match(line)
     ]
     if not rows:
         return []
@@ -291,7 +291,7 @@ def query_table_values(text: str) -> list[tuple[str, str]]:
     if key_at is None or accepts_at is None:
         return []
     found = []
-    for row in rows[2:]:
+    for row in rows[1:]:
         if len(row) <= max(key_at, accepts_at) or not (
             key := re.fullmatch(r"`(\w+)`", row[key_at])
         ):

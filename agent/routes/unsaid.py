@@ -92,8 +92,7 @@ def _left_open(slot: Slot, question: str) -> bool:
     folded = question.casefold()
     if ONE_OF_THEM_EN.search(folded) or ONE_OF_KIND_EN.search(folded):
         return True
-    words = re.findall(r"[\u4e00-\u9fff]+", slot.description)
-    kinds = {w[i : i + 2] for w in words for i in range(len(w) - 1)} | SECTIONS_ZH
+    kinds = _zh_pairs(slot.description) | SECTIONS_ZH
     return any(f"{lead}{kind}" in question for lead in UNNAMED_ZH for kind in kinds) or any(
         lead in question for lead in ONE_OF_THEM_ZH
     )
@@ -105,15 +104,12 @@ def _particular(slot: Slot, question: str) -> bool:
     if not slot.optional or not question:
         return False
     words = {slot.name.casefold(), *re.findall(r"[a-z]{4,}", slot.description.casefold())}
-    simple = zh_simplified(slot.description)
-    zh_kinds = {
-        w[i : i + 2] for w in re.findall(r"[\u4e00-\u9fff]+", simple) for i in range(len(w) - 1)
-    }
+    zh_kinds = _zh_pairs(zh_simplified(slot.description))
     sections = bool(words & SECTIONS_EN) or bool(zh_kinds & SECTIONS_ZH)
     kinds = (
         (words & OPEN_KINDS_EN) | {slot.name.casefold()} | (SETTING_KINDS_EN if sections else set())
     )
-    if kinds and any(
+    if any(
         re.search(pattern.replace("KIND", "|".join(map(re.escape, sorted(kinds)))), question, re.I)
         for pattern in PARTICULAR_EN
     ):
@@ -121,6 +117,12 @@ def _particular(slot: Slot, question: str) -> bool:
     zh_kinds = (zh_kinds & SECTIONS_ZH) | (SECTIONS_ZH if sections else set())
     asked = zh_simplified(question)
     return any(f"{lead}{kind}" in asked for lead in PARTICULAR_ZH for kind in zh_kinds)
+
+
+def _zh_pairs(text: str) -> set[str]:
+    """Each two Chinese characters in a row of ``text``: the kinds a description may name."""
+    runs = re.findall(r"[\u4e00-\u9fff]+", text)
+    return {run[i : i + 2] for run in runs for i in range(len(run) - 1)}
 
 
 def _close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
