@@ -28,7 +28,7 @@ from agent.routes.forms import (
 from agent.routes.page import page_namespaces
 from agent.routes.setup import platforms_waiting
 from briefs import reasons
-from catalog.abbreviations import said_initials
+from catalog.abbreviations import initial_runs
 from catalog.models import Platform
 from catalog.search import PlatformHit, search_catalog, words_common
 from catalog.search_fields import registrable_domain
@@ -189,7 +189,8 @@ def platforms_offline(
         key=lambda c: (
             not named_as_place(c, query),
             named_as_topic(c, query),  # "bing search results for openwrt": bing
-            not (named(c) and said.get(c.namespace, 0.0) >= strong),
+            # "new threads" names Threads only as a plain word: no ground to come first
+            not (named(c) and not as_word(c) and said.get(c.namespace, 0.0) >= strong),
         )
     )
     chosen = [c.namespace for c in close][:MAX_PLATFORMS]
@@ -235,29 +236,68 @@ def named_short(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
 
 
 def initials_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
-    """The platform whose address the initials of a name the question says spell, when it
-    names no candidate: "Zhejiang University" is zju, the label of zju.edu.cn
-    (``catalog.abbreviations.said_initials``); nor when a capitalised word of the first
-    candidate's name is said first ("Rockstar Social Club" is Rockstar Games', not rsc)."""
-    if candidates and (named(candidates[0]) or _name_word_said(candidates[0], ctx.rewrite.query)):
+    """The platform whose address a name the question says spells, by its initials or its
+    words run together: "Zhejiang University" is zju, the label of zju.edu.cn, "Sin Chew Daily"
+    sinchew (``catalog.abbreviations.initial_runs``). Not when the first candidate is named
+    by more than a word of that name ("Beijing" of "Beijing Wuzi University" names no home),
+    nor when a capitalised word of its name is said first ("Rockstar Social Club" is Rockstar
+    Games', not rsc)."""
+    query = ctx.rewrite.query
+    runs = initial_runs(query)
+    if not runs:
         return []
-    initials = said_initials(ctx.rewrite.query)
-    if not initials:
-        return []
-    labels = "|".join(sorted(map(re.escape, initials)))
+    first = candidates[0] if candidates else None
+    for run, spellings in runs:
+        if first and (_named_outside(first, query, run) or _name_word_said(first, query)):
+            continue
+        if home := _spelled_home(ctx, spellings):
+            return [home]
+    return []
+
+
+def _named_outside(candidate: PlatformHit, query: str, run: re.Match) -> bool:
+    """The question names ``candidate``, and not only by a word of the name ``run`` says."""
+    if not named(candidate):
+        return False
+    cut = query[: run.start()] + " " * len(run.group(0)) + query[run.end() :]
+    names = {candidate.namespace, candidate.name, *_names_said(candidate)}
+    inside = [n for n in names if re.search(_name_pattern(n), run.group(0), re.I)]
+    whole = [n for n in inside if len(n.replace(" ", "")) >= len(run.group(0).replace(" ", "")) - 2]
+    return bool(whole) or not inside or any(re.search(_name_pattern(n), cut, re.I) for n in names)
+
+
+def _names_said(candidate: PlatformHit) -> list[str]:
+    """The names the catalog search found ``candidate`` by: "name 'beijing'" says beijing."""
+    return [r[6:-1] for r in candidate.reasons if r.startswith("name '") and r.endswith("'")]
+
+
+def _spelled_home(ctx: RunContext, spellings: set[str]) -> str | None:
+    initials = {s for s in spellings if not s.endswith("-")}
+    joined = {s[:-1] for s in spellings if s.endswith("-")}
+    if not initials | joined:
+        return None
+    labels = "|".join(sorted(map(re.escape, initials | joined)))
     found = (
         Platform.objects.filter(enabled=True, routes__enabled=True)
-        .filter(Q(namespace__in=initials) | Q(url__iregex=rf"(^|[./])({labels})\.[a-z.]+$"))
+        .filter(
+            Q(namespace__in=initials | joined) | Q(url__iregex=rf"(^|[./])({labels})\.[a-z.]+$")
+        )
         .exclude(namespace__in=ctx.tried_namespaces | UTILITY_NAMESPACES)
         .values_list("namespace", flat=True)
         .distinct()
     )
-    return sorted(found)[:1]
+    return min(found, default=None)
+
+
+# The first words of many names, no owner's own ("University of Massachusetts Amherst")
+SHARED_NAME_WORDS = frozenset(str.split("University College Institute School Academy National"))
 
 
 def _name_word_said(candidate: PlatformHit, query: str) -> bool:
     first = candidate.name.split()[0] if candidate.name.split() else ""
     if len(first) < 4 or not first.isalpha() or not first[0].isupper():
+        return False
+    if first in SHARED_NAME_WORDS:
         return False
     return re.search(rf"\b{re.escape(first)}\b", query) is not None
 

@@ -64,7 +64,13 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
 
 
 def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
-    asked = ctx.reading.route_subjects(*route_reading(route))
+    words, excluded, hosts = route_reading(route)
+    # a platform chosen before this one names a source, no subject of it ("njuferret's
+    # github.io blog": njuferret is the blog's platform, no GitHub user)
+    namespace = route.platform.namespace
+    if namespace in ctx.platforms and (before := ctx.platforms[: ctx.platforms.index(namespace)]):
+        excluded = excluded | {ns.casefold() for ns in before if "/" not in ns}
+    asked = ctx.reading.route_subjects(words, excluded, hosts)
     return route_fill(route, ctx.rewrite.query, asked=asked)
 
 

@@ -161,24 +161,45 @@ CAPITALISED_RUN_RE = re.compile(
     r"\b[A-Z][a-z'\u2019]+(?:\s+(?:(?:of|and|for|the)\s+)*[A-Z][a-z'\u2019]+)+"
 )
 JOINING_EN = frozenset(("of", "and", "for", "the"))
+# A compass word gives both its letters: Northwest Normal University is nwnu, Northeastern neu
+COMPASS_RE = re.compile(r"(north|south)(east|west)(?:ern)?")
 
 
 def said_initials(text: str) -> set[str]:
-    """The initials of each run of capitalised words ``text`` says, a romanised Chinese word
-    giving its first letter or each syllable's ("Zhejiang University": zju; "Shanghai Jiao Tong
-    University": sjtu): how a site's address often abbreviates its owner's name. Three letters
-    or more."""
-    found = set()
+    """The initials of each run of capitalised words ``text`` says (``initial_runs``)."""
+    return {s for _run, spellings in initial_runs(text) for s in spellings if s.isalpha()}
+
+
+def initial_runs(text: str) -> list[tuple[re.Match, set[str]]]:
+    """Each run of capitalised words ``text`` says, with the ways a site's address may
+    abbreviate it, three letters or more: its initials, a romanised Chinese word giving its
+    first letter or each syllable's ("Zhejiang University": zju; "Shanghai Jiao Tong
+    University": sjtu; "Xi'an" xa), a compass word both letters ("Northwest": nw); and its
+    first words run together, two or more ("Sin Chew Daily": sinchew-, sinchewdaily-, marked
+    by a trailing hyphen)."""
+    found = []
     for run in CAPITALISED_RUN_RE.finditer(text):
+        words = [w for w in run.group(0).split() if w.lower() not in JOINING_EN]
         spellings = {""}
-        for word in run.group(0).replace("'", "").replace("\u2019", "").split():
-            low = word.lower()
-            if low in JOINING_EN:
-                continue
-            # a romanised word gives one letter or one a syllable (Shanghai: s; Zhejiang: zj)
-            ways = {low[0]}
-            if PINYIN_WORD_RE.fullmatch(low):
-                ways.add("".join(s[0] for s in PINYIN_PART_RE.findall(low)))
-            spellings = {done + way for done in spellings for way in ways}
-        found |= {s for s in spellings if len(s) >= 3}
+        for word in words:
+            spellings = {done + way for done in spellings for way in _word_initials(word)}
+        plain = [re.sub(r"['\u2019]s?$|['\u2019]", "", w).lower() for w in words]
+        joined = {"".join(plain[:end]) + "-" for end in range(2, len(plain) + 1)}
+        spellings = {s for s in spellings if len(s) >= 3} | joined
+        found.append((run, spellings))
     return found
+
+
+def _word_initials(word: str) -> set[str]:
+    """The letters one capitalised word gives to its name's initials: its first, a
+    romanised word's syllables' (Shanghai: s or sh; Xi'an: x or xa), a compass word's two."""
+    low = word.lower()
+    ways = {low[0]}
+    if compass := COMPASS_RE.fullmatch(low):
+        ways.add(compass.group(1)[0] + compass.group(2)[0])
+    parts = re.split(r"['\u2019]", low)
+    if len(parts) > 1 and all(PINYIN_PART_RE.fullmatch(part) for part in parts):
+        ways.add("".join(part[0] for part in parts))  # Xi'an: two syllables
+    elif PINYIN_WORD_RE.fullmatch("".join(parts)):
+        ways.add("".join(s[0] for s in PINYIN_PART_RE.findall("".join(parts))))
+    return ways

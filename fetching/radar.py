@@ -131,10 +131,42 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
             hit = route_hit(route, target, values, matched[1])
             if not hit and target != key and all(f":{name}" in key for name in values):
                 hit = route_hit(route, key, values, matched[1])
+            if not hit and target == key and (renamed := _renamed(values, key)):
+                hit = route_hit(route, key, renamed, matched[1])  # venue/:id for /site/:siteId
+            if not hit and target == key and not values and (tail := _tail_taken(key, address)):
+                values = {k: _page_less(v, route.example or "") for k, v in tail.items()}
+                hit = route_hit(route, key, values, matched[1])
             if hit:
                 hits.append(hit)
                 break
     return hits
+
+
+def _renamed(values: dict[str, str], key: str) -> dict[str, str] | None:
+    """The one value a source names otherwise than its route's one parameter does (Showstart's
+    ``venue/:id`` for ``/site/:siteId``), under the route's name."""
+    names = [m.group(1) or m.group(3) for m in PARAM_RE.finditer(key)]
+    names = [n for n in names if n]
+    if len(values) != 1 or len(names) != 1 or names[0] in values:
+        return None
+    return {names[0]: next(iter(values.values()))}
+
+
+def _tail_taken(key: str, address: Address) -> dict[str, str] | None:
+    """The values of a source that names none, for a route taking some: the route's path
+    ends as the page's does (ccst.jlu.edu.cn/xwzx/zsjy.htm for ``/ccst/xwzx/:category``)."""
+    segments = [s for s in key.split("/") if s]
+    tail = segments[-len(address.segments) :] if address.segments else []
+    if not tail or len(tail) != len(address.segments):
+        return None
+    values = {}
+    for part, page in zip(tail, address.segments, strict=True):
+        param = PARAM_RE.fullmatch(part)
+        if param and param.group(1) and not param.group(2):
+            values[param.group(1)] = page
+        elif part.casefold() != page.casefold():
+            return None
+    return values or None
 
 
 def _unnamed_taken(source: str, target: str, address: Address) -> tuple[dict, int] | None:

@@ -33,6 +33,8 @@ SPAN_UNITS |= {"月": "m", "m": "m", "年": "y", "y": "y"}
 TIME_ADVERBS = {"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month"}
 TIME_ADVERBS |= {"yearly": "year", "annually": "year", "annual": "year"}
 PASSING = frozenset({"all", "latest", "new", "newest", "news", "default", "全部", "最新", "新闻"})
+# Values that are words of the asker's own ("in my language": Malay's `my` is not asked for)
+PRONOUNS_EN = frozenset(str.split("i me my our us your his her its it their"))
 # A passing word after these is said in passing, never asked for ("what's new", "anything new").
 PASSING_AFTER_RE = re.compile(r"\b(?:what'?s|what\s+is|anything|something|all\s+the)\s+$", re.I)
 # Words that take something as well as what else was asked for.
@@ -211,6 +213,8 @@ def option_named(
         for text in (label, *(parts if len(parts) > 1 else ()), *cores, value):
             if text.startswith("/"):
                 continue  # a table's example path, no label: /nature/research/nature
+            if text in PRONOUNS_EN and not _quoted(text, question):
+                continue
             grams = _grams(text)
             # what every value says names none of them: minato-city is minato's
             grams = grams - shared if text == value and grams - shared else grams

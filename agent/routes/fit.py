@@ -35,6 +35,7 @@ from fetching.models import Outcome
 # Words for any site's content, which name no one feed of it (文章: articles of any kind).
 CONTENT_ZH = frozenset(str.split("文章 新闻 资讯 内容 帖子 视频 动态 更新 最新 最热 热门 主题"))
 LATIN_LETTER_RE = re.compile(r"[A-Za-z]")
+HOST_IN_NAME_RE = re.compile(r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}\b", re.I)
 
 
 def platform_words(platform: Platform) -> tuple[str, ...]:
@@ -164,6 +165,7 @@ def _names_values(route: Route, path: FilledPath | None, named: list[tuple]) -> 
         if path_named.sources.get(k) not in NOT_NAMED
     }
     name = platform_blank(route.name, platform_words(route.platform))  # its own name: no title
+    name = HOST_IN_NAME_RE.sub(" ", name)  # "Product tags in mcr.microsoft.com" says no microsoft
     words = set(re.findall(r"\w+", name.casefold()))
     chosen = (
         [(k, v) for k, v in path.params.items() if path.sources.get(k) == "option"] if path else []

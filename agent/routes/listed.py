@@ -22,6 +22,13 @@ INLINE_VALUE_RE = re.compile(
     # or a label it is "for" or "as": "`en-hk` for Hong Kong English", "`jp` as Japanese"
     r"|\s+(?:for|as)\s+([A-Z][A-Za-z ]{1,30}?)(?=\s*(?:[,;.]|$|\s+(?:and|or)\b)))?"
 )
+# or a quoted label said to be it, before it: "“跟贴榜”对应`follow`"
+LABEL_BEFORE_RE = re.compile(
+    r"[\u201c\"\u300c]([^\u201d\"\u300d`]{1,12})[\u201d\"\u300d]\s*"
+    r"(?:\u5bf9\u5e94|\u5c0d\u61c9)(?:\u4e3a|\u70ba)?\s*`([A-Za-z0-9_.\-]{1,40})`"
+)
+# Numbers glued to their labels, in a list: "0所有时间(默认), 1最近一周"
+NUMBER_LABEL_RE = re.compile(r"(?:^|(?<=[\s,\uff0c\u3001;\uff1b]))(\d{1,3})([\u4e00-\u9fff]{2,12})")
 # One value to fill in for a feature, its label after it: "填入 `pre` 以包含预发布版本".
 FLAG_VALUE_RE = re.compile(
     r"(?:填入|填写|设为|设置为|\bset(?:\s+(?:it\s+)?to)?|\bfill\s+in|\buse|\bpass)\s*"
@@ -116,6 +123,7 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
     (the route example's value) is one of it. A lone value to fill in for a feature comes with
     its label ("填入 `pre` 以包含预发布版本")."""
     found = [(v, "".join(labels)) for v, *labels in INLINE_VALUE_RE.findall(text or "")]
+    found += [(v, label) for label, v in LABEL_BEFORE_RE.findall(text or "")]
     values = list(dict.fromkeys(value for value, _label in found))
     if len(values) == 1 and (only := ONLY_VALUE_RE.search(text or "")):
         return [(only.group(1), only.group(1))]  # "频道, 仅支持 `xsdt`": the one value there is
@@ -158,6 +166,8 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
         found, values = [(v, label) for label, v in led], list(dict.fromkeys(v for _l, v in led))
     elif len(values) < 2 and len(said := _said_pairs(text or "")) >= 2:
         found, values = said, list(dict.fromkeys(value for value, _label in said))
+    elif len(values) < 2 and len(glued := NUMBER_LABEL_RE.findall(text or "")) >= 2:
+        found, values = glued, list(dict.fromkeys(value for value, _label in glued))
     if len(values) < 2 - (one_said and bool(found)):
         return []
     labelled = [(label.strip(), value) for value, label in found if label.strip()]

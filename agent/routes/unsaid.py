@@ -10,6 +10,7 @@ from agent.vocabulary import (
     ONE_OF_KIND_EN,
     ONE_OF_THEM_EN,
     ONE_OF_THEM_ZH,
+    SEARCH_KINDS_EN,
     SETTING_KINDS_EN,
     UNNAMED_ZH,
 )
@@ -23,12 +24,15 @@ SECTIONS_ZH = frozenset(str.split("栏目 板块 版块 分类 频道 类别 类
 # section", "the image style I prefer", "in my own language" (KIND stands for its kinds)
 PARTICULAR_EN = (
     r"\b(?:some|certain|particular|specific)\s+(?:[\w.'-]+\s+){0,2}?(?:KIND)\b",
-    r"\bmy\s+own\s+(?:KIND)\b",
-    r"\b(?:the|my|our)\s+(?:[\w.'-]+\s+){0,2}?(?:KIND)\s+(?:that\s+)?(?:i|we)\s+"
-    r"(?:prefer|like|use|want|follow|read|need|pick|chose|choose)\b",
+    r"\b(?:my|our)\s+(?:own\s+)?(?:KIND)\b",
+    r"\b(?:the|my|our|a|an|one)\s+(?:[\w.'-]+\s+){0,2}?(?:KIND)\s+(?:that\s+)?(?:i|we)\s+"
+    r"(?:prefer|like|use|want|follow|read|need|pick|chose|choose|care|applied|apply|attend"
+    r"|study|studied|work|belong|watch|track|love)\b",
 )
 SECTIONS_EN = SETTING_KINDS_EN | {"cate", "type", "channel", "tab"}
 OPEN_KINDS_EN = SECTIONS_EN | {"language", "style", "region", "city", "forum"}
+# What an asker calls a site's section: its kinds, and a field or a department of it
+SECTION_NAMES_EN = SETTING_KINDS_EN | {"field", "fields", "department", "departments"}
 PARTICULAR_ZH = ("某个", "某一", "某种", "有个", "其中一个")
 NOT_NAMED = frozenset({"option", "keywords", "default", "example"})  # sources that name no subject
 
@@ -99,16 +103,18 @@ def _left_open(slot: Slot, question: str) -> bool:
 
 
 def _particular(slot: Slot, question: str) -> bool:
-    """An optional parameter of a kind the question says it has one in mind of, unnamed:
-    "some category", "one particular section", "the image style I prefer", 某个分类."""
-    if not slot.optional or not question:
+    """A setting of a kind the question says it has one in mind of, unnamed: "some category",
+    "one particular section", "the image style I prefer", "in my language", 某个分类."""
+    if slot.subject or not question:
         return False
     words = {slot.name.casefold(), *re.findall(r"[a-z]{4,}", slot.description.casefold())}
     zh_kinds = _zh_pairs(zh_simplified(slot.description))
     sections = bool(words & SECTIONS_EN) or bool(zh_kinds & SECTIONS_ZH)
     kinds = (
-        (words & OPEN_KINDS_EN) | {slot.name.casefold()} | (SETTING_KINDS_EN if sections else set())
+        (words & OPEN_KINDS_EN) | {slot.name.casefold()} | (SECTION_NAMES_EN if sections else set())
     )
+    if words & SEARCH_KINDS_EN:  # "a keyword I care about" of a search's query
+        kinds |= SEARCH_KINDS_EN
     if any(
         re.search(pattern.replace("KIND", "|".join(map(re.escape, sorted(kinds)))), question, re.I)
         for pattern in PARTICULAR_EN
