@@ -293,6 +293,10 @@ ASKERS_KIND_ZH = re.compile(
     rf"(?:[^\s\uff0c\u3002\uff1f\uff01\u3001的]|\s(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\s){{0,20}}的"
     rf"[^\uff0c\u3002\uff1f\uff01\u3001的]{{0,16}}?(?:{_ZH_KINDS})"
 )
+# or the asker's own place or body, right after them: "我们区县的政府公开信息", "我们学校"
+ASKERS_OWN_ZH = re.compile(
+    r"(?:我们|咱们|我的|我们的)\s*(?:区县|县区|城市|学校|学院|单位|区)(?!域|别)"
+)
 
 # "关注的一个UP主", "我装的一个 Chrome 扩展", "有个 app": one of a kind, said which by no name
 # (a Latin word between them qualifies the kind: a Chrome extension)
@@ -382,6 +386,7 @@ def subject_unnamed(text: str) -> bool:
         or ONE_OF_THEM_EN.search(folded) is not None
         or KIND_ASKERS_EN.search(folded) is not None
         or ASKERS_KIND_ZH.search(folded) is not None
+        or ASKERS_OWN_ZH.search(folded) is not None
         or ONE_OF_KIND_ZH.search(folded) is not None
     )
 

@@ -98,7 +98,11 @@ def _address_hits(address: Address) -> list[RadarHit]:
     hits = [hit for route in routes for hit in _route_hits(route, address)]
     if not hits:
         site = _host_routes(address)  # read once for both
-        hits = _template_hits(address, site) or _url_documented_hits(address, site)
+        hits = (
+            _template_hits(address, site)
+            or _url_documented_hits(address, site)
+            or _template_hits(_section_less(address), site, literal=True)
+        )
     if not hits or (address.query and not any(h.values for h in hits)):
         # a rule that reads nothing of the page's query (list?clmId=...) gives way to a
         # described address that does
@@ -191,7 +195,13 @@ def _rest_taken(source: str, route: Route) -> str:
     return source
 
 
-def _template_hits(address: Address, site: list[Route]) -> list[RadarHit]:
+def _section_less(address: Address) -> Address:
+    """The page below its site's first section (douban.com/gallery/topic/48823 as
+    topic/48823): a route may mirror the address without it."""
+    return Address(address.host, address.segments[1:], address.query)
+
+
+def _template_hits(address: Address, site: list[Route], *, literal: bool = False) -> list[RadarHit]:
     """Without a rule for the page, the routes of the site whose own paths it matches: RSSHub
     mirrors many a site's addresses (cnblogs.com/cate/python is ``/cnblogs/cate/:type``; a rest
     parameter takes the page's path, its ``.shtml`` aside when the example writes none). A
@@ -205,11 +215,28 @@ def _template_hits(address: Address, site: list[Route]) -> list[RadarHit]:
         # segment must match, unless the route takes the page's whole path
         if not matched or not matched[0] or not (matched[1] or source != address.host + key):
             continue
+        if literal and not matched[1]:  # below a section, only a literal segment matched says
+            continue
         values = {k: _page_less(v, route.example) for k, v in matched[0].items()}
-        values = _whole_page(route, key, values, address)
+        values = _numbered(route, _whole_page(route, key, values, address))
         if hit := route_hit(route, key, _host_led(route, values, address), matched[1]):
             hits.append(hit)
     return hits
+
+
+# A forum's page named for its number and a page of it: Discuz's forum-31-1
+NUMBERED_PAGE_RE = re.compile(r"[a-z]+-(\d+)(?:-\d+)?", re.I)
+
+
+def _numbered(route: Route, values: dict[str, str]) -> dict[str, str]:
+    """A value the example writes as a number, from a page named for its number
+    (right.com.cn/forum/forum-31-1.html is ``/right/forum/31``)."""
+    shown = template_values(route.path, route.example or "")
+    found = {}
+    for name, value in values.items():
+        numbered = NUMBERED_PAGE_RE.fullmatch(value)
+        found[name] = numbered.group(1) if numbered and shown.get(name, "").isdigit() else value
+    return found
 
 
 def _whole_page(route: Route, key: str, values: dict[str, str], address: Address) -> dict[str, str]:

@@ -84,7 +84,8 @@ GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
 # A quoted phrase right after 搜 (search), which alone is no marker: 热搜 is a hot list.
 LATIN_RUN_RE = re.compile(r"[A-Za-z][A-Za-z']*")
 LATIN_TAIL_RE = re.compile(r"(.*[^\x00-\x7f])([A-Za-z][\w.+#\-]*)")
-SEARCHED_QUOTE_RE = re.compile(r"搜\s*[「“『\"]([^」”』\"]{1,40})")
+# (the kind searched may come between: "搜尋場地「育音堂」")
+SEARCHED_QUOTE_RE = re.compile(r"搜[索寻尋]?\s*[\u4e00-\u9fff]{0,4}\s*[「“『\"]([^」”』\"]{1,40})")
 
 
 @dataclass(frozen=True)

@@ -29,11 +29,21 @@ LABEL_BEFORE_RE = re.compile(
 )
 # Numbers glued to their labels, in a list: "0所有时间(默认), 1最近一周"
 NUMBER_LABEL_RE = re.compile(r"(?:^|(?<=[\s,\uff0c\u3001;\uff1b]))(\d{1,3})([\u4e00-\u9fff]{2,12})")
+# Labels listed with slashes, then their values in the same order: "剧集/电影, tv或movie"
+PARALLEL_RE = re.compile(
+    r"([\u4e00-\u9fff]{1,8}(?:[/\uff0f\u3001][\u4e00-\u9fff]{1,8})+)[\s,\uff0c:\uff1a]*"
+    r"([a-z0-9_\-]{1,20}(?:\s*(?:[/\u3001\u6216]|\bor\b)\s*[a-z0-9_\-]{1,20})+)"
+)
 # One value to fill in for a feature, its label after it: "填入 `pre` 以包含预发布版本".
 FLAG_VALUE_RE = re.compile(
     r"(?:填入|填写|设为|设置为|\bset(?:\s+(?:it\s+)?to)?|\bfill\s+in|\buse|\bpass)\s*"
     r"`([A-Za-z0-9_.\-]{1,40})`\s*(?:以|to\s+)?([^\uff0c,\u3002;\uff1b`]{1,20})",
     re.I,
+)
+# or bare, said to be its label: "填 mm 为起点女生网"
+FLAG_BARE_RE = re.compile(
+    r"\u586b(?:\u5165|\u5199)?\s*([A-Za-z0-9_\-]{1,20})\s*(?:\u4e3a|\u70ba|\u5373)\s*"
+    r"([\u4e00-\u9fff][^\s\uff0c,\u3002;\uff1b`]{1,11})"
 )
 # A feature asked "whether" first, its value to pass after: "是否获取全文, 需要获取则传入参数`y`"
 FLAG_ASKED_RE = re.compile(
@@ -138,6 +148,8 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
         return [(flag.group(1), flag.group(1))] + (
             [(label, flag.group(1))] if label.lower() not in SWITCHED_ON else []
         )
+    if not values and (bare := FLAG_BARE_RE.search(text or "")):
+        return [(bare.group(1), bare.group(1)), (bare.group(2), bare.group(1))]
     # a description that is a list alone, or a range, lists values only when the route's
     # example takes one of them ("top 或 newest": newest; "userpath or teampath" names kinds)
     whole = WHOLE_LIST_RE.fullmatch(text or "")
@@ -166,12 +178,28 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
         found, values = [(v, label) for label, v in led], list(dict.fromkeys(v for _l, v in led))
     elif len(values) < 2 and len(said := _said_pairs(text or "")) >= 2:
         found, values = said, list(dict.fromkeys(value for value, _label in said))
+    elif len(values) < 2 and len(parallel := _parallel(text or "")) >= 2:
+        found, values = parallel, list(dict.fromkeys(value for value, _label in parallel))
     elif len(values) < 2 and len(glued := NUMBER_LABEL_RE.findall(text or "")) >= 2:
         found, values = glued, list(dict.fromkeys(value for value, _label in glued))
     if len(values) < 2 - (one_said and bool(found)):
         return []
     labelled = [(label.strip(), value) for value, label in found if label.strip()]
     return list(dict.fromkeys([(v, v) for v in values] + labelled))
+
+
+def _parallel(text: str) -> list[tuple[str, str]]:
+    """(value, label) of labels listed, then as many values in the same order: "片单类型剧集/电影,
+    tv或movie" (the first label as long as the others: 剧集)."""
+    found = PARALLEL_RE.search(text)
+    if not found:
+        return []
+    labels = re.split(r"[/\uff0f\u3001]", found.group(1))
+    values = re.split(r"\s*(?:[/\u3001\u6216,]|\bor\b)\s*", found.group(2))
+    if len(labels) != len(values):
+        return []
+    labels[0] = labels[0][-max(len(label) for label in labels[1:]) :]
+    return list(zip(values, labels, strict=True))
 
 
 def _said_pairs(text: str) -> list[tuple[str, str]]:

@@ -79,6 +79,13 @@ class FilledPath:
         return any(s not in NOT_NAMED for s in self.sources.values())
 
 
+def _shape(slot: Slot) -> str | None:
+    """The form a parameter's values take, by its example, else by a default that is a host
+    ("Gitlab instance hostname, default to gitlab.com": gitlab.gnome.org is one)."""
+    shape = shape_of(slot.example)
+    return shape or ("domain" if shape_of(slot.default) == "domain" else None)
+
+
 def _searched(slot: Slot) -> bool:
     """The parameter takes something to search for: a keyword, a query, a tag (hashtag)."""
     words = words_of(slot.name)
@@ -86,9 +93,11 @@ def _searched(slot: Slot) -> bool:
 
 
 def _fits(entity: Entity, slot: Slot) -> bool:
-    shape = shape_of(slot.example)
-    if entity.value.casefold() == slot.name.casefold():
-        return False  # the parameter's own name ("剧集id是 qEzRyY3v") says what comes after
+    shape = _shape(slot)
+    if entity.value.casefold() in (slot.name.casefold(), slot.description.strip().casefold()):
+        # the parameter's own name ("剧集id是 qEzRyY3v") says what comes after, and the kind
+        # its description is ("城市") names none of its values ("支持哪些城市")
+        return False
     if not slot.example and (slot.default or "").isdigit() and not entity.value.isdigit():
         return False  # a page's number, `0` by default, is never a name ("Hikaru's")
     if slot.regex and not re.fullmatch(slot.regex, entity.value):
@@ -135,7 +144,7 @@ def _asked_of(entity: Entity, slot: Slot) -> bool:
     after the kind its description names (``_kind_said_before``)."""
     if _searched(slot):
         return entity.role in ("topic", "tag")
-    shape = shape_of(slot.example)
+    shape = _shape(slot)
     return (
         entity.role == "account"
         or (entity.kind == "domain" and shape == "domain")
@@ -358,7 +367,7 @@ def params_fill(
     path_fill(slots, template, question, values, sources)
     settings_fill(slots, question, asked, platform_words, excluded, values, sources, platform_hosts)
     _pair_fill(slots, asked, values, sources)
-    place_fill(slots, asked.text, excluded, values, sources)
+    place_fill(slots, asked.text, excluded, values, sources, tuple(platform_words))
     date_fill(slots, asked.text, values, sources)
     said_fill(slots, asked.text, excluded, values, sources)
     used = {v.casefold().lstrip("@") for v in values.values()}  # @mkbhd is mkbhd, used once

@@ -13,6 +13,8 @@ PLACE_SAID_RE = re.compile(r"^(?:省|市|地区)|省份|省名|省/|城市|区�
 PROVINCE_RE = re.compile(r"省份|省名|省/|^省")
 PROVINCE_END = ("省", "自治区")
 CITY_END = ("市", "区", "县", "州", "盟")
+# What places are, no place: "支持哪些城市"
+PLACE_KINDS = frozenset(str.split("城市 地区 省份 区县 国家 地方 全国 本地 当地 城市名"))
 
 
 def _takes_place(slot: Slot) -> bool:
@@ -27,14 +29,26 @@ def _takes_place(slot: Slot) -> bool:
 
 
 def place_fill(
-    slots: list[Slot], text: str, excluded: set[str], values: dict, sources: dict
+    slots: list[Slot],
+    text: str,
+    excluded: set[str],
+    values: dict,
+    sources: dict,
+    platform_words: tuple[str, ...] = (),
 ) -> None:
     """Give each place the question names to a parameter taking one: a province's to the one
-    that says 省, a city's or a district's to another, any other to the first left, in order."""
+    that says 省, a city's or a district's to another, any other to the first left, in order.
+    The platform's own place (德阳 of 德阳市人民政府) is none of its parameters'."""
     open_slots = [s for s in slots if s.name not in values and _takes_place(s)]
     if not open_slots:
         return
-    for place in dict.fromkeys(p for p in zh_places(text) if p.casefold() not in excluded):
+    own = [w for w in platform_words if CJK_RE.search(w)]
+    said = (
+        p
+        for p in zh_places(text)
+        if p.casefold() not in excluded and p not in PLACE_KINDS and not any(p in w for w in own)
+    )
+    for place in dict.fromkeys(said):
         if not open_slots:
             return
         provinces = [s for s in open_slots if PROVINCE_RE.search(s.description)]

@@ -18,6 +18,8 @@ from agent.routes.words import usable
 from agent.vocabulary import NEGATED_RE, RESIDENCE_RE
 
 # A parameter named for a country or region (by its last word) takes the one the question names.
+# At most this many listed values joined for one parameter ("watches and jewellery")
+MAX_JOINED = 4
 REGION_PARAMS = frozenset(str.split("country region area market store"))
 # The words a site uses for a category ("the business section"), and a value of lower-case
 # words as a category's example writes it (engineering)
@@ -87,7 +89,8 @@ def settings_fill(
             # a value the question names that narrows this one: 最多觀看 (hot) of 本週 (hot/week)
             narrower = [(lab, v) for lab, v in choices if v.startswith(f"{value}/")]
             value = (narrower and option_named(question, narrower, loose=loose)) or value
-            values[slot.name] = option_widened(question, choices, value)
+            value = option_widened(question, choices, value)
+            values[slot.name] = _joined(slot, said, choices, value, loose)
             sources[slot.name] = "option"
     _parent_fill(slots, values, sources)
     _region_fill(slots, question, values, sources)
@@ -95,6 +98,25 @@ def settings_fill(
     _settings_said(slots, asked, values, sources, excluded)
     _spread(slots, asked, values, sources)
     _quoted_fill(slots, asked, values, sources)
+
+
+def _joined(slot: Slot, said: str, choices: list, value: str, loose: bool) -> str:
+    """Every value the question names, joined, for a parameter whose example joins listed
+    values with commas (FashionNetwork's ``5,6``: "watches and jewellery" is ``18,19``)."""
+    parts = (slot.example or "").split(",")
+    values = {v for _label, v in choices}
+    if len(parts) < 2 or not set(parts) <= values:
+        return value
+    found = [value]
+    while len(found) < MAX_JOINED:
+        labels = [label for label, v in choices if v in found]
+        rest = platform_blank(said, sorted(labels, key=len, reverse=True))
+        left = [(label, v) for label, v in choices if v not in found]
+        more = option_named(rest, left, loose=loose)
+        if not more or more in found:
+            break
+        found.append(more)
+    return ",".join(sorted(found, key=lambda v: [v for _l, v in choices].index(v)))
 
 
 def _apart(label: str, platform_words: tuple[str, ...] | list[str]) -> str:

@@ -105,7 +105,7 @@ def _left_open(slot: Slot, question: str) -> bool:
 def _particular(slot: Slot, question: str) -> bool:
     """A setting of a kind the question says it has one in mind of, unnamed: "some category",
     "one particular section", "the image style I prefer", "in my language", 某个分类."""
-    if slot.subject or not question:
+    if (slot.subject and not slot.optional) or not question:
         return False
     words = {slot.name.casefold(), *re.findall(r"[a-z]{4,}", slot.description.casefold())}
     zh_kinds = _zh_pairs(zh_simplified(slot.description))
@@ -123,6 +123,11 @@ def _particular(slot: Slot, question: str) -> bool:
     zh_kinds = (zh_kinds & SECTIONS_ZH) | (SECTIONS_ZH if sections else set())
     asked = zh_simplified(question)
     return any(f"{lead}{kind}" in asked for lead in PARTICULAR_ZH for kind in zh_kinds)
+
+
+def _written_as_value(default: str, description: str) -> bool:
+    """The description writes the default as a value, backquoted: "`all` by default"."""
+    return f"`{default}`" in description
 
 
 def _zh_pairs(text: str) -> set[str]:
@@ -159,4 +164,6 @@ def _listed_default(slot: Slot) -> str | None:
     if not slot.default or not slot.choices:
         return slot.default
     said = slot.default.casefold()
-    return next((v for label, v in slot.choices if said in {label.casefold(), v.casefold()}), None)
+    found = next((v for label, v in slot.choices if said in {label.casefold(), v.casefold()}), None)
+    # a value written as one that the lists leave out ("`all` by default" of numbered sectors)
+    return found or (slot.default if _written_as_value(slot.default, slot.description) else None)

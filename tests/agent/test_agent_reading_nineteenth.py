@@ -1,12 +1,15 @@
 """The nineteenth pass of issue 29's reading rules. Against the real catalog snapshot where a
 route is named, offline."""
 
+from urllib.parse import unquote
+
 import pytest
 
 from agent.routes.documented import default_of
 from agent.routes.listed import inline_values
 from agent.routes.params import params_fill
 from agent.routes.unsaid import SubjectMissing
+from agent.vocabulary import subject_unnamed
 from catalog.abbreviations import initial_runs, said_initials
 from fetching.radar import radar_hits
 from tests.agent.test_agent_route_offline import first_path, route
@@ -143,3 +146,99 @@ def test_a_chinese_ranking_reads_the_labels_said():
     assert first_path("网易云音乐用户 1417963432 最近一周的听歌排行") == (
         "/163/music/user/playrecords/1417963432/1"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        (
+            "Show me the active projects on the GNOME GitLab instance (gitlab.gnome.org)",
+            "/gitlab/explore/active/gitlab.gnome.org",
+        ),
+        ("GitLab explore active projects", "/gitlab/explore/active"),
+    ],
+)
+def test_a_host_said_fills_an_instance_parameter_whose_default_is_a_host(question, path):
+    assert first_path(question) == path
+
+
+def test_what_places_are_is_no_place():
+    assert first_path("Wellcee 唯心所寓现在支持哪些城市\uff1f") == "/wellcee/support-city"
+    assert first_path("Wellcee 北京的租房信息") == "/wellcee/rent/北京"
+
+
+def test_a_quoted_name_after_the_kind_searched_is_what_to_search_for():
+    assert first_path("秀動網可以搜尋場地「育音堂」嗎") == "/showstart/search/site/育音堂"
+
+
+def test_listed_values_said_together_are_joined_where_the_example_joins_them():
+    assert first_path("FashionNetwork news about luxury watches and jewellery, France edition") == (
+        "/fashionnetwork/news/18,19/all/fr"  # and the gap before France at `all`, its default
+    )
+
+
+def test_a_default_written_as_a_value_fills_a_gap_though_no_list_holds_it():
+    assert first_path("fashion network - perfume sector news from the UK site") == (
+        "/fashionnetwork/news/21/all/uk"
+    )
+
+
+def test_labels_listed_then_their_values_in_order_pair_up():
+    assert inline_values("片单类型剧集/电影\uff0ctv或movie\uff0c默认为tv") == [
+        ("tv", "tv"),
+        ("movie", "movie"),
+        ("剧集", "tv"),
+        ("电影", "movie"),
+    ]
+    assert (
+        first_path("豆瓣每月推荐片单\uff0c我只要电影的\uff0c不要剧集")
+        == "/douban/recommended/movie"
+    )
+
+
+def test_a_page_named_for_its_number_gives_the_number_the_example_writes():
+    hits = radar_hits("恩山论坛 https://www.right.com.cn/forum/forum-31-1.html 这个板块")
+
+    assert [hit.path for hit in hits] == ["/right/forum/31"]
+
+
+def test_a_value_said_to_be_a_label_after_fill_in_labels_it():
+    assert inline_values("默认不填为起点中文网\uff0c填 mm 为起点女生网") == [
+        ("mm", "mm"),
+        ("起点女生网", "mm"),
+    ]
+
+
+def test_the_askers_own_county_is_someone_unnamed():
+    assert subject_unnamed("德阳我们区县的政府公开信息\uff0c想订阅一下")
+    assert not subject_unnamed("我们想看绵竹市的政府公开信息")
+
+
+def test_an_optional_subject_the_asker_has_in_mind_is_asked_for():
+    parameters = {"year": "年份", "major": "专业", "school": "学校"}
+    with pytest.raises(SubjectMissing) as missing:
+        _fill("/1point3acres/offer/:year?/:major?/:school?", parameters, "the school I applied to")
+
+    assert [slot.name for slot in missing.value.slots] == ["school"]
+
+
+def test_the_platforms_own_place_is_none_of_its_parameters():
+    def fill(platform_words: tuple[str, ...]) -> str:
+        path = params_fill(
+            template="/gov/sichuan/deyang/govpublicinfo/:county",
+            parameters={"county": "区县名"},
+            description="",
+            example="",
+            question="德阳旌阳区的政府公开信息",
+            platform_words=platform_words,
+        ).path
+        return unquote(path)
+
+    assert fill(("德阳市人民政府",)) == "/gov/sichuan/deyang/govpublicinfo/旌阳区"
+    assert fill(()) == "/gov/sichuan/deyang/govpublicinfo/德阳"
+
+
+def test_a_page_below_its_sites_section_matches_a_route_mirroring_the_rest():
+    hits = radar_hits("想追蹤呢個豆瓣話題 https://www.douban.com/gallery/topic/48823/")
+
+    assert [hit.path for hit in hits] == ["/douban/topic/48823"]

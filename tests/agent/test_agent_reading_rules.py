@@ -7,7 +7,8 @@ without error."""
 
 import pytest
 
-from agent.platform import named_as_place, platforms_offline
+from agent.platform import platforms_offline
+from agent.platform_named import named_as_place
 from agent.question import rewrite_offline
 from agent.reading import question_reading
 from agent.routes.entities import question_read
