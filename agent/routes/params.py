@@ -94,6 +94,8 @@ def _searched(slot: Slot) -> bool:
 
 def _fits(entity: Entity, slot: Slot) -> bool:
     shape = _shape(slot)
+    if entity.kind == "domain" and entity.value.casefold() == (slot.default or "").casefold():
+        return False  # the default host said ("over on gitlab.com") is no other instance
     if entity.value.casefold() in (slot.name.casefold(), slot.description.strip().casefold()):
         # the parameter's own name ("剧集id是 qEzRyY3v") says what comes after, and the kind
         # its description is ("城市") names none of its values ("支持哪些城市")

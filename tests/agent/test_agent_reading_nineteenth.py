@@ -242,3 +242,9 @@ def test_a_page_below_its_sites_section_matches_a_route_mirroring_the_rest():
     hits = radar_hits("想追蹤呢個豆瓣話題 https://www.douban.com/gallery/topic/48823/")
 
     assert [hit.path for hit in hits] == ["/douban/topic/48823"]
+
+
+def test_the_default_host_said_is_no_other_instance():
+    assert first_path("new releases of inkscape/inkscape over on gitlab.com") == (
+        "/gitlab/release/inkscape/inkscape"
+    )
