@@ -202,15 +202,10 @@ def _named_outside(candidate: PlatformHit, query: str, run: re.Match) -> bool:
     if not named(candidate):
         return False
     cut = query[: run.start()] + " " * len(run.group(0)) + query[run.end() :]
-    names = {candidate.namespace, candidate.name, *_names_said(candidate)}
+    names = {candidate.namespace, candidate.name, candidate.named_by} - {""}
     inside = [n for n in names if re.search(name_pattern(n), run.group(0), re.I)]
     whole = [n for n in inside if len(n.replace(" ", "")) >= len(run.group(0).replace(" ", "")) - 2]
     return bool(whole) or not inside or any(re.search(name_pattern(n), cut, re.I) for n in names)
-
-
-def _names_said(candidate: PlatformHit) -> list[str]:
-    """The names the catalog search found ``candidate`` by: "name 'beijing'" says beijing."""
-    return [r[6:-1] for r in candidate.reasons if r.startswith("name '") and r.endswith("'")]
 
 
 def _spelled_home(ctx: RunContext, spellings: set[str]) -> str | None:

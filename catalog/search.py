@@ -68,6 +68,7 @@ class PlatformHit:
     name: str
     score: float
     reasons: tuple[str, ...] = ()
+    named_by: str = ""  # the name of it the question says, as its "name" reason shows it
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +231,8 @@ def _platform_hits(
     hits.sort(key=lambda h: (-h[0], h[1]))
     return [
         PlatformHit(namespace, index.platforms[position].name, score,
-                    _platform_reasons(index, query, rel, position, priority))
+                    _platform_reasons(index, query, rel, position, priority),
+                    hit.label if (hit := query.hits.get(position)) else "")
         for score, namespace, position, priority in hits[:limit]
     ]  # fmt: skip
 

@@ -104,8 +104,8 @@ def _joined(slot: Slot, said: str, choices: list, value: str, loose: bool) -> st
     """Every value the question names, joined, for a parameter whose example joins listed
     values with commas (FashionNetwork's ``5,6``: "watches and jewellery" is ``18,19``)."""
     parts = (slot.example or "").split(",")
-    values = {v for _label, v in choices}
-    if len(parts) < 2 or not set(parts) <= values:
+    order = list(dict.fromkeys(v for _label, v in choices))  # the values, as listed
+    if len(parts) < 2 or not set(parts) <= set(order):
         return value
     found = [value]
     while len(found) < MAX_JOINED:
@@ -116,7 +116,7 @@ def _joined(slot: Slot, said: str, choices: list, value: str, loose: bool) -> st
         if not more or more in found:
             break
         found.append(more)
-    return ",".join(sorted(found, key=lambda v: [v for _l, v in choices].index(v)))
+    return ",".join(sorted(found, key=order.index))
 
 
 def _apart(label: str, platform_words: tuple[str, ...] | list[str]) -> str:
