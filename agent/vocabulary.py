@@ -115,7 +115,8 @@ EN_KIND_NOUNS = frozenset(
     playlists groups communities topics mod mods plugin plugins extension extensions addon
     addons streamer streamers youtuber youtubers vtuber creator creators subject branch
     designer designers artist artists writer writers blogger bloggers influencer influencers
-    journal journals magazine magazines newsletter newsletters uploader uploaders"""
+    journal journals magazine magazines newsletter newsletters uploader uploaders advisor
+    advisors adviser supervisor supervisors mentor mentors professor professors"""
     )
 )
 # Chinese words for kinds of subject, each with the English one a route's name or parameter

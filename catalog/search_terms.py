@@ -33,6 +33,8 @@ URL_RE = re.compile(r"(?:https?://|www\.)\S+")
 INVISIBLE_RE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 PARTICLES_RE = re.compile("[的了吗呢吧啊呀么]")
 MANY_DIGITS_RE = re.compile(r"(?:\D*\d){4}")
+# A request's wording, "I'd like the...", "we would love": no feed's "likes"
+REQUEST_RE = re.compile(r"\b(?:i|we)(?:'d|\u2019d| would) (?:like|love)\b", re.I)
 
 # Question words and time words: they say what is asked, not where to look.
 ZH_STOPWORDS = (
@@ -143,6 +145,7 @@ def text_terms(text: str, *, question: bool = False, numbers: bool = True) -> It
     ``question`` drops stopwords; ``numbers=False`` drops letter runs holding 4 or more digits
     (ids in examples and descriptions, which only add noise).
     """
+    text = REQUEST_RE.sub(" ", text) if question else text
     for run, is_cjk, _ in text_runs(text_normalise(URL_RE.sub(" ", text))):
         if is_cjk:
             yield from _cjk_grams(run, question=question)

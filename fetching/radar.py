@@ -103,6 +103,8 @@ def _address_hits(address: Address) -> list[RadarHit]:
             or _url_documented_hits(address, site)
             or _template_hits(_section_less(address), site, literal=True)
         )
+    if not hits and (titled := _title_less(address)):
+        hits = _address_hits(titled)
     if not hits or (address.query and not any(h.values for h in hits)):
         # a rule that reads nothing of the page's query (list?clmId=...) gives way to a
         # described address that does
@@ -127,6 +129,8 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
             matched = source_match(source, address) if isinstance(source, str) else None
             if matched is None and isinstance(source, str) and target != key:
                 matched = _unnamed_taken(source, target, address)
+            if matched is None and isinstance(source, str):
+                matched = _host_sectioned(source, target, address)
             if matched is None:
                 continue
             values = {k: _page_less(v, route.example or "") for k, v in matched[0].items()}
@@ -185,6 +189,24 @@ def _unnamed_taken(source: str, target: str, address: Address) -> tuple[dict, in
     return source_match(f"{source.rstrip('/')}/:{missing[0]}", address)
 
 
+def _host_sectioned(source: str, target: str, address: Address) -> tuple[dict, int] | None:
+    """A source for a site's root whose target is a section its host names and one value
+    (Obsidian Publish's ``publish.obsidian.md/`` for ``/publish/:id``) matches the page one
+    segment below the root, that segment the value."""
+    host, _, path = SCHEME_RE.sub("", source).partition("/")
+    if path.strip("/") or len(address.segments) != 1:
+        return None
+    parts = [s for s in target.split("/") if s]
+    params = [PARAM_RE.fullmatch(part) for part in parts]
+    literal = [part.casefold() for part, param in zip(parts, params, strict=True) if not param]
+    labels = host.casefold().removeprefix("www.").split(".")[:-1]
+    if not literal or params[-1] is None or any(params[:-1]) or not set(literal) <= set(labels):
+        return None
+    if source_match(host, Address(address.host, ())) is None:
+        return None
+    return {params[-1].group(1) or params[-1].group(3): address.segments[0]}, len(literal)
+
+
 def _rest_taken(source: str, route: Route) -> str:
     """A source whose last segment is a parameter the route takes the rest of the path with
     (washingtonpost's ``:category{.+}``) takes the rest of the page's path there
@@ -193,6 +215,17 @@ def _rest_taken(source: str, route: Route) -> str:
     if last and last.group(1) and not last.group(2) and f":{last.group(1)}{{." in route.path:
         return source.rstrip("/") + "*"
     return source
+
+
+def _title_less(address: Address) -> Address | None:
+    """The page without the title a site writes after its number (hk01.com/zone/2/娛樂 is
+    zone 2's page; news/123/some-title is news 123's): None when it writes none."""
+    *rest, last = address.segments or ("",)
+    if not rest or not any(c.isdigit() for c in rest[-1]) or any(c.isdigit() for c in last):
+        return None
+    if last.isascii() and not re.fullmatch(r"[a-z]+(?:-[a-z]+){2,}", last, re.I):
+        return None  # a word that may be a section of its own (zone/2/news)
+    return Address(address.host, tuple(rest), address.query)
 
 
 def _section_less(address: Address) -> Address:

@@ -19,6 +19,7 @@ from agent.routes.fit import route_intents, route_reading, route_said
 from agent.routes.queries import query_fill, takes_query
 from agent.routes.settings import settings_fill
 from agent.routes.slots import route_slots
+from agent.routes.unsaid import close_gaps
 from catalog.models import Route
 from catalog.search import RouteHit
 from fetching.paths import RoutePathRejected, path_build, template_parameters
@@ -95,8 +96,12 @@ def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
     named = {k: v for k, v in values.items() if sources.get(k) == "option" and k not in given}
     if not named:
         return hit.path
+    # a setting named after one left open takes that one's default between them (TapTap's
+    # review page in 繁體中文: its sort, ``helpful``, before the language)
+    values = {**given, **named}
+    close_gaps(slots, values, {k: sources.get(k, "page") for k in values})
     try:
-        return path_build(route.path, {**given, **named})
+        return path_build(route.path, values)
     except RoutePathRejected:
         return hit.path
 

@@ -137,7 +137,11 @@ def route_slots(template: str, parameters: object, description: str, example: st
     """The parameters of ``template``, each with its kind, values and format hint."""
     parameters = parameters if isinstance(parameters, dict) else {}
     description = description or ""
-    from_example = {k: unquote(v) for k, v in template_values(template, example or "").items()}
+    from_example = {
+        k: unquote(v)
+        for k, v in template_values(template, example or "").items()
+        if not v.startswith(":")  # an example writing its template (Plurk's /news/:lang?)
+    }
     names = [name for name, _regex, _optional in template_parameters(template)]
     if len(names) == 1 and len(parameters) == 1 and names[0] not in parameters:
         # the one parameter documented under another name (stcn's :id as "category")

@@ -85,7 +85,7 @@ def unsaid_fill(
     missing = [s for s in wanted if (not s.optional or s in open_kinds) and s.name not in values]
     if missing:  # one with a default is asked for only when it alone is missing
         raise SubjectMissing([s for s in missing if not s.default] or missing)
-    _close_gaps(slots, values, sources)
+    close_gaps(slots, values, sources)
 
 
 def _left_open(slot: Slot, question: str) -> bool:
@@ -136,7 +136,7 @@ def _zh_pairs(text: str) -> set[str]:
     return {run[i : i + 2] for run in runs for i in range(len(run) - 1)}
 
 
-def _close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
+def close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, str]) -> None:
     """Hono lets trailing optionals go, not one before a given value: a setting takes its
     default there; otherwise the later optional values are dropped."""
     last = max((i for i, s in enumerate(slots) if s.name in values), default=0)
