@@ -32,6 +32,7 @@ INDEFINITE_EN = frozenset(
     str.split(
         """a an some any certain particular specific my our your their his her its i we you they
     me us them mine ours yours theirs someone somebody something anyone anybody anything one
+    nothing nobody everything everyone everybody else
     whoever whichever whatever this that these those i'm i've we're we've whose who whom
     which"""
     )
@@ -95,7 +96,7 @@ PUT_EN = frozenset(
         reader readers got gets getting fine okay ok put puts publishing it all without check
         checks checking set told rely enjoy if possible ones forget forgets forgetting forgot
         text great awesome cool nice hilarious amazing way through via thru rsshub hi hello hey
-        thanks thank wanna gonna into onto upon than"""
+        thanks thank wanna gonna into onto upon than overall default defaults settings"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
@@ -212,6 +213,8 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "follower": (("follower", "followers"), ("粉丝",)),
     "contributor": (("contributor", "contributors"), ("贡献者",)),
     "comment": (("comment", "comments", "reply", "replies"), ("评论", "回复", "吐槽")),
+    # the comments flown over a video, a kind of their own
+    "danmaku": (("danmaku", "danmu"), ("弹幕",)),
     "paper": (("paper", "papers"), ("论文",)),
     "video": (("video", "videos", "upload"), ("视频",)),
     # a stream going on now, and the times of those to come
@@ -335,8 +338,13 @@ def intents_of(text: str) -> frozenset[str]:
 # "不是视频哈", "文章和想法不用", "不要热门的". "Not just" and "not only" take it as well, and
 # 要不要 and 是不是 ask rather than turn down.
 _BREAK = "\uff0c,\u3002.;\uff1b!\uff01?\uff1f()\uff08\uff09\\s"  # punctuation, space
-# How items are ordered: "sorted by heat", "ranked by votes". No one named after its "by".
-ORDERED_BY_RE = re.compile(r"\b(?:sort|rank|order)(?:ed|ing)?\s+by\s+[\w\-]+", re.I)
+# How items are ordered: "sorted by heat", "ranked by votes", 按点击最多排, 按时间倒序. No one
+# named after its "by", and never a topic.
+ORDERED_BY_RE = re.compile(
+    r"\b(?:sort|rank|order)(?:ed|ing)?\s+by\s+[\w\-]+"
+    r"|\u6309\s*\S{1,6}?\s*(?:\u6392|\u5012\u5e8f|\u987a\u5e8f|\u964d\u5e8f|\u5347\u5e8f)",
+    re.I,
+)
 NEGATED_RE = re.compile(
     r"\b(?:not|don't|can't|cannot|no|without|except(?:\s+for)?|excluding|rather\s+than|instead\s+of"
     r"|other\s+than)\s+(?!just\b|only\b)(?:(?:the|a|an|any|every|all|full)\s+)?"

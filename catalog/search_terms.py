@@ -78,6 +78,7 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "仓库": ("repository",), "产品": ("product",), "社区": ("community",),
     "论坛": ("forum",), "帖子": ("post", "thread"), "活动": ("event",), "研究": ("research",),
     "期刊": ("journal",), "政策": ("policy",), "安全": ("security",), "漏洞": ("vulnerability",),
+    "弹幕": ("danmaku", "danmu"),
 }  # fmt: skip
 GLOSSARY_WEIGHT = 0.6
 ENTITY_WEIGHT = 0.1

@@ -16,7 +16,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("全部", "所有", "all"),
     ("今日", "今天", "每日", "日榜", "today", "daily"),
     ("本周", "每周", "周榜", "这周", "这礼拜", "这星期", "weekly", "this week", "of the week"),
-    ("即将", "即将开始", "即将上映", "upcoming", "coming soon", "coming up"),
+    ("即将", "快要", "即将开始", "即将上映", "upcoming", "coming soon", "coming up"),
     ("最多观看", "观看最多", "被看最多", "看的人最多", "阅读最多", "most viewed", "most read"),
     ("本月", "每月", "月榜", "monthly"),
     ("年榜", "yearly", "annual"),
@@ -35,6 +35,9 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("电影", "movie", "movies", "film"),
     ("剧集", "电视剧", "series", "show"),
     ("最高", "highest", "top"),
+    # an order by a count or a time, smallest first or largest first
+    ("升序", "正序", "ascending", "asc", "fewest", "fewest first", "oldest first"),
+    ("降序", "倒序", "descending", "desc", "most first", "largest first"),
     ("音乐", "music"),
     ("健康", "health"),
     ("教育", "education"),
@@ -103,4 +106,21 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("澳门", "澳門", "macau", "macao"),
     ("简体", "简中", "simplified", "sc", "zh-hans", "zh-cn"),
     ("繁体", "繁體", "繁中", "traditional", "tc", "zh-hant", "zh-tw"),
+]
+
+# What an order asked for in Chinese sorts by, and the words a sort's value is written with:
+# 按时间排 names ``time``, 按点击排 ``click``. Read only inside an order asked for
+# (``agent.vocabulary.ORDERED_BY_RE``), where 时间 is what items are sorted by.
+SORT_WORDS: list[tuple[str, ...]] = [
+    ("时间", "time", "date"),
+    ("日期", "date", "time"),
+    ("热度", "hot", "heat"),
+    ("人气", "popular", "popularity"),
+    ("点击", "click", "clicks", "view", "views"),
+    ("播放", "play", "plays", "view", "views"),
+    ("评分", "score", "rating", "rate"),
+    ("发布", "publish", "published", "pubdate"),
+    ("更新", "update", "updated"),
+    ("回复", "reply", "replies"),
+    ("收藏", "favorite", "favorites", "collect", "stow"),
 ]

@@ -138,6 +138,9 @@ def tables_owned(
         owner = owner or next(
             (n for n in names if default_of(n, parameters.get(n), description) in values), None
         )
+        # or the one parameter whose example is written as the table's values are (bilibili's
+        # :tid, 33, for tables of numbers; not :embed, a setting taking any value)
+        owner = owner or _shaped_as(names, example, values)
         owner = owner or next(iter(pointing + settings), None)
         owner = owner or (names[0] if len(names) == 1 else None)  # the one it can list
         previous = owner
@@ -156,6 +159,21 @@ def tables_owned(
         if owner:
             tables.setdefault(owner, []).extend(pairs)
     return tables
+
+
+def _shaped_as(names: list[str], example: dict, values: set[str]) -> str | None:
+    """The one parameter whose example is a number of about as many digits as ``values``
+    have, when all of them are numbers (a user's id of ten is no type's of one or two)."""
+    if not values or not all(v.isdigit() for v in values):
+        return None
+    digits = {len(v) for v in values}
+    shaped = [
+        n
+        for n in names
+        if (written := example.get(n) or "").isdigit()
+        and min(digits) - 1 <= len(written) <= max(digits) + 1
+    ]
+    return shaped[0] if len(shaped) == 1 else None
 
 
 def _query_key(caption: str, example: str | None) -> str | None:

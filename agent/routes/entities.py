@@ -70,6 +70,7 @@ from agent.vocabulary import (
     OWNERS,
     PAST_FORM_RE,
     PUT_EN,
+    UNNAMED_ZH,
     intent_word,
 )
 from catalog.segment import zh_ends_as_function, zh_leads_as_function
@@ -249,6 +250,8 @@ def marked_after(text: str, markers: Iterable[str], excluded: set[str]) -> list[
         for match in pattern.finditer(text):
             if marker.isascii() and _owned(text, match.start()):
                 continue  # "the package our app depends on": the asker's own, unnamed
+            if not marker.isascii() and text[: match.start()].rstrip().endswith(UNNAMED_ZH):
+                continue  # "某个豆瓣用户日记下面的回应": some user, and no name after
             if value := _after(text, match.end(), excluded, phrase=phrase):
                 values.append(value)
     return values
@@ -365,7 +368,7 @@ def question_read(
     found += [Entity(n, "number") for n in NUMBER_RE.findall(rest) if n not in skip | counted]
     if keywords is None:
         unmarked = re.sub("|".join(map(re.escape, ZH_AFTER_MARKERS)), " ", text, flags=re.I)
-        keywords = keywords_of(DURATION_RE.sub(" ", unmarked))
+        keywords = keywords_of(DURATION_RE.sub(" ", ORDERED_BY_RE.sub(" ", unmarked)))
     topic = [
         POSSESSIVE_RE.sub("", k)
         for k in keywords

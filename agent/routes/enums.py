@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 
 from agent.question import ZH_NUMBERS
-from agent.routes.concepts import SYNONYMS
+from agent.routes.concepts import SORT_WORDS, SYNONYMS
 from agent.routes.words import GENERIC
 from agent.vocabulary import FILLER_ZH_SET, NEGATED_RE, ORDERED_BY_RE
 from catalog.search_terms import word_stem
@@ -166,7 +166,6 @@ LABEL_PARTS_RE = re.compile(r"\s*[\uff0f\u3001]\s*")
 
 
 # How items are to be ordered: "sorted by newest", "按最新排"
-ORDERED_RES = re.compile(f"{ORDERED_BY_RE.pattern}|\u6309\\s*\\S{{1,6}}?\\s*\u6392", re.I)
 MISSPELT_MIN = 6  # letters a word has at least to be read misspelt
 
 
@@ -197,7 +196,11 @@ def option_named(
     question = HOME_PAGE_RE.sub(r"\1page", question)
     asked = _translated(question)  # 评论 names `comments`, "hot" names 热门
     # the order asked for ("sorted by newest", 按最新排) asks for its word as such
-    ordered = _translated(" ".join(m.group(0) for m in ORDERED_RES.finditer(question)))
+    order = zh_simplified(" ".join(m.group(0) for m in ORDERED_BY_RE.finditer(question)))
+    ordered = _translated(order) | {
+        g for row in SORT_WORDS if row[0] in order for word in row[1:] for g in _grams(word)
+    }
+    asked |= ordered
     said = _grams(question)
     best: tuple[float, bool, bool, bool, int, str] | None = None
     shared = _shared_grams(choices)

@@ -9,7 +9,7 @@ offline choice), read from the route's name and parameters against the question'
 import functools
 import re
 
-from agent.question import EN_STOP
+from agent.question import EN_STOP, language_of
 from agent.regions import REGIONS, regions_said
 from agent.routes.entities import Asked
 from agent.routes.enums import label_said, said_translated
@@ -22,7 +22,9 @@ from agent.routes.slots import pointed_above, route_slots, route_words
 from agent.routes.unsaid import NOT_NAMED
 from agent.routes.words import GENERIC
 from agent.vocabulary import (
+    EN_KIND_NOUNS,
     LATIN_WORD_RE,
+    NEGATED_RE,
     asked_intents,
     intents_of,
     plural_stem,
@@ -107,10 +109,14 @@ def route_said(query: str, route: Route) -> tuple[int, int]:
 def path_said(query: str, route: Route) -> int:
     """How many words of the route's own path the question says, singular or plural (the
     Farmatters "exclusives": ``/farmatters/exclusive``, not ``/farmatters/:locale?``)."""
+    return len(_path_words_said(query, route))
+
+
+def _path_words_said(query: str, route: Route) -> set[str]:
     asked = set(LATIN_WORD_RE.findall(query.casefold()))
     asked |= {plural_stem(w) for w in asked}
     literal = set(LATIN_WORD_RE.findall(template_literals(route.path).casefold()))
-    return len({w for w in literal if len(w) > 3 and w not in GENERIC} & asked)
+    return {w for w in literal if len(w) > 3 and w not in GENERIC} & asked
 
 
 def template_literals(template: str) -> str:
@@ -127,6 +133,18 @@ def template_intents(name: str, template: str) -> frozenset[str]:
 
 def route_intents(route: Route) -> frozenset[str]:
     return template_intents(platform_blank(route.name, platform_words(route.platform)), route.path)
+
+
+LANGUAGE_INTENTS = frozenset({"english", "chinese"})
+
+
+def own_language(query: str, route: Route) -> bool:
+    """The route is a site's feed in the question's own language, where it has one per language
+    and the question names none ("Hugging Face blog" reads 英文博客, not 中文博客)."""
+    kinds = route_intents(route) & LANGUAGE_INTENTS
+    if not kinds or asked_intents(query) & LANGUAGE_INTENTS:
+        return False
+    return ("chinese" if language_of(query) == "zh" else "english") in kinds
 
 
 def intent_said(query: str, route: Route) -> int:
@@ -175,7 +193,12 @@ def _names_values(route: Route, path: FilledPath | None, named: list[tuple]) -> 
         slots = route_slots(route.path, route.parameters, route.description, route.example)
         labels = {(s.name, v): label for s in slots for label, v in s.choices if v != label}
         words |= {labels[item].casefold() for item in chosen if item in labels}
-    return bool(values) and values <= words
+    # a value with its kind ("pip packages") is the value alone
+    return bool(values) and all(v in words or _unkinded(v) <= words for v in values)
+
+
+def _unkinded(value: str) -> set[str]:
+    return {w for w in re.split(r"[\W_]+", value) if w and w not in EN_KIND_NOUNS} or {value}
 
 
 def feed_named(query: str, route: Route) -> bool:
@@ -202,11 +225,20 @@ def _name_words(route: Route) -> list[str]:
     )
 
 
+def _name_said(query: str, route: Route) -> bool:
+    """The question says the route's whole name, its platform's names aside."""
+    name = _name_words(route)
+    return bool(name) and _words_said(platform_blank(query, platform_words(route.platform)), name)
+
+
 def _words_said(query: str, words: list[str]) -> bool:
     # 生命科学学院的通知公告 says 生命科学学院通知公告
     asked = query.casefold().replace("\u7684", "")
     latin = set(LATIN_WORD_RE.findall(asked)) | words_joined(asked)
-    return all(w in latin if w.isascii() else _zh_said(w, asked) for w in words)
+    # and a name of its own 的 (即将播出的剧集) is said without it as with it
+    return all(
+        w in latin if w.isascii() else _zh_said(w.replace("\u7684", ""), asked) for w in words
+    )
 
 
 def _zh_said(word: str, asked: str) -> bool:
@@ -234,6 +266,11 @@ def said_whole(query: str, route: Route, path: FilledPath) -> int:
     length = len("".join(name)) if name and _words_said(apart, name) else 0
     # said only in the other language (临时展览: "Temporary Exhibitions"), it weighs least
     length = length or int(bool(name) and said_translated(apart, " ".join(name)))
+    # a word of its own path said names it as its name does (Zaobao's "realtime section":
+    # ``/zaobao/realtime``, over a route listing ``realtime`` among its values)
+    own = {w.casefold() for name in platform_words(route.platform) for w in name.split()}
+    wanted = NEGATED_RE.sub(" ", query)  # "not the chinese edition" names no /chinese
+    length = length or sum(len(w) for w in _path_words_said(wanted, route) - own)
     chosen = [k for k, source in path.sources.items() if source == "option"]
     if chosen:
         slots = route_slots(route.path, route.parameters, route.description, route.example)
@@ -318,8 +355,12 @@ def offline_choice(
     # "MIT OpenCourseWare's most visited courses": a value that a subject-less route's name
     # says is that feed's name, no one's
     # and a value one lists, unless the question names the kind of a route taking a subject
-    # ("IT之家 iPhone 标签": the tag, not the iPhone channel)
-    kinded = any(kind_said(r.name, r.path, query, r.parameters) for _n, r, _p, _b in named)
+    # ("IT之家 iPhone 标签": the tag, not the iPhone channel) or its name ("B站直播分区 86": the
+    # live area, not the video area its list numbers 86)
+    kinded = any(
+        kind_said(r.name, r.path, query, r.parameters) or _name_said(query, r)
+        for _n, r, _p, _b in named
+    )
     titled = [
         f
         for f in filled
@@ -349,6 +390,9 @@ def offline_choice(
     if not named:  # no subject: the kind of feed asked for first, else the search's order (which
         # already weighs the words said with the routes' health and popularity)
         score = scores or {}
+        # of a site's feeds one per language, the question's own
+        editions = {k for f in filled for k in route_intents(f[1]) & LANGUAGE_INTENTS}
+        own = {f[1].pk: len(editions) > 1 and own_language(query, f[1]) for f in filled}
         filled.sort(
             key=lambda f: (
                 route_unconfigured(f[1]),
@@ -356,6 +400,7 @@ def offline_choice(
                 -intent[f[1].pk],
                 -said_whole(query, f[1], f[2]),
                 -path_said(query, f[1]),
+                -own[f[1].pk],
                 -_values_written(query, f[2]),  # a value it lists written as such: (latest)
                 -round(score.get(f[1].pk, 0.0), 6),
                 said[f[1].pk][1] if f[1].pk in score else 0,

@@ -112,6 +112,20 @@ SAID_LIST_RE = re.compile(
 )
 
 
+# or a clause of the description that is a list alone: "排序方式, hot或new, 默认为new"
+CLAUSE_LIST_RE = re.compile(
+    r"(?:^|(?<=[\uff0c,;\uff1b\u3002:\uff1a]))\s*"
+    r"([a-z0-9_\-]{1,40}(?:\s*(?:\u6216|\u3001|/|\bor\b)\s*[a-z0-9_\-]{1,40})+)"
+    r"\s*(?=$|[\uff0c,;\uff1b\u3002])"
+)
+# or values each with its label after a space, listed: "live_time 开播时间, online 人气"
+SPACED_PAIR_RE = re.compile(
+    r"(?:^|(?<=[\uff0c,;\uff1b\u3001]))\s*([a-z][a-z0-9_\-]{1,30})\s+"
+    r"(?![\u4e3a\u70ba\u5373])([\u4e00-\u9fff]{2,12})"  # ("yes 为是" is said to be, above)
+    r"(?=\s*(?:$|[\uff0c,;\uff1b\u3001\u3002]))"
+)
+
+
 def options_of(spec: Any) -> list[tuple[str, str]]:
     """(label, value) of a parameter's upstream ``options``."""
     if not isinstance(spec, dict) or not isinstance(spec.get("options"), list):
@@ -157,7 +171,11 @@ def inline_values(text: str, example: str | None = None) -> list[tuple[str, str]
     # (or led by what they are, three or more: "Topic: all | product | research")
     if whole and example not in parts and not (whole.group(1) and len(parts) >= 3):
         whole = None
-    said = PAREN_LIST_RE.search(text or "") or SAID_LIST_RE.search(text or "")
+    said = (
+        PAREN_LIST_RE.search(text or "")
+        or SAID_LIST_RE.search(text or "")
+        or _clause_list(text or "")
+    )
     listed = said.group(1) if said else whole.group(2) if whole else None
     ranged = _ranged(text or "")
     # "values: special (特展详情). Default: All.": words that say what follows are no values
@@ -202,10 +220,20 @@ def _parallel(text: str) -> list[tuple[str, str]]:
     return list(zip(values, labels, strict=True))
 
 
+def _clause_list(text: str) -> re.Match | None:
+    """A clause that lists values, in a description saying more ("排序方式, hot或new"); a
+    description that is the list alone is read above, by its example."""
+    found = CLAUSE_LIST_RE.search(text)
+    if not found or found.group(0).strip() == text.strip() or len(_parallel(text)) >= 2:
+        return None  # (labels listed before it pair up with its values: "剧集/电影, tv或movie")
+    return found
+
+
 def _said_pairs(text: str) -> list[tuple[str, str]]:
-    """(value, label) of values said to be their labels, or dashed before them."""
+    """(value, label) of values said to be their labels, or dashed or spaced before them."""
     said = SAID_PAIR_RE.findall(text)
-    return said if len(said) >= 2 else DASH_PAIR_RE.findall(text)
+    dashed = DASH_PAIR_RE.findall(text) if len(said) < 2 else said
+    return dashed if len(dashed) >= 2 else SPACED_PAIR_RE.findall(text)
 
 
 def _ranged(text: str) -> list[str]:
