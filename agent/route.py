@@ -16,9 +16,9 @@ from asgiref.sync import sync_to_async
 from agent.context import RunContext
 from agent.routes.choice import MAX_PATHS
 from agent.routes.fit import (
+    intent_blanks,
     intents_apart,
     offline_choice,
-    platform_words,
     route_about,
     route_fill,
     route_reading,
@@ -51,7 +51,7 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
     asked = ctx.reading.intents
     if asked:  # of what the chosen platforms' names do not say (关键评论网 asks for no 评论)
         chosen = Platform.objects.filter(namespace__in=ctx.platforms)
-        names = tuple(word for platform in chosen for word in platform_words(platform))
+        names = tuple(word for platform in chosen for word in intent_blanks(platform))
         asked = intents_apart(ctx.rewrite.query, names)
     serving = [h for h in ranked if asked & template_intents(h.name, h.path)]
     if ctx.reading.unnamed:

@@ -116,8 +116,7 @@ EN_KIND_NOUNS = frozenset(
     playlists groups communities topics mod mods plugin plugins extension extensions addon
     addons streamer streamers youtuber youtubers vtuber creator creators subject branch
     designer designers artist artists writer writers blogger bloggers influencer influencers
-    journal journals magazine magazines newsletter newsletters uploader uploaders advisor
-    advisors adviser supervisor supervisors mentor mentors professor professors"""
+    journal journals magazine magazines newsletter newsletters uploader uploaders"""
     )
 )
 # Chinese words for kinds of subject, each with the English one a route's name or parameter
@@ -248,8 +247,14 @@ SETTING_KINDS_EN = frozenset(
 )
 # What a search is for: "a keyword I keep searching" names none
 SEARCH_KINDS_EN = frozenset(str.split("keyword keywords term terms query queries hashtag hashtags"))
+# The people an asker has ("my thesis advisor"): someone unnamed, said so
+ROLES_EN = frozenset(str.split("advisor advisors adviser supervisor supervisors mentor mentors"))
 _KINDS = "|".join(
-    sorted(EN_KIND_NOUNS | KIND_EN | SETTING_KINDS_EN | SEARCH_KINDS_EN, key=len, reverse=True)
+    sorted(
+        EN_KIND_NOUNS | KIND_EN | SETTING_KINDS_EN | SEARCH_KINDS_EN | ROLES_EN,
+        key=len,
+        reverse=True,
+    )
 )
 # "the channel (that) I follow", "the game my friend plays", "one author on Voronoi whose
 # charts I love"

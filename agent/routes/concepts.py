@@ -121,6 +121,7 @@ SORT_WORDS: list[tuple[str, ...]] = [
     ("评分", "score", "rating", "rate"),
     ("发布", "publish", "published", "pubdate"),
     ("更新", "update", "updated"),
-    ("回复", "reply", "replies"),
+    ("回复", "reply", "replies", "replied"),
+    ("创建", "created", "create", "creation"),
     ("收藏", "favorite", "favorites", "collect", "stow"),
 ]

@@ -45,6 +45,14 @@ def platform_words(platform: Platform) -> tuple[str, ...]:
     return (platform.namespace, platform.name, *script_parts(platform.name), *platform.aliases)
 
 
+def intent_blanks(platform: Platform) -> tuple[str, ...]:
+    """The platform's names a question's kinds of feed are read apart from (关键评论网 asks for
+    no 评论), save its aliases that are such a kind themselves ("Github trending", "tweets"):
+    said, they ask for it as much as they name the platform."""
+    aliases = [a for a in platform.aliases if not asked_intents(a)]
+    return (platform.namespace, platform.name, *script_parts(platform.name), *aliases)
+
+
 def platform_hosts(platform: Platform) -> tuple[str, ...]:
     """The platform's host, under which a name is a blog's or a user's own
     (noahpinion.substack.com, ``entities.question_read``)."""
@@ -151,7 +159,7 @@ def intent_said(query: str, route: Route) -> int:
     """How many kinds of feed the question asks for (releases, 发行版, discussions...) the route
     serves: among a platform's routes, the one for what was asked. The platform's own name
     asks for none (``intents_apart``)."""
-    return len(intents_apart(query, platform_words(route.platform)) & route_intents(route))
+    return len(intents_apart(query, intent_blanks(route.platform)) & route_intents(route))
 
 
 @functools.lru_cache(maxsize=1024)  # asked again for each route of a platform

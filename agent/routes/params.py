@@ -277,14 +277,22 @@ def _named_before_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[s
         for w in latin
         if w in excluded
     }
+    topics = set(asked.topic)
     for word in asked.topic if kinds else ():
         if not word.isascii() or word.casefold() in used:
             continue
-        pattern = rf"(?:(\w+)\s+)?(?<![\w-]){re.escape(word)}\s+([a-z]+)"
+        # (the platform's name may stand between: "the mysql docker image")
+        pattern = rf"(?:(\w+)\s+)?(?<![\w-]){re.escape(word)}\s+(?:([a-z]+)\s+)?([a-z]+)"
         after = re.search(pattern, asked.text, re.I)
+        between = (after.group(2) or "") if after else ""
         if (
             after
-            and after.group(2).lower() in kinds
+            and (after.group(3).lower() in kinds or between.lower() in kinds)
+            and (
+                not between
+                or between.lower() in kinds
+                or (between not in topics and between.lower() not in EN_STOP)
+            )
             and (after.group(1) or "").lower() not in UNNAMING
         ):
             lower = (slot.example or "").islower()

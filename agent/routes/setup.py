@@ -61,10 +61,14 @@ def setup_needed(query: str, namespaces: list[str], readable: list[Route]) -> li
     ``[{"source", "route"}]``, when none of ``readable`` (the candidates that can be read)
     fits it; else ``[]``."""
     about = [r for r in readable if not route_unconfigured(r) and route_about(query, r)]
-    if any(_filled(query, r)[0] for r in about):
-        return []
     waiting = Route.objects.filter(platform__namespace__in=namespaces).filter(WAITING)
     routes = list(waiting.select_related("platform").order_by("path"))
+    # the kind of feed asked for that only a waiting route serves ("GitHub trending Python":
+    # Trending) is not answered by a readable route about another word (a list's Python)
+    if any(intent_said(query, r) for r in routes) and not any(intent_said(query, r) for r in about):
+        about = [r for r in about if route_said(query, r)[0]]
+    if any(_filled(query, r)[0] for r in about):
+        return []
     if about:  # readable routes about it, none of them fillable from it ("Twitter 用户 X 的推文"
         # fits a single tweet's route, which asks for the tweet): only the waiting route that
         # reads the subject it names plainly beats asking

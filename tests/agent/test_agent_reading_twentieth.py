@@ -183,3 +183,32 @@ def test_a_description_that_is_a_list_alone_still_needs_its_example():
 def test_a_route_whose_name_is_said_takes_the_subject_a_list_elsewhere_numbers():
     assert first_path("B站直播分区 86 按人气排序") == "/bilibili/live/area/86/online"
     assert first_path("豆瓣话题 48823 想按最热看") == "/douban/topic/48823/hot"
+
+
+def test_a_kind_of_feed_the_question_names_is_served_by_the_route_waiting_for_it():
+    """ "GitHub trending" is an alias of GitHub, and a kind of feed still: Trending waits for an
+    access token, and a readable route listing Python is no answer."""
+    _chosen, ctx = route("GitHub trending Python today")
+
+    assert ctx.paths == []
+    assert [s["route"] for s in ctx.setup_needed] == [
+        "/github/trending/:since/:language/:spoken_language?"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("知乎问题 19550225 的回答 按创建时间排", "/zhihu/question/19550225/created"),
+        ("mysql docker image builds", "/dockerhub/build/library/mysql"),
+        ("nginx docker image new tags", "/dockerhub/tag/library/nginx"),
+    ],
+)
+def test_creation_orders_and_a_name_before_the_platform_and_kind_are_read(question, path):
+    assert first_path(question) == path
+
+
+def test_a_kind_of_feed_after_a_marker_names_no_one():
+    path = first_path("official mysql docker image builds")
+
+    assert "builds" not in path
