@@ -54,7 +54,7 @@ from agent.routes.markers import (
 )
 from agent.routes.platform_names import platform_blank, platform_named
 from agent.routes.whose import askers_own, name_under, own_host, said_by
-from agent.routes.words import GENERIC, PEOPLE, describes, usable
+from agent.routes.words import GENERIC, PEOPLE, describes, feeds_named, usable
 from agent.vocabulary import (
     CLAUSE_PRONOUNS,
     EN_KIND_NOUNS,
@@ -72,7 +72,6 @@ from agent.vocabulary import (
     PUT_EN,
     UNNAMED_ZH,
     intent_word,
-    plural_stem,
 )
 from catalog.segment import zh_ends_as_function, zh_leads_as_function
 
@@ -189,7 +188,7 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
         if phrase and words and low in PUT_EN:
             break  # "tagged Obsidian pls": how the question is put ends the phrase
         fits = usable(token, excluded) if not phrase else low not in EN_STOP and low not in excluded
-        if not fits or low in EN_WORD_MARKERS or (not words and _feeds_named(low)):
+        if not fits or low in EN_WORD_MARKERS or (not words and feeds_named(low)):
             break
         if not phrase and _clause_head(text, match.end()):
             break  # "by the lab I follow": the asker's clause says which, no name does
@@ -379,12 +378,6 @@ def question_read(
     # the start of the platform's name run together ("Barron's" of barronschina) names it
     found = [e for e in found if not _name_start(e.value, platform)]
     return Asked(text=text, entities=_unique(_names_whole(found)), topic=tuple(topic))
-
-
-def _feeds_named(word: str) -> bool:
-    """A kind of feed said in the plural ("the image builds") names no one after a marker; a
-    label may be one in the singular ("labelled bug")."""
-    return intent_word(word) and plural_stem(word) != word
 
 
 def _name_start(value: str, platform: set[str]) -> bool:

@@ -8,7 +8,7 @@ import re
 
 from agent.question import EN_STOP
 from agent.routes.forms import CJK_RE, ZH_SPAN_WORD_RE
-from agent.vocabulary import FILLER_EN, KIND_EN, plural_stem
+from agent.vocabulary import FILLER_EN, KIND_EN, intent_word, plural_stem
 
 # Words that say what kind of thing is asked for, or that no subject is named: never a subject.
 GENERIC = FILLER_EN | KIND_EN
@@ -41,3 +41,9 @@ def describes(word: str, excluded: set[str]) -> bool:
     if word in excluded or (word.isascii() and plural_stem(word) in excluded):
         return True
     return bool(CJK_RE.search(word)) and any(word in e for e in excluded if not e.isascii())
+
+
+def feeds_named(word: str) -> bool:
+    """A kind of feed said in the plural ("the image builds") names no one after a marker; a
+    label may be one in the singular ("labelled bug")."""
+    return intent_word(word) and plural_stem(word) != word
