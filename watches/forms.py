@@ -36,7 +36,11 @@ class WatchForm(forms.Form):
     question = forms.CharField(
         label=_("Question"),
         max_length=MAX_QUESTION_CHARS,
-        widget=forms.Textarea(attrs={"rows": 2, "placeholder": _("e.g. new nginx tags")}),
+        # an example the agent reads as meant: the platform named ("new nginx tags" alone
+        # names no source, and the search reads an unrelated feed)
+        widget=forms.Textarea(
+            attrs={"rows": 2, "placeholder": _("e.g. new tags of the nginx image on Docker Hub")}
+        ),
     )
     schedule = forms.ChoiceField(label=_("Runs"), choices=Schedule.choices)
     time_of_day = forms.TimeField(
