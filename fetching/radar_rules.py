@@ -58,7 +58,7 @@ def host_sectioned(source: str, target: str, address: Address) -> tuple[dict, in
     labels = host.casefold().removeprefix("www.").split(".")[:-1]
     if not literal or params[-1] is None or any(params[:-1]) or not set(literal) <= set(labels):
         return None
-    if source_match(host, Address(address.host, ())) is None:
+    if host.casefold().removeprefix("www.") != address.host:
         return None
     return {params[-1].group(1) or params[-1].group(3): address.segments[0]}, len(literal)
 

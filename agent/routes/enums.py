@@ -165,7 +165,6 @@ LABEL_ASIDE_RE = re.compile(r"\s*[(\uff08][^()\uff08\uff09]*[)\uff09]\s*")
 LABEL_PARTS_RE = re.compile(r"\s*[\uff0f\u3001]\s*")
 
 
-# How items are to be ordered: "sorted by newest", "按最新排"
 MISSPELT_MIN = 6  # letters a word has at least to be read misspelt
 
 

@@ -38,6 +38,8 @@ from fetching.models import Outcome
 CONTENT_ZH = frozenset(str.split("文章 新闻 资讯 内容 帖子 视频 动态 更新 最新 最热 热门 主题"))
 LATIN_LETTER_RE = re.compile(r"[A-Za-z]")
 HOST_IN_NAME_RE = re.compile(r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}\b", re.I)
+# The kinds of feed that are a site's feed in one language (英文博客, 中文博客)
+LANGUAGE_INTENTS = frozenset({"english", "chinese"})
 
 
 def platform_words(platform: Platform) -> tuple[str, ...]:
@@ -49,8 +51,9 @@ def intent_blanks(platform: Platform) -> tuple[str, ...]:
     """The platform's names a question's kinds of feed are read apart from (关键评论网 asks for
     no 评论), save its aliases that are such a kind themselves ("Github trending", "tweets"):
     said, they ask for it as much as they name the platform."""
-    aliases = [a for a in platform.aliases if not asked_intents(a)]
-    return (platform.namespace, platform.name, *script_parts(platform.name), *aliases)
+    return tuple(
+        w for w in platform_words(platform) if w not in platform.aliases or not asked_intents(w)
+    )
 
 
 def platform_hosts(platform: Platform) -> tuple[str, ...]:
@@ -143,12 +146,10 @@ def route_intents(route: Route) -> frozenset[str]:
     return template_intents(platform_blank(route.name, platform_words(route.platform)), route.path)
 
 
-LANGUAGE_INTENTS = frozenset({"english", "chinese"})
-
-
 def own_language(query: str, route: Route) -> bool:
-    """The route is a site's feed in the question's own language, where it has one per language
-    and the question names none ("Hugging Face blog" reads 英文博客, not 中文博客)."""
+    """The route is a feed in the question's own language, and the question names none
+    ("Hugging Face blog" reads 英文博客, not 中文博客). Read only where the site has a feed
+    for each language (``offline_choice``)."""
     kinds = route_intents(route) & LANGUAGE_INTENTS
     if not kinds or asked_intents(query) & LANGUAGE_INTENTS:
         return False

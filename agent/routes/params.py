@@ -281,19 +281,15 @@ def _named_before_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[s
     for word in asked.topic if kinds else ():
         if not word.isascii() or word.casefold() in used:
             continue
-        # (the platform's name may stand between: "the mysql docker image")
         pattern = rf"(?:(\w+)\s+)?(?<![\w-]){re.escape(word)}\s+(?:([a-z]+)\s+)?([a-z]+)"
         after = re.search(pattern, asked.text, re.I)
-        between = (after.group(2) or "") if after else ""
-        if (
-            after
-            and (after.group(3).lower() in kinds or between.lower() in kinds)
-            and (
-                not between
-                or between.lower() in kinds
-                or (between not in topics and between.lower() not in EN_STOP)
-            )
-            and (after.group(1) or "").lower() not in UNNAMING
+        if not after or (after.group(1) or "").lower() in UNNAMING:
+            continue
+        between, last = (after.group(2) or "").lower(), after.group(3).lower()
+        # the kind right after the word, or after one word that is no topic and no stop word
+        # (the platform's name: "the mysql docker image")
+        if (between or last) in kinds or (
+            last in kinds and after.group(2) not in topics and between not in EN_STOP
         ):
             lower = (slot.example or "").islower()
             return word.lower() if lower else word
