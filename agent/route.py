@@ -18,7 +18,7 @@ from agent.routes.choice import MAX_PATHS
 from agent.routes.fit import (
     intent_blanks,
     intents_apart,
-    offline_choice,
+    names_refused,
     route_about,
     route_fill,
     route_reading,
@@ -26,6 +26,7 @@ from agent.routes.fit import (
 )
 from agent.routes.model import routes_by_model
 from agent.routes.named import kind_said
+from agent.routes.offline import offline_choice
 from agent.routes.page import page_path
 from agent.routes.params import FilledPath
 from agent.routes.setup import setup_needed
@@ -96,6 +97,9 @@ def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tup
             if isinstance(exc, SubjectMissing):
                 missing.append((route, exc))
                 below = below or route_about(ctx.rewrite.query, route)
+    if missing:
+        refused = [route for route, _exc in missing]
+        filled = [f for f in filled if not names_refused(ctx.rewrite.query, f[2], refused)]
     if ctx.reading.unnamed:
         # "晋江某个作者的新文": a route whose subject may be left out reads no one's then
         for entry in [f for f in filled if not f[2].names_subject]:

@@ -34,7 +34,7 @@ INDEFINITE_EN = frozenset(
     me us them mine ours yours theirs someone somebody something anyone anybody anything one
     nothing nobody everything everyone everybody else
     whoever whichever whatever this that these those i'm i've we're we've whose who whom
-    which"""
+    which there there's theres here here's heres im ive primary flagship"""
     )
 )
 # The asker's circle and what the asker does with a thing: "the image my team deploys",
@@ -116,7 +116,8 @@ EN_KIND_NOUNS = frozenset(
     playlists groups communities topics mod mods plugin plugins extension extensions addon
     addons streamer streamers youtuber youtubers vtuber creator creators subject branch
     designer designers artist artists writer writers blogger bloggers influencer influencers
-    journal journals magazine magazines newsletter newsletters uploader uploaders"""
+    journal journals magazine magazines newsletter newsletters uploader uploaders
+    dev devs developer developers"""
     )
 )
 # Chinese words for kinds of subject, each with the English one a route's name or parameter
@@ -196,7 +197,10 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("rank", "ranking", "rankings", "leaderboard", "chart", "charts"),
         ("排行", "排名", "排行榜"),
     ),
-    "bookmark": (("bookmark", "fav", "favourite", "favorite", "collect"), ("收藏",)),
+    "bookmark": (
+        ("bookmark", "bookmarked", "fav", "faved", "favourite", "favorite", "favorited", "collect"),
+        ("收藏",),
+    ),
     "like": (("like", "liked", "likes"), ("点赞", "喜欢")),
     "coin": (("coin",), ("投币",)),
     "activity": (("activity", "activities", "event", "events"), ("动态", "事件")),
@@ -353,8 +357,9 @@ ORDERED_BY_RE = re.compile(
 NEGATED_RE = re.compile(
     r"\b(?:not|don't|can't|cannot|no|without|except(?:\s+for)?|excluding|rather\s+than|instead\s+of"
     r"|other\s+than)\s+(?!just\b|only\b)(?:(?:the|a|an|any|every|all|full)\s+)?"
-    r"[\w\-]+(?:\s+(?!but\b)[\w\-]+){0,2}"
-    rf"|(?:(?<!\u662f)\u4e0d\u662f|(?<!\u8981)\u4e0d\u8981|\u4e0d\u7528|\u4e0d\u542b|\u4e0d\u770b"
+    r"[\w\-]+(?:\.[\w\-]+)*(?:\s+(?!but\b)[\w\-]+){0,2}"  # "not leetcode.cn": the address
+    rf"|(?:(?<!\u662f)\u4e0d\u662f|(?<!\u8981)\u4e0d\u8981|\u4e0d\u9700\u8981|\u65e0\u9700|\u4e0d\u7528"
+    rf"|\u4e0d\u542b|\u4e0d\u770b"  # 不是, 不要, 不需要, 无需, 不用, 不含, 不看
     rf"|\u4e0d\u60f3|\u5514\u60f3|\u5514\u8981"  # 不想, and Cantonese 唔想, 唔要
     rf"|\u9664\u4e86|\u800c\u975e|\u6392\u9664)[^{_BREAK}]{{1,8}}"
     rf"|[^{_BREAK}]{{1,10}}(?:\u4e0d\u7528|\u4e0d\u8981|\u4e0d\u9700\u8981)\u4e86?(?=[{_BREAK}]|$)",

@@ -196,18 +196,20 @@ def _template_hits(address: Address, site: list[Route], *, literal: bool = False
     return hits
 
 
-# A forum's page named for its number and a page of it: Discuz's forum-31-1
-NUMBERED_PAGE_RE = re.compile(r"[a-z]+-(\d+)(?:-\d+)?", re.I)
+# A forum's page named for its number and a page of it: Discuz's forum-31-1; and a number
+# after its kind's letters (bilibili's md28234679, a bangumi's media 28234679)
+NUMBERED_PAGE_RE = re.compile(r"[a-z]+-(\d+)(?:-\d+)?|[a-z]{1,3}(\d{3,})", re.I)
 
 
 def _numbered(route: Route, values: dict[str, str]) -> dict[str, str]:
     """A value the example writes as a number, from a page named for its number
-    (right.com.cn/forum/forum-31-1.html is ``/right/forum/31``)."""
+    (right.com.cn/forum/forum-31-1.html is ``/right/forum/31``) or written after letters."""
     shown = template_values(route.path, route.example or "")
     found = {}
     for name, value in values.items():
         numbered = NUMBERED_PAGE_RE.fullmatch(value)
-        found[name] = numbered.group(1) if numbered and shown.get(name, "").isdigit() else value
+        number = numbered and (numbered.group(1) or numbered.group(2))
+        found[name] = number if number and shown.get(name, "").isdigit() else value
     return found
 
 

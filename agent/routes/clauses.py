@@ -20,6 +20,11 @@ ARTIFACTS = frozenset(str.split("release releases version versions commits tags 
 SUBORDINATORS = frozenset(str.split("when whenever once if after moment until till"))
 CONTRACTED = frozenset(("what's", "who's", "where's", "whats"))
 QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
+# What a clause after them is all of ("everything patio11 submits", "stories pg has
+# submitted"): what someone does
+WHOLE_WORDS = frozenset(
+    str.split("everything anything whatever stories posts articles links things stuff items")
+)
 # A kind of thing right after "the X" names X ("the golang organization"), and so it does after
 # a preposition or first ("events in mastodon org", "postgres image new tags").
 KIND_LEADS = frozenset(("", *str.split("the in of for from by on at")))
@@ -29,6 +34,8 @@ SLUG_KINDS = EN_KIND_NOUNS | {"tag"}
 
 def _subject_word(token: str, excluded: set[str]) -> bool:
     low = token.lower()
+    if low in EN_KIND_NOUNS:  # "community topics": a kind before a kind names no one
+        return False
     return not CJK_RE.search(token) and low not in PEOPLE and usable(token, excluded)
 
 
@@ -82,7 +89,13 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         # name before its kind or artifact whatever leads it
         slug = SLUG_RE.fullmatch(token) is not None and (after in SLUG_KINDS or artifact)
         kind = ((led and (after in EN_KIND_NOUNS or artifact)) or slug) and not owned
-        named = asked or relative or kind or subordinate or contracted
+        # "everything patio11 submits", "stories pg has submitted": a name as the subject of
+        # the clause after what it does
+        does = (_verb_like(after) and after not in ("is", "does")) or (
+            after in ("has", "have") and i + 2 < len(lows) and lows[i + 2].endswith("ed")
+        )
+        acting = before in WHOLE_WORDS and does and token.islower()
+        named = asked or relative or kind or subordinate or contracted or acting
         if named and _subject_word(token, excluded):
             found.append(token)
     return found

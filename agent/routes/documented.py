@@ -83,6 +83,10 @@ def default_of(name: str, spec: object, description: str) -> str | None:
     return use.group(1) if use else None
 
 
+# A value written after its key in a route's path: "/workshopsearch/730/l=schinese"
+WRITTEN_PAIR_RE = re.compile(r"/([A-Za-z_]\w{0,15})=([\w-]+)")
+
+
 def tables_owned(
     template: str, names: list[str], parameters: dict, description: str, example: dict
 ) -> dict:
@@ -120,6 +124,11 @@ def tables_owned(
         owner = owner or next(iter(owners), None)
         # or the one its header row names ("| Category Name | `category` parameter |")
         owner = owner or next((n for n in names if _header_names(block, n)), None)
+        # or the one a row names before its values ("| period | daily | weekly |" under
+        # "| 参数名称 | 日榜 | 周榜 |"), that cell no value of it
+        if len(names) >= 2 and (row_named := [n for n in names if n in values]):
+            owner = owner or row_named[0]
+            pairs = [(label, v) for label, v in pairs if v not in row_named]
         captioned = [
             (score, -i, n)
             for i, n in enumerate(names)
@@ -144,7 +153,8 @@ def tables_owned(
         owner = owner or next(iter(pointing + settings), None)
         owner = owner or (names[0] if len(names) == 1 else None)  # the one it can list
         previous = owner
-        if owner and pairs and (key := _query_key(caption, example.get(owner))):
+        key = _query_key(caption, example.get(owner)) or _key_written(description, values)
+        if owner and pairs and key:
             pairs = [(label, f"{key}={value}") for label, value in pairs]
         if owner and pairs:
             tables.setdefault(owner, []).extend(pairs)
@@ -181,6 +191,15 @@ def _query_key(caption: str, example: str | None) -> str | None:
     (collection)" over 3kns's ``category=all&lang=all``): its values are written ``key=value``."""
     key = QUERY_KEY_CAPTION_RE.search(caption)
     return key.group(1) if key and "=" in (example or "") else None
+
+
+def _key_written(description: str, values: set[str]) -> str | None:
+    """The key the description writes a table's value after, as a route's query (Steam's
+    ``/workshopsearch/730/l=schinese``): its values are written ``key=value``."""
+    for key, value in WRITTEN_PAIR_RE.findall(description):
+        if value in values:
+            return key
+    return None
 
 
 def _next_of_labelled(caption: str, names: list[str], tables: dict) -> str | None:

@@ -200,6 +200,8 @@ def option_named(
         g for row in SORT_WORDS if row[0] in order for word in row[1:] for g in _grams(word)
     }
     asked |= ordered
+    # and a label holding what it sorts by is that order's list (按人气排: 资讯人气榜)
+    sorted_by = [row[0] for row in SORT_WORDS if row[0] in order]
     said = _grams(question)
     best: tuple[float, bool, bool, bool, int, str] | None = None
     shared = _shared_grams(choices)
@@ -236,6 +238,8 @@ def option_named(
             overlap = len(grams & asked) / len(grams)
             if unshared:  # its own words said, what all labels say aside (招实习生)
                 overlap = max(overlap, len(unshared & asked) / len(unshared))
+            if own_label and any(word in text for word in sorted_by):
+                overlap = max(overlap, 0.6)
             direct = len(grams & said) / len(grams) >= 0.6  # said as such, not translated
             # A kind of thing ("threads") is a weaker choice than a value that is no common noun
             # ("Ask HN threads" asks for ask).

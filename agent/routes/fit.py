@@ -1,12 +1,14 @@
-"""Which of the routes that could be filled answers the question best (the route node's
-offline choice), read from the route's name and parameters against the question's words.
+"""What a route says of the question, read from its name, path and parameters against the
+question's words, for the route node's offline choice (``agent.routes.offline``):
 
 - the words of a route's name and the kinds of subject it takes that the question says
   (``agent.routes.named``);
-- the fit of the question's values to their parameters (``FilledPath.fit``), first of all.
+- the kinds of feed it serves that the question asks for, its region and language;
+- its parameters filled from the question (``route_fill``), whose fit comes first of all.
 """
 
 import functools
+import itertools
 import re
 
 from agent.question import EN_STOP, language_of
@@ -14,7 +16,7 @@ from agent.regions import REGIONS, regions_said
 from agent.routes.entities import Asked
 from agent.routes.enums import label_said, said_translated
 from agent.routes.forms import address_host
-from agent.routes.named import NAME_WORD_RE, kind_said, name_said, words_joined
+from agent.routes.named import NAME_WORD_RE, name_said, words_joined
 from agent.routes.params import FilledPath, params_fill
 from agent.routes.platform_names import platform_blank
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
@@ -22,7 +24,6 @@ from agent.routes.slots import pointed_above, route_slots, route_words
 from agent.routes.unsaid import NOT_NAMED
 from agent.routes.words import GENERIC
 from agent.vocabulary import (
-    EN_KIND_NOUNS,
     LATIN_WORD_RE,
     NEGATED_RE,
     asked_intents,
@@ -110,11 +111,26 @@ def route_said(query: str, route: Route) -> tuple[int, int]:
     """``name_said`` of the route's name, and the words of its path the question says whole
     that its name does not ("the itch.io *devlog*": ``/itch/devlog/...``, Developer Logs)."""
     said, unsaid = name_said(route.name, query, platform_words(route.platform), route.path)
-    asked = set(LATIN_WORD_RE.findall(query.casefold()))
     named = set(NAME_WORD_RE.findall(route.name.casefold()))
+    return said + len(path_words_joined(query, route) - named), unsaid
+
+
+def path_words_joined(query: str, route: Route) -> set[str]:
+    """The words of the route's path the question says, whole or in two ("839 Studio" says
+    ``/thepaper/839studio``)."""
+    latin = LATIN_WORD_RE.findall(query.casefold())
+    asked = set(latin) | {a + b for a, b in itertools.pairwise(latin)}
     literal = set(LATIN_WORD_RE.findall(template_literals(route.path).casefold()))
-    words = {w for w in literal - named if len(w) > 3 and w not in GENERIC and w not in EN_STOP}
-    return said + len(words & asked), unsaid
+    return {w for w in literal & asked if len(w) > 3 and w not in GENERIC and w not in EN_STOP}
+
+
+def names_refused(query: str, path: FilledPath, refused: list[Route]) -> bool:
+    """Every subject value of ``path`` is a word of the path of a route refused for want of its
+    subject ("my juejin 收藏集 (collections)": the feed ``/juejin/collections/:userId``, no tag
+    "collections")."""
+    words = {w for route in refused for w in path_words_joined(query, route)}
+    values = [v.casefold() for k, v in path.params.items() if path.sources.get(k) not in NOT_NAMED]
+    return bool(words) and bool(values) and all(v in words for v in values)
 
 
 def path_said(query: str, route: Route) -> int:
@@ -149,7 +165,7 @@ def route_intents(route: Route) -> frozenset[str]:
 def own_language(query: str, route: Route) -> bool:
     """The route is a feed in the question's own language, and the question names none
     ("Hugging Face blog" reads 英文博客, not 中文博客). Read only where the site has a feed
-    for each language (``offline_choice``)."""
+    for each language (``agent.routes.offline``)."""
     kinds = route_intents(route) & LANGUAGE_INTENTS
     if not kinds or asked_intents(query) & LANGUAGE_INTENTS:
         return False
@@ -182,34 +198,6 @@ def region_said(query: str, route: Route) -> int:
     return 0 if not codes else (1 if codes & said else -1)
 
 
-def _names_values(route: Route, path: FilledPath | None, named: list[tuple]) -> bool:
-    """Every subject value of the routes taking one is a word of ``route``'s name, or of a
-    value ``path`` chose from its list ("toutiao sports channel": news_sports, no user)."""
-    values = {
-        v.casefold()
-        for _ns, _route, path_named, _below in named
-        for k, v in path_named.params.items()
-        if path_named.sources.get(k) not in NOT_NAMED
-    }
-    name = platform_blank(route.name, platform_words(route.platform))  # its own name: no title
-    name = HOST_IN_NAME_RE.sub(" ", name)  # "Product tags in mcr.microsoft.com" says no microsoft
-    words = set(re.findall(r"\w+", name.casefold()))
-    chosen = (
-        [(k, v) for k, v in path.params.items() if path.sources.get(k) == "option"] if path else []
-    )
-    words |= {w for _k, value in chosen for w in re.split(r"[\W_]+", value.casefold()) if w}
-    if chosen:  # and its label: 科普教育's tkkt is 太空课堂
-        slots = route_slots(route.path, route.parameters, route.description, route.example)
-        labels = {(s.name, v): label for s in slots for label, v in s.choices if v != label}
-        words |= {labels[item].casefold() for item in chosen if item in labels}
-    # a value with its kind ("pip packages") is the value alone
-    return bool(values) and all(v in words or _unkinded(v) <= words for v in values)
-
-
-def _unkinded(value: str) -> set[str]:
-    return {w for w in re.split(r"[\W_]+", value) if w and w not in EN_KIND_NOUNS} or {value}
-
-
 def feed_named(query: str, route: Route) -> bool:
     """The question names the route's feed by a word of its name (the 快讯 of 实时快讯, the
     "newsflashes" of Newsflashes), not by a word for any content (文章, posts): a Latin word
@@ -234,7 +222,7 @@ def _name_words(route: Route) -> list[str]:
     )
 
 
-def _name_said(query: str, route: Route) -> bool:
+def whole_name_said(query: str, route: Route) -> bool:
     """The question says the route's whole name, its platform's names aside."""
     name = _name_words(route)
     return bool(name) and _words_said(platform_blank(query, platform_words(route.platform)), name)
@@ -244,6 +232,7 @@ def _words_said(query: str, words: list[str]) -> bool:
     # 生命科学学院的通知公告 says 生命科学学院通知公告
     asked = query.casefold().replace("\u7684", "")
     latin = set(LATIN_WORD_RE.findall(asked)) | words_joined(asked)
+    latin |= {plural_stem(w) for w in latin}  # "Research Highlights" says Research Highlight
     # and a name of its own 的 (即将播出的剧集) is said without it as with it
     return all(
         w in latin if w.isascii() else _zh_said(w.replace("\u7684", ""), asked) for w in words
@@ -293,7 +282,7 @@ def said_whole(query: str, route: Route, path: FilledPath) -> int:
     return length
 
 
-def _values_written(query: str, path: FilledPath) -> int:
+def values_written(query: str, path: FilledPath) -> int:
     """How many of the listed values chosen the question writes as they are, a Latin word of
     three letters or more ("“最新”那个单集列表 (latest)"): not a value read from a label."""
     return sum(
@@ -320,111 +309,3 @@ def route_unconfigured(route: Route) -> bool:
     """The instance refused the route's last fetch for a configuration it lacks: any route
     that works comes before it (``agent.routes.setup``)."""
     return route.last_error_class == Outcome.NEEDS_CONFIG
-
-
-def offline_choice(
-    query: str,
-    filled: list[tuple],
-    platforms: list[str],
-    limit: int,
-    scores: dict[int, float] | None = None,
-) -> tuple[list[tuple[str, int]], bool]:
-    """The first path of each platform, the platforms in the order they were chosen, at most
-    ``limit``. ``filled`` holds (namespace, route, FilledPath, below a refused route about the
-    question), in search order.
-
-    A route that takes the subject the question names comes first; among those, the one whose
-    values suit their parameters best, then the one taking the kind of subject the question
-    names, then the one whose name and listed values say most of the question, then the one
-    whose name asks least it did not. Below a
-    refused route about the question, only routes about it or taking its subject are left.
-    Without a subject, of routes the search scored alike (``scores``, by route id: "ChatGPT -
-    Release Notes" and "ChatGPT Atlas - Release Notes"), the one whose name asks least comes
-    first."""
-    said = {route.pk: route_said(query, route) for _ns, route, _path, _below in filled}
-    region = {route.pk: region_said(query, route) for _ns, route, _path, _below in filled}
-    intent = {route.pk: intent_said(query, route) for _ns, route, _path, _below in filled}
-    filled = [
-        f for f in filled if not f[3] or said[f[1].pk][0] or intent[f[1].pk] or f[2].names_subject
-    ]
-    named = [f for f in filled if f[2].names_subject]
-    # (or words that suit the search's parameter poorly: "want to see newly disclosed reports")
-    if named and all(f[2].searches_only or f[2].fit < 0 for f in named):
-        # "格隆汇快讯里有没有关于比亚迪的": a feed the question names (实时快讯) is read, and the
-        # topic looked for in its items, rather than searched for on another route
-        # (or by a word of its path: "hackerone hacktivity", /hackerone/hacktivity)
-        feeds = [
-            f
-            for f in filled
-            if not f[2].names_subject and (feed_named(query, f[1]) or path_said(query, f[1]))
-        ]
-        feeds = feeds if not any(feed_named(query, f[1]) for f in named) else []
-        if feeds:
-            named, filled = [], feeds
-    # "MIT OpenCourseWare's most visited courses": a value that a subject-less route's name
-    # says is that feed's name, no one's
-    # and a value one lists, unless the question names the kind of a route taking a subject
-    # ("IT之家 iPhone 标签": the tag, not the iPhone channel) or its name ("B站直播分区 86": the
-    # live area, not the video area its list numbers 86)
-    kinded = any(
-        kind_said(r.name, r.path, query, r.parameters) or _name_said(query, r)
-        for _n, r, _p, _b in named
-    )
-    titled = [
-        f
-        for f in filled
-        if not f[2].names_subject and _names_values(f[1], None if kinded else f[2], named)
-    ]
-    if titled:
-        named, filled = [], titled
-    kinds = {
-        route.pk: kind_said(route.name, route.path, query, route.parameters)
-        for _n, route, _p, _b in named
-    }
-    # Best suited values, then the kind of subject asked for, then the most words of the
-    # question said (by the name or by a value it lists: types=release for "releases"), then
-    # the fewest unasked ones; stable: search order.
-    named.sort(
-        key=lambda f: (
-            route_unconfigured(f[1]),
-            -f[2].fit,
-            -region[f[1].pk],
-            -kinds[f[1].pk],
-            -intent[f[1].pk],  # the kind of feed asked for: releases, not commits
-            -(said[f[1].pk][0] + f[2].options_named),
-            -said[f[1].pk][0],  # a route named for it beats one listing it among others
-            said[f[1].pk][1],
-        )
-    )
-    if not named:  # no subject: the kind of feed asked for first, else the search's order (which
-        # already weighs the words said with the routes' health and popularity)
-        score = scores or {}
-        # of a site's feeds one per language, the question's own
-        editions = {k for f in filled for k in route_intents(f[1]) & LANGUAGE_INTENTS}
-        own = {f[1].pk: len(editions) > 1 and own_language(query, f[1]) for f in filled}
-        filled.sort(
-            key=lambda f: (
-                route_unconfigured(f[1]),
-                -region[f[1].pk],  # the eShop of the country asked for
-                -intent[f[1].pk],
-                -said_whole(query, f[1], f[2]),
-                -path_said(query, f[1]),
-                -own[f[1].pk],
-                -_values_written(query, f[2]),  # a value it lists written as such: (latest)
-                -round(score.get(f[1].pk, 0.0), 6),
-                said[f[1].pk][1] if f[1].pk in score else 0,
-            )
-        )
-    rank = {namespace: i for i, namespace in enumerate(platforms)}
-    pool = sorted(named or filled, key=lambda f: rank.get(f[0], len(rank)))
-    firsts, done = [], set()
-    for namespace, route, path, _below in pool:
-        if namespace not in done:
-            firsts.append((path.path, route.pk))
-            done.add(namespace)
-    # of the platforms' first routes taking the subject named, one serving the kind of feed
-    # asked for comes first ("id1436953057 降价了提醒我": the App Store's Price Drop, over
-    # Apple's App Update); stable: their order
-    if named:
-        firsts.sort(key=lambda first: -intent[first[1]])
-    return firsts[:limit], bool(named)

@@ -14,6 +14,9 @@ the route lists that the page leaves open takes the value the question names (�
 page and "新时评": its 时评; the events of type release for "new releases").
 """
 
+import re
+from urllib.parse import parse_qsl
+
 from agent.context import RunContext
 from agent.routes.fit import route_intents, route_reading, route_said
 from agent.routes.queries import query_fill, takes_query
@@ -24,6 +27,9 @@ from catalog.models import Route
 from catalog.search import RouteHit
 from fetching.paths import RoutePathRejected, path_build, template_parameters
 from fetching.radar import RadarHit
+
+# A page address's query: what follows its "?"
+PAGE_QUERY_RE = re.compile(r"(?:https?://)?[\w-]+(?:\.[\w-]+)+/[^\s?#]*\?([^\s#]+)")
 
 
 def page_hits(ctx: RunContext) -> list[RadarHit]:
@@ -54,24 +60,63 @@ def page_path(ctx: RunContext, candidates: list[RouteHit]) -> tuple[str, int] | 
     routes = Route.objects.select_related("platform").in_bulk(
         {h.route_id for h in hits} | {c.route_id for c in candidates}
     )
+    query = ctx.rewrite.query
+    # the page's own query names its feed (gcores.com/categories/45?tab=radios is
+    # ``/gcores/categories/45/radios``), whatever else the question's words ask
+    tabbed = {v for m in PAGE_QUERY_RE.finditer(query) for _k, v in parse_qsl(m.group(1))}
+
+    def tab(hit: RadarHit) -> bool:
+        values = set(hit.path.split("/")) - _literals(routes[hit.route_id].path)
+        return bool(tabbed & values)
+
+    hits = [h for h in hits if tab(h)] or hits
     asked = ctx.reading.intents
     # a page whose address names its feed after its values (``user/:id/livestream``) is that
     # feed, whatever else the question's words ask ("when someone posts a new livestream")
-    if asked and not any(_feed_named_last(h) for h in hits):
+    if asked and not any(_feed_named_last(h) or tab(h) for h in hits):
         serving = [h for h in hits if asked & route_intents(routes[h.route_id])]
         if serving:
             hits = serving
         elif filled := _filled_by_page(hits, [routes[c.route_id] for c in candidates], asked):
             return filled
     rank = {c.route_id: i for i, c in enumerate(candidates)}
-    query = ctx.rewrite.query
 
     def fit(hit: RadarHit) -> tuple:
         said, unsaid = route_said(query, routes[hit.route_id])
         return (-hit.literals, -said, unsaid, rank.get(hit.route_id, len(rank)), hit.path)
 
     best = min(hits, key=fit)
+    if named := _named_beside(query, best, [routes[c.route_id] for c in candidates], routes):
+        return named
     return _with_settings(ctx, routes[best.route_id], best), best.route_id
+
+
+def _named_beside(
+    query: str, hit: RadarHit, candidates: list[Route], routes: dict[int, Route]
+) -> tuple[str, int] | None:
+    """A route beside the page's that the question names by more of its name or path, filled
+    by the page's values alone (a tieba thread and 只看楼主: ``/baidu/tieba/post/lz/:id``)."""
+    values = dict(hit.values)
+    page_route = routes[hit.route_id]
+    own = route_said(query, page_route)[0]
+    literals = _literals(page_route.path)
+    for route in candidates:
+        names = [(name, optional) for name, _regex, optional in template_parameters(route.path)]
+        if route.pk == hit.route_id or not values or {n for n, _o in names} != set(values):
+            continue
+        if not literals < _literals(route.path):  # the page's feed with a word more: post/lz
+            continue
+        if route_said(query, route)[0] <= own:
+            continue
+        try:
+            return path_build(route.path, values), route.pk
+        except RoutePathRejected:
+            continue
+    return None
+
+
+def _literals(template: str) -> set[str]:
+    return {segment for segment in template.split("/") if segment and not segment.startswith(":")}
 
 
 def _feed_named_last(hit: RadarHit) -> bool:
@@ -93,7 +138,13 @@ def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
     values, sources = dict(given), {}
     query_fill(slots, ctx.rewrite.query, values, sources, hosts)
     settings_fill(slots, ctx.rewrite.query, asked, words, set(excluded), values, sources, hosts)
-    named = {k: v for k, v in values.items() if sources.get(k) == "option" and k not in given}
+    # a language at its default is the question's own, not asked for (taptap.cn's zh-CN)
+    defaults = {s.name: s.default for s in slots if s.chooses_language}
+    named = {
+        k: v
+        for k, v in values.items()
+        if sources.get(k) == "option" and k not in given and v != defaults.get(k)
+    }
     if not named:
         return hit.path
     # a setting named after one left open takes that one's default between them (TapTap's

@@ -40,6 +40,7 @@ from agent.routes.slots import (
     slots_lent,
     words_of,
 )
+from agent.routes.switches import switch_fill
 from agent.routes.unsaid import NOT_NAMED, unsaid_fill
 from agent.routes.words import usable
 from agent.vocabulary import INTENTS, plural_stem
@@ -79,6 +80,20 @@ class FilledPath:
         return any(s not in NOT_NAMED for s in self.sources.values())
 
 
+# "留空, 用于兼容之前的路由": a parameter kept for old paths, always left empty
+KEPT_EMPTY_RE = re.compile(
+    r"\s*(?:\u7559\u7a7a|leave\s+(?:it\s+)?(?:empty|blank))\W{0,3}"
+    r"(?:\u7528\u4e8e\u517c\u5bb9|for\s+compat)",  # 留空, 用于兼容
+    re.I,
+)
+# "支持带有`mc`前缀", "with or without the `av` prefix": a number may be written after it
+PREFIX_ALLOWED_RE = re.compile(
+    r"(?:\u5e26\u6709|\u5e26|\bwith(?:\s+or\s+without)?(?:\s+the)?)\s*`?([A-Za-z]{1,4})`?\s*"
+    r"(?:\u524d\u7f00|prefix)",
+    re.I,
+)
+
+
 def _shape(slot: Slot) -> str | None:
     """The form a parameter's values take, by its example, else by a default that is a host
     ("Gitlab instance hostname, default to gitlab.com": gitlab.gnome.org is one)."""
@@ -106,6 +121,8 @@ def _fits(entity: Entity, slot: Slot) -> bool:
         return False
     if shape == "switch":  # a switch takes only a switch's value
         return shape_of(entity.value) == "switch"
+    if shape == "number" and _number_prefixed(entity.value, slot.description):
+        return True  # "支持带有`mc`前缀": mc26742 is comic 26742
     if shape in ("pair", "number", "video", "domain", "file"):
         return entity.kind == shape or _domain_handle(entity, shape)
     if shape == "stock":
@@ -124,6 +141,12 @@ def _fits(entity: Entity, slot: Slot) -> bool:
         labelled_for = bool(entity.label) and labelled(entity.label, slot)
         return labelled_for or (YEAR_RE.fullmatch(entity.value) is not None and of_year(slot))
     return " " not in entity.value or entity.kind == "quoted" or _searched(slot)
+
+
+def _number_prefixed(value: str, description: str) -> bool:
+    """``value`` is a number with the prefix the parameter's description allows."""
+    prefix = PREFIX_ALLOWED_RE.search(description or "")
+    return bool(prefix) and re.fullmatch(rf"{prefix.group(1)}\d+", value, re.I) is not None
 
 
 def _own_markers(slot: Slot, asked: Asked, excluded: set[str]) -> list[Entity]:
@@ -358,6 +381,7 @@ def params_fill(
     ``SubjectMissing`` when a required subject parameter has no value in the question,
     ``RoutePathRejected`` when the values do not make a valid path."""
     slots = slots_lent(route_slots(template, parameters, description, example), lent or {})
+    slots = [s for s in slots if not KEPT_EMPTY_RE.match(s.description)]
     excluded = set(route_words(template, route_name))
     if asked is None:
         asked = question_read(
@@ -387,6 +411,7 @@ def params_fill(
                 # its default said ("on gitlab.com") suits no better than leaving it out
                 fit += 0 if value.casefold() == (slot.default or "").casefold() else suits
     keyed_settings(slots, asked, values, sources, used)
+    switch_fill(slots, asked.text, values, sources)
     unsaid_fill(slots, values, sources, asked.text)
     path = path_build(template, values)
     return FilledPath(path=path, params=values, sources=sources, fit=fit)

@@ -11,7 +11,7 @@ import itertools
 import json
 import re
 from collections import Counter
-from urllib.parse import unquote
+from urllib.parse import parse_qsl, unquote
 
 from agent.routes.slots import Slot, query_keys
 
@@ -44,6 +44,19 @@ def query_fill(
         query = _linked_query(question, hosts) or _chosen(pairs, keys, question)
         if query:
             values[slot.name], sources[slot.name] = query, "option"
+    _keyed_fill(slots, question, values, sources, hosts)
+
+
+def _keyed_fill(
+    slots: list[Slot], question: str, values: dict, sources: dict, hosts: tuple[str, ...]
+) -> None:
+    """A parameter named as a key of the query of the site's page the question links takes the
+    page's value (lanqiao.cn/courses/?sort=latest&tag=all: ``:tag`` is ``all``)."""
+    linked = dict(parse_qsl(_linked_query(question, hosts)))
+    for slot in slots:
+        value = linked.get(slot.name, "")
+        if slot.name not in values and re.fullmatch(r"[\w.~-]+", value):
+            values[slot.name], sources[slot.name] = value, "page"
 
 
 def takes_query(slot: Slot) -> bool:

@@ -1,0 +1,179 @@
+"""The offline choice among a platform's filled routes (``agent.route``): a route taking the
+subject the question names first, then the one whose values suit best, whose kind of feed and
+name the question says; without a subject, the kind of feed asked for, then the search's order.
+What each route says of the question is read by ``agent.routes.fit``."""
+
+import re
+
+from agent.routes.fit import (
+    HOST_IN_NAME_RE,
+    LANGUAGE_INTENTS,
+    feed_named,
+    intent_said,
+    own_language,
+    path_said,
+    path_words_joined,
+    platform_words,
+    region_said,
+    route_intents,
+    route_said,
+    route_unconfigured,
+    said_whole,
+    values_written,
+    whole_name_said,
+)
+from agent.routes.named import kind_said
+from agent.routes.params import FilledPath
+from agent.routes.platform_names import platform_blank
+from agent.routes.slots import route_slots
+from agent.routes.unsaid import NOT_NAMED
+from agent.vocabulary import EN_KIND_NOUNS
+from catalog.models import Route
+
+
+def offline_choice(
+    query: str,
+    filled: list[tuple],
+    platforms: list[str],
+    limit: int,
+    scores: dict[int, float] | None = None,
+) -> tuple[list[tuple[str, int]], bool]:
+    """The first path of each platform, the platforms in the order they were chosen, at most
+    ``limit``. ``filled`` holds (namespace, route, FilledPath, below a refused route about the
+    question), in search order.
+
+    A route that takes the subject the question names comes first; among those, the one whose
+    values suit their parameters best, then the one taking the kind of subject the question
+    names, then the one whose name and listed values say most of the question, then the one
+    whose name asks least it did not. Below a
+    refused route about the question, only routes about it or taking its subject are left.
+    Without a subject, of routes the search scored alike (``scores``, by route id: "ChatGPT -
+    Release Notes" and "ChatGPT Atlas - Release Notes"), the one whose name asks least comes
+    first."""
+    said = {route.pk: route_said(query, route) for _ns, route, _path, _below in filled}
+    region = {route.pk: region_said(query, route) for _ns, route, _path, _below in filled}
+    intent = {route.pk: intent_said(query, route) for _ns, route, _path, _below in filled}
+    filled = [
+        f for f in filled if not f[3] or said[f[1].pk][0] or intent[f[1].pk] or f[2].names_subject
+    ]
+    named = [f for f in filled if f[2].names_subject]
+    # (or words that suit the search's parameter poorly: "want to see newly disclosed reports")
+    if named and all(f[2].searches_only or f[2].fit < 0 for f in named):
+        # "格隆汇快讯里有没有关于比亚迪的": a feed the question names (实时快讯) is read, and the
+        # topic looked for in its items, rather than searched for on another route
+        # (or by a word of its path: "hackerone hacktivity", /hackerone/hacktivity)
+        feeds = [
+            f
+            for f in filled
+            if not f[2].names_subject and (feed_named(query, f[1]) or path_said(query, f[1]))
+        ]
+        feeds = feeds if not any(feed_named(query, f[1]) for f in named) else []
+        if feeds:
+            named, filled = [], feeds
+    # "MIT OpenCourseWare's most visited courses": a value that a subject-less route's name
+    # says is that feed's name, no one's
+    # and a value one lists, unless the question names the kind of a route taking a subject
+    # ("IT之家 iPhone 标签": the tag, not the iPhone channel) or its name ("B站直播分区 86": the
+    # live area, not the video area its list numbers 86)
+    kinded = any(
+        kind_said(r.name, r.path, query, r.parameters) or whole_name_said(query, r)
+        for _n, r, _p, _b in named
+    )
+    titled = [
+        f
+        for f in filled
+        if not f[2].names_subject
+        and _names_values(
+            f[1], None if kinded and not whole_name_said(query, f[1]) else f[2], named, query
+        )
+    ]
+    if titled:
+        named, filled = [], titled
+    kinds = {
+        route.pk: kind_said(route.name, route.path, query, route.parameters)
+        for _n, route, _p, _b in named
+    }
+    # Best suited values, then the kind of subject asked for, then the most words of the
+    # question said (by the name or by a value it lists: types=release for "releases"), then
+    # the fewest unasked ones; stable: search order.
+    named.sort(
+        key=lambda f: (
+            route_unconfigured(f[1]),
+            -f[2].fit,
+            -region[f[1].pk],
+            -kinds[f[1].pk],
+            -intent[f[1].pk],  # the kind of feed asked for: releases, not commits
+            # and of two, the one listing what its kind is of: "pull request activity" is the
+            # activity feed of pull requests (``types=pr``), not the pull requests
+            -bool(intent[f[1].pk] and f[2].options_named),
+            -(said[f[1].pk][0] + f[2].options_named),
+            -said[f[1].pk][0],  # a route named for it beats one listing it among others
+            said[f[1].pk][1],
+        )
+    )
+    if not named:  # no subject: the kind of feed asked for first, else the search's order (which
+        # already weighs the words said with the routes' health and popularity)
+        score = scores or {}
+        # of a site's feeds one per language, the question's own
+        editions = {k for f in filled for k in route_intents(f[1]) & LANGUAGE_INTENTS}
+        own = {f[1].pk: len(editions) > 1 and own_language(query, f[1]) for f in filled}
+        filled.sort(
+            key=lambda f: (
+                route_unconfigured(f[1]),
+                -region[f[1].pk],  # the eShop of the country asked for
+                -intent[f[1].pk],
+                -said_whole(query, f[1], f[2]),
+                -path_said(query, f[1]),
+                -own[f[1].pk],
+                -values_written(query, f[2]),  # a value it lists written as such: (latest)
+                -round(score.get(f[1].pk, 0.0), 6),
+                said[f[1].pk][1] if f[1].pk in score else 0,
+            )
+        )
+    rank = {namespace: i for i, namespace in enumerate(platforms)}
+    pool = sorted(named or filled, key=lambda f: rank.get(f[0], len(rank)))
+    firsts, done = [], set()
+    for namespace, route, path, _below in pool:
+        if namespace not in done:
+            firsts.append((path.path, route.pk))
+            done.add(namespace)
+    # of the platforms' first routes taking the subject named, one serving the kind of feed
+    # asked for comes first ("id1436953057 降价了提醒我": the App Store's Price Drop, over
+    # Apple's App Update); stable: their order
+    if named:
+        firsts.sort(key=lambda first: -intent[first[1]])
+    return firsts[:limit], bool(named)
+
+
+def _names_values(
+    route: Route, path: FilledPath | None, named: list[tuple], query: str = ""
+) -> bool:
+    """Every subject value of the routes taking one is a word of ``route``'s name, or of a
+    value ``path`` chose from its list ("toutiao sports channel": news_sports, no user), or a
+    part of a word of its path the question says ("839 Studio": /thepaper/839studio)."""
+    values = {
+        v.casefold()
+        for _ns, _route, path_named, _below in named
+        for k, v in path_named.params.items()
+        if path_named.sources.get(k) not in NOT_NAMED
+    }
+    name = platform_blank(route.name, platform_words(route.platform))  # its own name: no title
+    name = HOST_IN_NAME_RE.sub(" ", name)  # "Product tags in mcr.microsoft.com" says no microsoft
+    words = set(re.findall(r"\w+", name.casefold()))
+    chosen = (
+        [(k, v) for k, v in path.params.items() if path.sources.get(k) == "option"] if path else []
+    )
+    words |= {w for _k, value in chosen for w in re.split(r"[\W_]+", value.casefold()) if w}
+    if chosen:  # and its label: 科普教育's tkkt is 太空课堂
+        slots = route_slots(route.path, route.parameters, route.description, route.example)
+        labels = {(s.name, v): label for s in slots for label, v in s.choices if v != label}
+        words |= {labels[item].casefold() for item in chosen if item in labels}
+    parts = path_words_joined(query, route) if query else set()
+    # a value with its kind ("pip packages") is the value alone
+    return bool(values) and all(
+        v in words or _unkinded(v) <= words or any(v in w for w in parts) for v in values
+    )
+
+
+def _unkinded(value: str) -> set[str]:
+    return {w for w in re.split(r"[\W_]+", value) if w and w not in EN_KIND_NOUNS} or {value}

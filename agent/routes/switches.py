@@ -1,0 +1,113 @@
+"""A switch the question turns: an optional parameter that is on or off ("whether only display
+media content", "需要获取全文, 填写 true/yes 表示需要"). It is on when the question asks for only
+what the switch names ("only the toots that have pictures") and off when the question refuses
+it ("不要全文", "without the full text"). Said neither way, it keeps its default."""
+
+import re
+
+from agent.question import CJK, EN_STOP
+from agent.routes.slots import Slot
+from agent.vocabulary import NEGATED_RE
+
+# What a switch turns on, in both languages: the words its description names it by, and those
+# a question says it with (a question's pictures are an instance's media).
+SWITCH_TOPICS: list[tuple[str, ...]] = [
+    ("全文", "full text", "fulltext", "full article", "full articles", "full content"),
+    (
+        "媒体",
+        "media",
+        "picture",
+        "pictures",
+        "pics",
+        "photo",
+        "photos",
+        "image",
+        "images",
+        "video",
+        "videos",
+        "图片",
+        "视频",
+        "带图",
+    ),
+]
+# The words a switch's description says around what it names.
+_FRAME_WORDS = frozenset(
+    {"whether", "only", "display", "show", "content", "default", "defaults", "value", "any"}
+)
+_FRAME_ZH_RE = re.compile(r"是否|需要|获取|填写|表示|默认|设置为|设置|等值|携带|仅|只|显示|内容")
+_CJK_RUN_RE = re.compile(f"[{CJK}]{{2,}}")
+_ON_VALUES = ("true", "yes", "1")
+_OFF_VALUES = ("false", "no", "0")
+# "only the toots that have pictures", 只看带图的 (只要, 只看, 只想看, 仅看, 只): what follows
+# names all that is wanted
+_ONLY_RE = re.compile(
+    r"(?<!not )\b(?:only|just)\b([^.;!?]{1,60})"  # "not only the photos" asks for more
+    r"|(?:\u53ea\u8981|\u53ea\u770b|\u53ea\u60f3\u770b|\u4ec5\u770b|\u53ea)([^\u3002\uff1b\uff01\uff1f]{1,14})"
+)
+
+
+def _named(slot: Slot) -> tuple[str, ...]:
+    """The concept the switch's description names (media, 全文), all its words; none when
+    the description names no concept a question could say."""
+    text = slot.description.casefold()
+    latin = {w for w in re.findall(r"[a-z]{3,}", text) if w not in _FRAME_WORDS | EN_STOP}
+    chinese = set(_CJK_RUN_RE.findall(_FRAME_ZH_RE.sub(" ", text)))
+    for row in SWITCH_TOPICS:
+        if latin & set(row) or chinese & set(row):
+            return row
+    return ()
+
+
+def _written(slot: Slot, values: tuple[str, ...]) -> str | None:
+    """How the slot writes one side of it: its listed value, else the one its description
+    names, else the first plain form (a description listing only how to turn it on)."""
+    listed = {value.casefold(): value for value, _label in slot.choices}
+    for value in values:
+        if value in listed:
+            return listed[value]
+    if listed:
+        return None
+    described = slot.description.casefold()
+    return next((v for v in values if re.search(rf"\b{v}\b", described)), values[0])
+
+
+def _said(words: tuple[str, ...], text: str) -> bool:
+    return any(
+        word in text if re.match(f"[{CJK}]", word) else re.search(rf"\b{re.escape(word)}\b", text)
+        for word in words
+    )
+
+
+def is_switch(slot: Slot) -> bool:
+    listed = {value.casefold() for value, _label in slot.choices}
+    if listed:
+        return "true" in listed and listed <= {"true", "false"}
+    return bool(re.search(r"\btrue\b", slot.description, re.I))
+
+
+def switch_fill(slots: list[Slot], question: str, values: dict, sources: dict) -> None:
+    """Turn each switch the question names: off when what it names is refused, on when the
+    question asks for only that; a value that is the default is left out."""
+    text = question.casefold()
+    refused = " ".join(m.group(0) for m in NEGATED_RE.finditer(text))
+    wanted = NEGATED_RE.sub(" ", text)
+    only = " ".join(m.group(1) or m.group(2) for m in _ONLY_RE.finditer(wanted))
+    for slot in slots:
+        if slot.name in values or not slot.optional or slot.subject or not is_switch(slot):
+            continue
+        words = _named(slot)
+        if not words:
+            continue
+        if _said(words, refused) and not _said(words, wanted):
+            value = _written(slot, _OFF_VALUES)
+        elif _said(words, only):
+            value = _written(slot, _ON_VALUES)
+        else:
+            continue
+        default = (slot.default or "").casefold()
+        on_by_default = default in _ON_VALUES or default in ("需要", "是")
+        if value is None or value.casefold() == default:
+            continue
+        if on_by_default and value.casefold() in _ON_VALUES:
+            continue
+        values[slot.name], sources[slot.name] = value, "switch"
