@@ -195,7 +195,7 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "rank": (
         ("rank", "ranking", "rankings", "leaderboard", "chart", "charts"),
-        ("排行", "排名", "排行榜"),
+        ("排行", "排名", "排行榜", "榜"),
     ),
     "bookmark": (
         ("bookmark", "bookmarked", "fav", "faved", "favourite", "favorite", "favorited", "collect"),

@@ -18,6 +18,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("本周", "每周", "周榜", "这周", "这礼拜", "这星期", "weekly", "this week", "of the week"),
     ("即将", "快要", "即将开始", "即将上映", "upcoming", "coming soon", "coming up"),
     ("最多观看", "观看最多", "被看最多", "看的人最多", "阅读最多", "most viewed", "most read"),
+    ("点击最多", "最多点击", "点击排行", "most clicked", "most clicks"),
     ("本月", "每月", "月榜", "monthly"),
     ("年榜", "yearly", "annual"),
     ("新闻", "news"),

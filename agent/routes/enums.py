@@ -28,6 +28,7 @@ SPAN_RE = re.compile(
 )
 SPAN_UNITS = {"小": "h", "h": "h", "天": "d", "日": "d", "d": "d", "周": "w", "星": "w", "w": "w"}
 SPAN_UNITS |= {"月": "m", "m": "m", "年": "y", "y": "y"}
+LAST_SPAN_RE = re.compile(r"\b(?:past|last|previous)\s+(hour|day|week|month|year)\b", re.I)
 # Values a question says in passing ("the latest news"): they name an optional parameter's
 # value only when nothing else in the question does.
 TIME_ADVERBS = {"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month"}
@@ -65,6 +66,8 @@ def spans(text: str) -> set[str]:
     for amount, unit in SPAN_RE.findall(text):
         count = int(amount) if amount.isdigit() else ZH_NUMBERS[amount]
         found.add(f"{count}{SPAN_UNITS[unit[0].lower()]}")
+    # "over the past month" is one: 一月
+    found |= {f"1{SPAN_UNITS[unit[0].lower()]}" for unit in LAST_SPAN_RE.findall(text)}
     return found
 
 

@@ -214,3 +214,15 @@ def test_a_kind_before_a_kind_names_no_one():
     assert first_path("gcores community topics, recommended across all groups") == (
         "/gcores/topics/recommend"
     )
+
+
+def test_a_chart_asked_for_is_served_by_a_route_named_for_its_list():
+    question = "Douban weekly chart of Chinese-language TV dramas (华语口碑剧集榜)"
+
+    assert first_path(question) == "/douban/movie/weekly/tv_chinese_best_weekly"
+
+
+def test_the_past_span_said_without_a_number_is_one_of_it():
+    assert first_path("aisixiang most clicked articles of the past week") == (
+        "/aisixiang/toplist/1/7"
+    )
