@@ -11,15 +11,17 @@ parameter name; when none can, on the route of the page that fits the question's
 (GitHub has no feed of a repository's releases: "new releases of
 https://github.com/vercel/next.js" reads its events, not an unrelated feed of GitHub). A setting
 the route lists that the page leaves open takes the value the question names (爱思想's column
-page and "新时评": its 时评; the events of type release for "new releases").
+page and "新时评": its 时评; the events of type release for "new releases"). The page's own query
+names its feed before any of that (gcores.com/categories/45?tab=radios), and a route beside the
+page's with a word more that the question says reads the page's values (a tieba thread and
+只看楼主).
 """
 
-import re
 from urllib.parse import parse_qsl
 
 from agent.context import RunContext
 from agent.routes.fit import route_intents, route_reading, route_said
-from agent.routes.queries import query_fill, takes_query
+from agent.routes.queries import LINK_QUERY_RE, query_fill, takes_query
 from agent.routes.settings import settings_fill
 from agent.routes.slots import route_slots
 from agent.routes.unsaid import close_gaps
@@ -27,9 +29,6 @@ from catalog.models import Route
 from catalog.search import RouteHit
 from fetching.paths import RoutePathRejected, path_build, template_parameters
 from fetching.radar import RadarHit
-
-# A page address's query: what follows its "?"
-PAGE_QUERY_RE = re.compile(r"(?:https?://)?[\w-]+(?:\.[\w-]+)+/[^\s?#]*\?([^\s#]+)")
 
 
 def page_hits(ctx: RunContext) -> list[RadarHit]:
@@ -63,7 +62,7 @@ def page_path(ctx: RunContext, candidates: list[RouteHit]) -> tuple[str, int] | 
     query = ctx.rewrite.query
     # the page's own query names its feed (gcores.com/categories/45?tab=radios is
     # ``/gcores/categories/45/radios``), whatever else the question's words ask
-    tabbed = {v for m in PAGE_QUERY_RE.finditer(query) for _k, v in parse_qsl(m.group(1))}
+    tabbed = {v for m in LINK_QUERY_RE.finditer(query) for _k, v in parse_qsl(m.group(2))}
 
     def tab(hit: RadarHit) -> bool:
         values = set(hit.path.split("/")) - _literals(routes[hit.route_id].path)
