@@ -120,8 +120,7 @@ def path_words_joined(query: str, route: Route) -> set[str]:
     ``/thepaper/839studio``)."""
     latin = LATIN_WORD_RE.findall(query.casefold())
     asked = set(latin) | {a + b for a, b in itertools.pairwise(latin)}
-    literal = set(LATIN_WORD_RE.findall(template_literals(route.path).casefold()))
-    return {w for w in literal & asked if len(w) > 3 and w not in GENERIC and w not in EN_STOP}
+    return {w for w in _path_words(route) & asked if w not in EN_STOP}
 
 
 def names_refused(query: str, path: FilledPath, refused: list[Route]) -> bool:
@@ -142,8 +141,14 @@ def path_said(query: str, route: Route) -> int:
 def _path_words_said(query: str, route: Route) -> set[str]:
     asked = set(LATIN_WORD_RE.findall(query.casefold()))
     asked |= {plural_stem(w) for w in asked}
+    return _path_words(route) & asked
+
+
+def _path_words(route: Route) -> set[str]:
+    """The Latin words of the route's own path that may name it: longer than three letters,
+    no word for any feed."""
     literal = set(LATIN_WORD_RE.findall(template_literals(route.path).casefold()))
-    return {w for w in literal if len(w) > 3 and w not in GENERIC} & asked
+    return {w for w in literal if len(w) > 3 and w not in GENERIC}
 
 
 def template_literals(template: str) -> str:
