@@ -36,7 +36,7 @@ from agent.routes.page import page_namespaces
 from agent.routes.setup import platforms_waiting
 from briefs import reasons
 from catalog.abbreviations import initial_runs
-from catalog.models import Platform
+from catalog.models import Platform, Route
 from catalog.search import PlatformHit, search_catalog
 from catalog.search_fields import registrable_domain
 from fetching.paths import UTILITY_NAMESPACES
@@ -294,7 +294,22 @@ def _site_addressed(ctx: RunContext, query: str, ranked: tuple[str, ...] = ()) -
         .distinct()
     )
     found = sorted(found, key=lambda ns: ranked.index(ns) if ns in ranked else len(ranked))
-    return next(iter(found), None) or _site_of_domain(ctx, hosts)
+    return next(iter(found), None) or _site_of_domain(ctx, hosts) or _site_of_rules(ctx, hosts)
+
+
+def _site_of_rules(ctx: RunContext, hosts: set[str]) -> str | None:
+    """The one readable platform whose Radar rules read pages of the address's host, another
+    than its site's own (Steam's ``steamcommunity.com`` pages, its site store.steampowered.com)."""
+    near = Q()
+    for host in hosts:
+        near |= Q(radar__icontains=f'"{host}/') | Q(radar__icontains=f'"www.{host}/')
+    found = set(
+        Route.objects.filter(near, enabled=True, platform__enabled=True)
+        .exclude(platform__namespace__in=ctx.tried_namespaces | UTILITY_NAMESPACES)
+        .values_list("platform__namespace", flat=True)
+        .distinct()
+    )
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def _site_of_domain(ctx: RunContext, hosts: set[str]) -> str | None:

@@ -12,6 +12,7 @@ and ends with ``ctx.setup_needed`` set.
 """
 
 from asgiref.sync import sync_to_async
+from django.db.models import Q
 
 from agent.context import RunContext
 from agent.routes.choice import MAX_PATHS
@@ -19,6 +20,7 @@ from agent.routes.fit import (
     intent_blanks,
     intents_apart,
     names_refused,
+    quoted_names,
     route_about,
     route_fill,
     route_reading,
@@ -61,7 +63,28 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
         query = ctx.rewrite.query
         serving += [h for h in ranked if h not in serving and kind_said(h.name, h.path, query)]
     rest = [h for h in ranked[:ROUTE_CANDIDATES] if h not in serving]
+    quoted = _quoted_routes(ctx, exclude)
+    serving = quoted + [h for h in serving if h.route_id not in {q.route_id for q in quoted}]
+    rest = [h for h in rest if h not in serving]
     return (serving[:ROUTE_CANDIDATES] + rest)[:ROUTE_CANDIDATES]
+
+
+def _quoted_routes(ctx: RunContext, exclude: set[int]) -> list[RouteHit]:
+    """The chosen platforms' routes whose name the question quotes whole (B站那个“入站必刷”榜单):
+    the feed asked for by its own name, however the search ranks it."""
+    quoted = Q()
+    for name in quoted_names(ctx.rewrite.query):
+        quoted |= Q(name__iexact=name)
+    if not quoted:
+        return []
+    routes = (
+        Route.objects.filter(quoted, enabled=True, platform__namespace__in=ctx.platforms)
+        .exclude(pk__in=exclude)
+        .select_related("platform")
+    )
+    return [
+        RouteHit(r.pk, r.platform.namespace, r.path, r.name, r.example, score=0.0) for r in routes
+    ]
 
 
 def _route_fill(ctx: RunContext, route: Route) -> FilledPath:

@@ -81,7 +81,8 @@ KIND_EN = frozenset(
     hours time times favourite favorite favourites favorites about author authors group groups
     course courses comic comics prefecture
     project projects org organization profile profiles report reports photo photos picture
-    pictures music movie movies book books webtoon webtoons manga novel novels squad squads
+    pictures music song songs movie movies book books webtoon webtoons manga novel novels squad
+    squads
     forum forums city cities area areas region regions district districts province
     provinces"""
     )
@@ -89,14 +90,14 @@ KIND_EN = frozenset(
 # How a question is put: auxiliaries, "pls", "but as a weekly roundup".
 PUT_EN = frozenset(
     str.split(
-        """has have had will shall may might must pls plz but as roundup recap digest shows rss
-        atom feed feeds subscribe subscribed notify alert never catch soon drop drops coming
-        added time i'd i'm i've keep loop ping whenever itself every version versions not only
-        over too also included including incl instead either full come comes came send sends
-        reader readers got gets getting fine okay ok put puts publishing it all without check
-        checks checking set told rely enjoy if possible ones forget forgets forgetting forgot
-        text great awesome cool nice hilarious amazing way through via thru rsshub hi hello hey
-        thanks thank wanna gonna into onto upon than overall default defaults settings"""
+        """has have had will shall may might must pls plz but as roundup recap digest shows rss atom
+        feed feeds subscribe subscribed notify alert never catch soon drop drops coming added time
+        i'd i'm i've keep loop ping whenever itself every version versions not only goes went gone
+        over too also included including incl instead either full come comes came send sends reader
+        readers got gets getting fine okay ok put puts publishing it all without check checks
+        checking set told rely enjoy if possible ones forget forgets forgetting forgot text great
+        awesome cool nice hilarious amazing way through via thru rsshub hi hello hey thanks thank
+        wanna gonna into onto upon than overall default defaults settings"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
@@ -139,8 +140,13 @@ ZH_KIND_NOUNS = {
     "扩展": "extension",
 }
 # Words that say a subject is there but left unnamed ("some GitHub user", "某位 UP 主"): such a
-# question asks for one, it is not read as asking for no one.
-UNNAMED_EN = frozenset(str.split("some certain particular specific someone somebody"))
+# question asks for one, it is not read as asking for no one. "Some", "certain", "particular"
+# and "specific" are said of a thing that follows ("a specific country"), not of one before
+# them ("nothing country specific", "country-specific", "in particular").
+UNNAMED_EN_RE = re.compile(
+    r"(?<![\w-])(?:someone|somebody)(?![\w-])"
+    r"|(?<![\w-])(?:some|certain|particular|specific)\s+(?=[\w@])"
+)
 # "想订阅其中一种": one of things just said, none named
 ONE_OF_THEM_ZH = ("其中一个", "其中一种", "其中之一")
 # and Cantonese's 嗰个 ("that one"), as the simplifier writes it too
@@ -306,9 +312,10 @@ ASKERS_KIND_ZH = re.compile(
     rf"(?:[^\s\uff0c\u3002\uff1f\uff01\u3001的]|\s(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\s){{0,20}}的"
     rf"[^\uff0c\u3002\uff1f\uff01\u3001的]{{0,16}}?(?:{_ZH_KINDS})"
 )
-# or the asker's own place or body, right after them: "我们区县的政府公开信息", "我们学校"
+# or the asker's own place or body, right after them: "我们区县的政府公开信息", "我们学校",
+# "我们这边" (where we are)
 ASKERS_OWN_ZH = re.compile(
-    r"(?:我们|咱们|我的|我们的)\s*(?:区县|县区|城市|学校|学院|单位|区)(?!域|别)"
+    r"(?:我们|咱们|我的|我们的)\s*(?:区县|县区|城市|学校|学院|单位|区|这边|这里|这儿|本地|当地)(?!域|别)"
 )
 
 # "关注的一个UP主", "我装的一个 Chrome 扩展", "有个 app": one of a kind, said which by no name
@@ -320,7 +327,10 @@ ONE_OF_KIND_ZH = re.compile(
     # adjective): 一个斗鱼主播, 一位知乎答主, 一个有趣的博主
     rf"|(?:一个|一位|有个|有一个|某个|某位)[\u4e00-\u9fff]{{0,4}}的?\s*(?:{_ZH_PEOPLE})"
     # an account on a platform, its name and 号: 一个搜狐号, 某个头条号, 有个百家号
-    rf"|(?:一个|有个|有一个|某个)[\u4e00-\u9fff]{{1,3}}号",
+    rf"|(?:一个|有个|有一个|某个)[\u4e00-\u9fff]{{1,3}}号"
+    # "那个视频的评论区": that one of a kind, the phrase ending at it, so no name follows, and no
+    # clause before says which ("讲绵竹年画的那个栏目")
+    rf"|(?<!的)那个\s*(?:{_ZH_KINDS}|视频)(?=的|[\s\uff0c\u3002\uff1f\uff01,.?!]|$)",
     re.I,
 )
 
@@ -330,10 +340,15 @@ def plural_stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
+# Words of a kind of feed inside a name for another thing: a press release is news, no
+# software's release
+NOT_INTENT_RE = re.compile(r"\bpress[\s_-]+releases?\b")
+
+
 def intents_of(text: str) -> frozenset[str]:
     """The concepts of feed ``text`` names (a question, or a route's name and path words).
     English words match whole, a plural as its singular; Chinese words anywhere."""
-    folded = text.casefold()
+    folded = NOT_INTENT_RE.sub(" ", text.casefold())
     words = set(LATIN_WORD_RE.findall(folded.replace("_", " ")))
     words |= {plural_stem(w) for w in words}
     found = set()
@@ -398,7 +413,7 @@ def subject_unnamed(text: str) -> bool:
     project's repository", "*我关注的*频道")."""
     folded = text.casefold()
     return (
-        bool(UNNAMED_EN & set(LATIN_WORD_RE.findall(folded)))
+        UNNAMED_EN_RE.search(folded) is not None
         or any(w in folded for w in UNNAMED_ZH)
         or ASKERS_KIND_EN.search(folded) is not None
         or ONE_OF_KIND_EN.search(folded) is not None

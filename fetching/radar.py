@@ -32,6 +32,7 @@ from fetching.radar_match import (
     SCHEME_RE,
     Address,
     RadarHit,
+    query_as_path,
     route_hit,
     route_key,
     source_match,
@@ -77,12 +78,21 @@ def page_addresses(text: str) -> list[Address]:
     found = []
     for match in ADDRESS_RE.finditer(text):
         has_scheme = bool(SCHEME_RE.match(match.group(0)))
-        path = match.group(2).rstrip(TRAILING)
+        path = _trimmed(match.group(2))
         segments = tuple(unquote(s) for s in path.split("/") if s)
-        if segments or has_scheme:
-            query = (match.group(3) or "").rstrip(TRAILING)
+        if segments or has_scheme or match.group(3):
+            query = _trimmed(match.group(3) or "")
             found.append(Address(match.group(1).casefold(), segments, query))
     return found[:MAX_ADDRESSES]
+
+
+def _trimmed(text: str) -> str:
+    """An address's path or query without the sentence's punctuation after it, nor a closing
+    parenthesis it does not open ("(v2ex.com/?tab=creative)")."""
+    text = text.rstrip(TRAILING)
+    while text.endswith(")") and text.count(")") > text.count("("):
+        text = text[:-1].rstrip(TRAILING)
+    return text
 
 
 def radar_hits(text: str) -> list[RadarHit]:
@@ -103,7 +113,7 @@ def _address_hits(address: Address) -> list[RadarHit]:
     ).select_related("platform")
     hits = [hit for route in routes for hit in _route_hits(route, address)]
     if not hits:
-        site = _host_routes(address)  # read once for both
+        site = _host_routes(address)  # read once for all
         hits = (
             _template_hits(address, site)
             or _url_documented_hits(address, site)
@@ -115,6 +125,14 @@ def _address_hits(address: Address) -> list[RadarHit]:
         # a rule that reads nothing of the page's query (list?clmId=...) gives way to a
         # described address that does
         hits = _described_hits(address) or hits
+    if not hits:  # the last resort: the site above the page's host
+        hits = _template_hits(address, _parent_routes(address), literal=True)
+    if address.query and not any(h.literals for h in hits) and all(h.values for h in hits):
+        # a page named by its query's one value, where no rule names it by a word of its path
+        # (youtube.com/playlist?list=... is no user "playlist")
+        site = _host_routes(address)
+        queried = (_template_hits(a, site, literal=True) for a in query_as_path(address))
+        hits = next((found for found in queried if found), hits)
     best = max((h.literals for h in hits), default=0)
     level = [h for h in hits if h.literals == best]
     return list({h.path: h for h in level}.values())
@@ -241,6 +259,21 @@ def _host_routes(address: Address) -> list[Route]:
         if _site_host(platform.url) in hosts
         for route in platform.routes.filter(enabled=True)  # route.platform is this one
         if _site_host(platform.url) == address.host or _host_leads(route)
+    ]
+
+
+def _parent_routes(address: Address) -> list[Route]:
+    """The routes of the site above the page's host, when the host is none's own: RSSHub
+    mirrors movie.douban.com/celebrity/1054439 as ``/douban/celebrity/:id`` of douban.com."""
+    _sub, _dot, parent = address.host.partition(".")
+    if "." not in parent or Platform.objects.filter(url__icontains=address.host).exists():
+        return []
+    platforms = Platform.objects.filter(enabled=True, url__icontains=parent)
+    return [
+        route
+        for platform in platforms
+        if _site_host(platform.url) == parent
+        for route in platform.routes.filter(enabled=True)
     ]
 
 

@@ -3,7 +3,7 @@ the address gives (``fetching.radar``)."""
 
 import re
 from dataclasses import dataclass
-from urllib.parse import quote
+from urllib.parse import parse_qsl, quote
 
 from catalog.models import Route
 from fetching.paths import SEGMENT_SAFE, RoutePathRejected, path_confine, route_for_path
@@ -26,6 +26,20 @@ class RadarHit:
     path: str  # canonical, ready to fetch
     literals: int  # literal segments of the source matched: the more, the more specific
     values: tuple[tuple[str, str], ...]  # what the address gave each parameter, decoded
+
+
+def query_as_path(address: Address) -> list[Address]:
+    """A page whose query holds its one value, as a route's path may mirror it: after the
+    page's path (youtube.com/playlist?list=PL... as /playlist/PL...), or after its key too
+    (v2ex.com/?tab=creative as /tab/creative)."""
+    pairs = parse_qsl(address.query)
+    if len(pairs) != 1 or not pairs[0][1].strip():
+        return []
+    key, value = pairs[0]
+    return [
+        Address(address.host, (*address.segments, value)),
+        Address(address.host, (*address.segments, key, value)),
+    ]
 
 
 def route_key(route: Route) -> str:

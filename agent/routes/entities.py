@@ -80,7 +80,7 @@ EN_FILLER = FILLER_EN
 ZH_FILLER = FILLER_ZH
 # Where a Chinese word ends: filler of two characters or more, and the particles. Single
 # characters such as 上 or 在 start words too (上海), so they do not cut.
-ZH_CUT = [w for w in ZH_FILLER if len(w) > 1] + ["的", "了", "吗", "呢", "吧"]
+ZH_CUT = [w for w in ZH_FILLER if len(w) > 1] + ["的", "了", "吗", "呢", "吧", "啥"]
 GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
 # A quoted phrase right after 搜 (search), which alone is no marker: 热搜 is a hot list.
 LATIN_RUN_RE = re.compile(r"[A-Za-z][A-Za-z']*")

@@ -15,7 +15,7 @@ from agent.question import EN_STOP, language_of
 from agent.regions import REGIONS, regions_said
 from agent.routes.entities import Asked
 from agent.routes.enums import label_said, said_translated
-from agent.routes.forms import address_host
+from agent.routes.forms import QUOTED_RE, address_host
 from agent.routes.named import NAME_WORD_RE, name_said, words_joined
 from agent.routes.params import FilledPath, params_fill
 from agent.routes.platform_names import platform_blank
@@ -201,6 +201,11 @@ def region_said(query: str, route: Route) -> int:
     capitals = set(re.findall(r"\b[A-Z]{2}\b", route.name))
     codes = {c for c in REGIONS if c in segments or c.upper() in capitals}
     return 0 if not codes else (1 if codes & said else -1)
+
+
+def quoted_names(query: str) -> set[str]:
+    """What the question quotes (“入站必刷”, "Trending"): a feed it may call by its own name."""
+    return {next(g for g in m.groups() if g).strip().casefold() for m in QUOTED_RE.finditer(query)}
 
 
 def feed_named(query: str, route: Route) -> bool:

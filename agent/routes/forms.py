@@ -301,6 +301,8 @@ def _paren_value(match: re.Match[str], found: list[Formed]) -> str:
     """A value in parentheses after what it names, taken whole, as the form it has (a number,
     a stock code, an id) or else as quoted; a key before it is kept as its label."""
     value = match.group(1) or match.group(2)
+    if filler_en(value):  # "(日本語 version)": a word of how it is put, no value
+        return match.group(0)
     kind = _kind_of(value)
     key = re.match(r"[(\uff08]\s*([A-Za-z]{2,12})\s*(?:[:\uff1a=]\s*|\s+)", match.group(0))
     label = key.group(1).casefold() if key and key.group(1).casefold() != value.casefold() else ""

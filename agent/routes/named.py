@@ -3,20 +3,22 @@
 - ``name_said``: the words of a route's name the question says, and those it does not (a
   route that qualifies what was asked reads a narrower feed than the one asked for);
 - ``kind_said``: the kinds of subject (channel, user, repository...) the route takes that the
-  question names.
+  question names;
+- ``kind_named``: the values the question calls by a subject parameter's name ("the alpine
+  tag"), for parameter filling.
 """
 
 import itertools
 import re
 
 from agent.question import EN_STOP
-from agent.routes.entities import zh_content
+from agent.routes.entities import Asked, zh_content
 from agent.routes.forms import CJK_RE
 from agent.routes.markers import AUTHOR_MARKERS, ZH_AFTER_MARKERS, ZH_BEFORE_MARKERS
 from agent.routes.platform_names import platform_blank
-from agent.routes.slots import words_of
+from agent.routes.slots import Slot, words_of
 from agent.routes.words import GENERIC
-from agent.vocabulary import EN_KIND_NOUNS, LATIN_WORD_RE, ZH_KIND_NOUNS
+from agent.vocabulary import EN_KIND_NOUNS, LATIN_WORD_RE, ZH_KIND_NOUNS, plural_stem
 from fetching.paths import template_parameters
 
 # The markers a Chinese question puts by a subject, each a kind of one (吧: a forum).
@@ -134,3 +136,18 @@ def _word_said(word: str, latin: set[str], asked: str) -> bool:
             )
         )
     return any(word[i : i + 2] in asked for i in range(max(1, len(word) - 1)))
+
+
+def kind_named(slots: list[Slot], asked: Asked) -> dict[str, str]:
+    """Subject parameters the question names a value of by their name ("the alpine tag" of
+    ``:owner/:image/:tag?``), with that value: theirs, no other parameter's."""
+    names = {s.name.casefold(): s.name for s in slots if s.subject and len(s.name) >= 3}
+    found: dict[str, str] = {}
+    for entity in asked.entities:
+        # not one before a kind said before its own value ("the 2023 issue 3")
+        after = re.search(
+            rf"(?<![\w-]){re.escape(entity.value)}\s+([a-z]+)(?!\s+\d)", asked.text, re.I
+        )
+        if after and (name := names.get(plural_stem(after.group(1).casefold()))):
+            found.setdefault(name, entity.value)
+    return found

@@ -14,6 +14,7 @@ from agent.routes.fit import (
     path_said,
     path_words_joined,
     platform_words,
+    quoted_names,
     region_said,
     route_intents,
     route_said,
@@ -22,6 +23,7 @@ from agent.routes.fit import (
     values_written,
     whole_name_said,
 )
+from agent.routes.forms import CJK_RE
 from agent.routes.named import kind_said
 from agent.routes.params import FilledPath
 from agent.routes.platform_names import platform_blank
@@ -50,6 +52,11 @@ def offline_choice(
     Without a subject, of routes the search scored alike (``scores``, by route id: "ChatGPT -
     Release Notes" and "ChatGPT Atlas - Release Notes"), the one whose name asks least comes
     first."""
+    # a feed called by its own name, quoted (B站那个“入站必刷”榜单), is the one asked for, unless
+    # another's whole name is said (保障房中心 共有产权住房租赁服务平台嘅「通知公告」: its column)
+    quoted = [f for f in filled if f[1].name.casefold() in quoted_names(query)]
+    if quoted and not any(whole_name_said(query, f[1]) for f in filled if f not in quoted):
+        filled = quoted
     said = {route.pk: route_said(query, route) for _ns, route, _path, _below in filled}
     region = {route.pk: region_said(query, route) for _ns, route, _path, _below in filled}
     intent = {route.pk: intent_said(query, route) for _ns, route, _path, _below in filled}
@@ -170,8 +177,14 @@ def _names_values(
         words |= {labels[item].casefold() for item in chosen if item in labels}
     parts = path_words_joined(query, route) if query else set()
     # a value with its kind ("pip packages") is the value alone
+    # a Chinese value anywhere in the name (付费 of 最新上架付费专栏)
+    name = name.casefold()
     return bool(values) and all(
-        v in words or _unkinded(v) <= words or any(v in w for w in parts) for v in values
+        v in words
+        or _unkinded(v) <= words
+        or any(v in w for w in parts)
+        or (CJK_RE.match(v) and len(v) > 1 and v in name)
+        for v in values
     )
 
 

@@ -26,6 +26,7 @@ from agent.question import EN_STOP
 from agent.routes.dates import date_fill
 from agent.routes.entities import Asked, Entity, marked_after, question_read
 from agent.routes.forms import CJK_RE, DOMAIN_RE, TICKER_RE
+from agent.routes.named import kind_named
 from agent.routes.pathed import path_fill
 from agent.routes.places import place_fill
 from agent.routes.queries import query_fill
@@ -41,7 +42,7 @@ from agent.routes.slots import (
     words_of,
 )
 from agent.routes.switches import switch_fill
-from agent.routes.unsaid import NOT_NAMED, unsaid_fill
+from agent.routes.unsaid import NOT_NAMED, defaults_dropped, unsaid_fill
 from agent.routes.words import usable
 from agent.vocabulary import INTENTS, plural_stem
 from fetching.paths import path_build, template_values
@@ -400,6 +401,9 @@ def params_fill(
     place_fill(slots, asked.text, excluded, values, sources, tuple(platform_words))
     date_fill(slots, asked.text, values, sources)
     said_fill(slots, asked.text, excluded, values, sources)
+    for name, value in kind_named(slots, asked).items():
+        values.setdefault(name, value)
+        sources.setdefault(name, "marked")
     used = {v.casefold().lstrip("@") for v in values.values()}  # @mkbhd is mkbhd, used once
     fit = 0
     for slot in sorted((s for s in slots if s.subject), key=lambda s: s.default is not None):
@@ -413,7 +417,7 @@ def params_fill(
     keyed_settings(slots, asked, values, sources, used)
     switch_fill(slots, asked.text, values, sources)
     unsaid_fill(slots, values, sources, asked.text)
-    path = path_build(template, values)
+    path = path_build(template, defaults_dropped(slots, values))
     return FilledPath(path=path, params=values, sources=sources, fit=fit)
 
 

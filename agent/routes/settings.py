@@ -20,6 +20,7 @@ from agent.vocabulary import NEGATED_RE, RESIDENCE_RE
 # A parameter named for a country or region (by its last word) takes the one the question names.
 # At most this many listed values joined for one parameter ("watches and jewellery")
 MAX_JOINED = 4
+TWO_LETTERS_RE = re.compile(r"[A-Za-z]{2}")
 REGION_PARAMS = frozenset(str.split("country region area market store"))
 # The words a site uses for a category ("the business section"), and a value of lower-case
 # words as a category's example writes it (engineering)
@@ -222,7 +223,11 @@ def _region_fill(slots: list[Slot], question: str, values: dict, sources: dict) 
         if slot.choices:
             listed = {v.casefold(): v for _label, v in slot.choices}
             value = next((listed[c] for c in codes if c in listed), None)
-        elif re.fullmatch(r"[A-Za-z]{2}", example):
+            # a code of those a description shows a few of as examples ("`us`", "China `cn`")
+            if value is None and len(listed) < 4 and all(map(TWO_LETTERS_RE.fullmatch, listed)):
+                upper = all(v.isupper() for v in listed.values())
+                value = codes[0].upper() if upper else codes[0]
+        elif TWO_LETTERS_RE.fullmatch(example):
             value = codes[0].upper() if example.isupper() else codes[0]
         else:
             value = None

@@ -158,6 +158,21 @@ def close_gaps(slots: list[Slot], values: dict[str, str], sources: dict[str, str
         return
 
 
+def defaults_dropped(slots: list[Slot], values: dict[str, str]) -> dict[str, str]:
+    """``values`` without the optional ones at their documented default that end the path:
+    Hono fills them the same ("most clicked in the last 24 hours" of 网易's 排行榜 is
+    ``/163/news/rank``, not ``.../whole/click/day``)."""
+    kept = dict(values)
+    for slot in reversed(slots):
+        if slot.name not in kept:
+            continue
+        default = _listed_default(slot)
+        if not slot.optional or not default or kept[slot.name].casefold() != default.casefold():
+            break
+        del kept[slot.name]
+    return kept
+
+
 def _listed_default(slot: Slot) -> str | None:
     """A setting's documented default as the value to write: among listed values, the one it
     is or labels ("English by default" is ``en``), else none."""

@@ -20,6 +20,10 @@ def askers_own(word: str, text: str) -> bool:
     return bool(found) and all(any(a <= at < b for a, b in spans) for at in found)
 
 
+# The labels of a site's own versions, no one's subdomain: its mobile pages (3g.163.com)
+SITE_VERSIONS = frozenset(str.split("www m 3g wap mobile touch h5"))
+
+
 def own_host(domain: str, hosts: tuple[str, ...]) -> bool:
     own = {host.casefold().removeprefix("www.") for host in hosts}
     return domain.casefold().removeprefix("www.") in own
@@ -31,7 +35,7 @@ def name_under(domain: str, hosts: tuple[str, ...]) -> str:
     low = domain.casefold()
     for host in hosts:
         name = low.removesuffix("." + host)
-        if name != low and name not in ("www", "m") and "." not in name:
+        if name != low and name not in SITE_VERSIONS and "." not in name:
             return domain[: len(name)]
     return ""
 

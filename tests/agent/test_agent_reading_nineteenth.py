@@ -155,7 +155,7 @@ def test_a_chinese_ranking_reads_the_labels_said():
             "Show me the active projects on the GNOME GitLab instance (gitlab.gnome.org)",
             "/gitlab/explore/active/gitlab.gnome.org",
         ),
-        ("GitLab explore active projects", "/gitlab/explore/active"),
+        ("GitLab explore active projects", "/gitlab/explore"),  # active: the default
     ],
 )
 def test_a_host_said_fills_an_instance_parameter_whose_default_is_a_host(question, path):

@@ -352,7 +352,7 @@ def test_the_platforms_address_and_how_a_question_is_put_are_no_topic():
         # a word for people in general names no site (人民网's namespace is "people")
         (
             "what PRs have people opened against tauri-apps/tauri lately",
-            "/github/pull/tauri-apps/tauri/open",
+            "/github/pull/tauri-apps/tauri",
         ),
         # a name before the artifacts it publishes; a verb opening the question is none
         ("fabric-api versions on modrinth lately?", "/modrinth/project/fabric-api/versions"),

@@ -123,7 +123,7 @@ def test_a_word_of_a_routes_own_path_said_names_it_over_a_route_listing_it():
     ("question", "path"),
     [
         ("豆瓣即将播出的剧集 按时间排", "/douban/tv/coming/time"),
-        ("豆瓣即将播出的剧集按热度排序", "/douban/tv/coming/hot"),
+        ("豆瓣即将播出的剧集按热度排序", "/douban/tv/coming"),  # hot: its default
     ],
 )
 def test_the_chinese_order_asked_for_names_the_sorts_value(question, path):

@@ -54,7 +54,7 @@ def test_the_route_that_takes_the_named_pair_is_chosen_over_one_that_cannot():
     chosen, ctx = route("Open issues in the django/django GitHub repository")
 
     assert chosen is True
-    assert ctx.paths[0][0] == "/github/issue/django/django/open"
+    assert ctx.paths[0][0] == "/github/issue/django/django"
     assert ctx.needs == []
 
 
