@@ -37,6 +37,9 @@ ARTICLES = frozenset(("the", "a", "an"))
 # about Cursor": Cursor is a platform too, but not the one asked for).
 TOPIC_MARKERS = frozenset(("about", "regarding", "mentioning", "concerning"))
 ZH_TOPIC_MARKERS = ("关于", "提到", "提及", "涉及")
+# What a search is for follows these: "search for", "results for", "the word"; 搜, 搜索
+SEARCH_LEADS = (("search", "for"), ("searching", "for"), ("results", "for"), ("the", "word"))
+ZH_SEARCHES = ("搜", "搜索", "搜一下", "搜搜", "检索")
 # What a word said as a verb follows (``_said_as_verb``).
 VERB_SUBJECTS = frozenset(str.split("i we you they please let's lets"))
 # "a way to follow", "how to keep up with": the name is an infinitive's verb
@@ -265,10 +268,14 @@ def _said_as_verb(canonical: str, span: tuple[int, int]) -> bool:
 
 
 def _after_topic_marker(canonical: str, span: tuple[int, int]) -> bool:
-    """The name follows "about" or 关于: it is what to look for, not where."""
+    """The name follows "about" or 关于, or what a search is for ("results for the word",
+    用百度搜): it is what to look for, not where."""
     before = canonical[: span[0]].rstrip()
     words = before.split()
-    return bool(words) and (words[-1] in TOPIC_MARKERS or before.endswith(ZH_TOPIC_MARKERS))
+    searched = any(tuple(words[-len(lead) :]) == lead for lead in SEARCH_LEADS)
+    return bool(words) and (
+        words[-1] in TOPIC_MARKERS or searched or before.endswith(ZH_TOPIC_MARKERS + ZH_SEARCHES)
+    )
 
 
 def _inside(span: tuple[int, int], outer: tuple[int, int]) -> bool:

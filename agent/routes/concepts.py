@@ -120,6 +120,7 @@ SORT_WORDS: list[tuple[str, ...]] = [
     ("点击", "click", "clicks", "view", "views"),
     ("播放", "play", "plays", "view", "views"),
     ("评分", "score", "rating", "rate"),
+    ("评价", "rating", "ratings", "rated", "vote", "votes"),
     ("发布", "publish", "published", "pubdate"),
     ("更新", "update", "updated"),
     ("回复", "reply", "replies", "replied"),

@@ -55,7 +55,7 @@ MARKUP_VALUE_RE = re.compile(r"[`<>*]")
 NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 DEFAULT_RES = [
     re.compile(
-        r"默认(?:为|是|值为|值是|使用|采用|[:\uff1a])?\s*[`\u201c\u300c]?([\w.\-]+)[`\u201d\u300d]?"
+        r"(?:默认|缺省)(?:为|是|值为|值是|使用|采用|[:\uff1a])?\s*[`\u201c\u300c]?([\w.\-]+)[`\u201d\u300d]?"
     ),
     re.compile(r"defaults?(?: value)?(?: is| to|:|\s*=)\s*`?([\w.\-]+)`?", re.I),
     re.compile(r"\bfills? in (?:the )?`?([\w.\-]+)`?", re.I),

@@ -203,8 +203,14 @@ def option_named(
         g for row in SORT_WORDS if row[0] in order for word in row[1:] for g in _grams(word)
     }
     asked |= ordered
-    # and a label holding what it sorts by is that order's list (按人气排: 资讯人气榜)
-    sorted_by = [row[0] for row in SORT_WORDS if row[0] in order]
+    # and a label holding what it sorts by is that order's list (按人气排: 资讯人气榜; "sorted
+    # by rating": 评价排序)
+    said_order = _grams(order)
+    sorted_by = [
+        row[0]
+        for row in SORT_WORDS
+        if row[0] in order or any(_grams(word) <= said_order for word in row[1:])
+    ]
     said = _grams(question)
     best: tuple[float, bool, bool, bool, int, str] | None = None
     shared = _shared_grams(choices)

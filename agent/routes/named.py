@@ -21,6 +21,9 @@ from agent.routes.words import GENERIC
 from agent.vocabulary import EN_KIND_NOUNS, LATIN_WORD_RE, ZH_KIND_NOUNS, plural_stem
 from fetching.paths import template_parameters
 
+# Kinds of value a route's parameter may be named for: "the alpine tag", "the main branch"
+VALUE_KINDS = frozenset(str.split("tag branch image repo user channel"))
+
 # The markers a Chinese question puts by a subject, each a kind of one (吧: a forum).
 ZH_KIND_MARKERS = frozenset(m for m in (*ZH_BEFORE_MARKERS, *ZH_AFTER_MARKERS) if " " not in m)
 # A route name's words: Latin words and runs of other letters (a Chinese name's phrases).
@@ -138,16 +141,31 @@ def _word_said(word: str, latin: set[str], asked: str) -> bool:
     return any(word[i : i + 2] in asked for i in range(max(1, len(word) - 1)))
 
 
-def kind_named(slots: list[Slot], asked: Asked) -> dict[str, str]:
+def kind_named(slots: list[Slot], asked: Asked) -> tuple[dict[str, str], set[str]]:
     """Subject parameters the question names a value of by their name ("the alpine tag" of
-    ``:owner/:image/:tag?``), with that value: theirs, no other parameter's."""
+    ``:owner/:image/:tag?``, "16-alpine 这个tag"), with that value: theirs, no other's; and the
+    values it calls by a kind no subject parameter of the route is or is described as
+    ("16-alpine 这个tag" of ``/dockerhub/tag/:owner/:image``), which fill none."""
     names = {s.name.casefold(): s.name for s in slots if s.subject and len(s.name) >= 3}
+    # a kind a subject parameter's description says is its ("Tag id", "channel username")
+    described = {
+        plural_stem(w)
+        for s in slots
+        if s.subject
+        for w in re.findall(r"[a-z]+", s.description.lower())
+    }
     found: dict[str, str] = {}
+    elsewhere: set[str] = set()
     for entity in asked.entities:
         # not one before a kind said before its own value ("the 2023 issue 3")
         after = re.search(
-            rf"(?<![\w-]){re.escape(entity.value)}\s+([a-z]+)(?!\s+\d)", asked.text, re.I
+            rf"(?<![\w-]){re.escape(entity.value)}(?:\s+|\s*(?:这个|那个|的)\s*)([a-z]+)(?!\s+\d)",
+            asked.text,
+            re.I,
         )
-        if after and (name := names.get(plural_stem(after.group(1).casefold()))):
-            found.setdefault(name, entity.value)
-    return found
+        kind = plural_stem(after.group(1).casefold()) if after else ""
+        if kind in names:
+            found.setdefault(names[kind], entity.value)
+        elif kind in VALUE_KINDS and kind not in described:
+            elsewhere.add(entity.value.casefold())
+    return found, elsewhere

@@ -401,10 +401,12 @@ def params_fill(
     place_fill(slots, asked.text, excluded, values, sources, tuple(platform_words))
     date_fill(slots, asked.text, values, sources)
     said_fill(slots, asked.text, excluded, values, sources)
-    for name, value in kind_named(slots, asked).items():
+    kinded, elsewhere = kind_named(slots, asked)
+    for name, value in kinded.items():
         values.setdefault(name, value)
         sources.setdefault(name, "marked")
     used = {v.casefold().lstrip("@") for v in values.values()}  # @mkbhd is mkbhd, used once
+    used |= elsewhere
     fit = 0
     for slot in sorted((s for s in slots if s.subject), key=lambda s: s.default is not None):
         if slot.name not in values:

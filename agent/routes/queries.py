@@ -22,6 +22,10 @@ WORD_PART_RE = re.compile(r"[^\W\d_]{5,}|\d{3,}")
 LINK_QUERY_RE = re.compile(
     r"(?:https?://)?((?:[\w-]+\.)+[a-z]{2,12})[^\s?#]*\?([^\s#\uff0c\u3002]+)", re.I
 )
+# A query written out: two pairs or more joined by "&"
+WRITTEN_QUERY_RE = re.compile(
+    r"(?<![\w=&?])[\w-]+=[^\s&=\uff0c\u3002)]+(?:&[\w-]+=[^\s&=\uff0c\u3002)]+)+"
+)
 # A key's value written after it: "=value", or a name or an id after a space
 PAIR_VALUE_RE = (
     r"\s*=\s*([^\s&,;\uff0c\u3002\u3001)\uff09]+)|\s+((?=[\w-]*\d)[\w-]{2,}|[A-Z][\w-]+)"
@@ -41,7 +45,11 @@ def query_fill(
         if slot.name in values or not pairs:
             continue
         keys = list(dict.fromkeys([key for key, _v in pairs] + query_keys(slot.description)))
-        query = _linked_query(question, hosts) or _chosen(pairs, keys, question)
+        query = (
+            _linked_query(question, hosts)
+            or _written_query(question, keys)
+            or _chosen(pairs, keys, question)
+        )
         if query:
             values[slot.name], sources[slot.name] = query, "option"
     _keyed_fill(slots, question, values, sources, hosts)
@@ -83,6 +91,15 @@ def _linked_query(question: str, hosts: tuple[str, ...]) -> str:
         host = match.group(1).casefold().removeprefix("www.")
         if any(host == h or host.endswith("." + h) for h in hosts):
             return unquote(match.group(2))
+    return ""
+
+
+def _written_query(question: str, keys: list[str]) -> str:
+    """A query the question writes out whole, every key of it one the route documents
+    ("hl=en-GB&gl=GB&ceid=GB:en" for Google News's locale)."""
+    for match in WRITTEN_QUERY_RE.finditer(question):
+        if all(key in keys for key, _value in parse_qsl(match.group(0))):
+            return match.group(0)
     return ""
 
 

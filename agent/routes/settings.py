@@ -13,6 +13,7 @@ from agent.routes.entities import Asked, marked_after
 from agent.routes.enums import option_named, option_widened, said_within
 from agent.routes.forms import DOMAIN_RE
 from agent.routes.platform_names import platform_blank
+from agent.routes.queries import takes_query
 from agent.routes.slots import ID_SAID_RE, Slot, shape_of, words_of
 from agent.routes.words import usable
 from agent.vocabulary import NEGATED_RE, RESIDENCE_RE
@@ -26,6 +27,7 @@ REGION_PARAMS = frozenset(str.split("country region area market store"))
 # words as a category's example writes it (engineering)
 SECTION_WORDS = ("category", "section", "channel", "column", "topic")
 SLUG_WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")
+TITLE_RE = re.compile(r"[A-Z][a-z]+(?: [A-Za-z][a-z]+)*")  # "Top stories"
 # The languages a language parameter is filled with, by their names in the concepts' rows
 # (``agent.routes.concepts``), and the code each is written with. The codes are kept here, out
 # of those rows, where they would be read as words ("id" of an app id, "uk", "th").
@@ -67,7 +69,8 @@ def settings_fill(
     only_as_name = said_within(question, apart)
     told = RESIDENCE_RE.sub(" ", question)
     apart = platform_blank(apart, sorted(excluded, key=len, reverse=True))  # and its route's
-    for slot in (s for s in slots if s.choices):
+    # (a query written out whole is read already: Google News's hl, gl and ceid are its keys)
+    for slot in (s for s in slots if s.choices and not (s.name in values and takes_query(s))):
         # nor a label said only inside the platform's name: 中国作家网's journal 《中国作家》,
         # 理想生活实验室's 实验室 TV ("Qiushi Journal (求是) on qstheory.cn" says 求是 apart)
         # and a label says what it does besides the platform's name ("AtCoder Typical
@@ -188,13 +191,18 @@ def _settings_said(
 
 
 def _said_before(slot: Slot, text: str) -> list[str]:
-    if not slot.example or not SLUG_WORD_RE.fullmatch(slot.example):
+    """A word said before the setting's name, in its example's form: a slug in lower case, or a
+    title capitalized ("technology section" of Google News's category, example "Top stories")."""
+    example = slot.example or ""
+    titled = TITLE_RE.fullmatch(example) is not None
+    if not SLUG_WORD_RE.fullmatch(example) and not titled:
         return []
     # its name, or for a category the word a site uses for one ("the business section")
     kinds = [slot.name, *(SECTION_WORDS if slot.name.casefold() in SECTION_WORDS else ())]
     names = "|".join(map(re.escape, kinds))
     said = re.findall(rf"(?<![\w.\-/@])([A-Za-z][a-z\-]+)\s+(?:{names})\b", text, re.I)
-    return [w.casefold() for w in said if usable(w, set()) and w.casefold() not in EN_STOP]
+    said = [w for w in said if usable(w, set()) and w.casefold() not in EN_STOP]
+    return [w[:1].upper() + w[1:] if titled else w.casefold() for w in said]
 
 
 def _parent_fill(slots: list[Slot], values: dict, sources: dict) -> None:

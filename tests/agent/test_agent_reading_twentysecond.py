@@ -184,3 +184,53 @@ def test_a_host_only_a_platforms_rules_read_is_that_platforms_page():
     question = "when does https://steamcommunity.com/sharedfiles/filedetails/?id=2751234567 change"
 
     assert first_path(question) == "/steam/sharefile-changelog/2751234567"
+
+
+def test_an_english_sort_names_a_chinese_label_of_what_it_sorts_by():
+    assert first_path("douban celebrity 1041029 sorted by rating") == (
+        "/douban/celebrity/1041029/vote"
+    )
+
+
+def test_a_default_said_as_missing_is_read():
+    assert default_of("sort", "排序方式\uff0c缺省为 `time`\uff08时间排序\uff09", "") == "time"
+    assert first_path("douban celebrity 1041029 sorted by date") == "/douban/celebrity/1041029"
+
+
+@pytest.mark.parametrize(
+    ("question", "platform"),
+    [
+        ("用百度搜 Notion 有新结果就推给我", "baidu"),
+        ("Google results for the word Notion, as a feed", "google"),
+    ],
+)
+def test_a_platforms_name_searched_for_is_what_to_look_for_not_where(question, platform):
+    _chosen, ctx = route(question)
+
+    assert ctx.platforms[:1] == [platform]
+
+
+def test_a_query_written_out_whole_is_the_value_of_a_parameter_written_as_one():
+    question = "google news, the world topic, hl=ja&gl=JP&ceid=JP:ja"
+
+    assert first_path(question) == "/google/news/World/hl=ja&gl=JP&ceid=JP:ja"
+
+
+def test_a_section_said_before_its_kind_is_a_titled_categorys_title():
+    # the locale's description backquotes hl, gl and ceid: its keys, not values to choose
+    question = "Google News science section hl=de&gl=DE&ceid=DE:de"
+
+    assert first_path(question) == "/google/news/Science/hl=de&gl=DE&ceid=DE:de"
+
+
+def test_a_value_called_by_a_kind_no_parameter_is_fills_none():
+    # the tag route lists an image's tags: "7-alpine 这个tag" is no owner of it
+    question = "dockerhub 上 redis 官方镜像 7-alpine 这个tag 有新的吗"
+
+    assert first_path(question) == "/dockerhub/tag/library/redis"
+
+
+def test_a_kind_its_parameter_is_described_as_still_names_its_value():
+    assert first_path("Any new posts in the telegram_tips Telegram channel?") == (
+        "/telegram/channel/telegram_tips"
+    )
