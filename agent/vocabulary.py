@@ -312,8 +312,7 @@ ASKERS_KIND_ZH = re.compile(
     rf"(?:[^\s\uff0c\u3002\uff1f\uff01\u3001的]|\s(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\s){{0,20}}的"
     rf"[^\uff0c\u3002\uff1f\uff01\u3001的]{{0,16}}?(?:{_ZH_KINDS})"
 )
-# or the asker's own place or body, right after them: "我们区县的政府公开信息", "我们学校",
-# "我们这边" (where we are)
+# or the asker's own place or body, right after them: "我们区县的政府公开信息", "我们这边"
 ASKERS_OWN_ZH = re.compile(
     r"(?:我们|咱们|我的|我们的)\s*(?:区县|县区|城市|学校|学院|单位|区|这边|这里|这儿|本地|当地)(?!域|别)"
 )
@@ -328,8 +327,7 @@ ONE_OF_KIND_ZH = re.compile(
     rf"|(?:一个|一位|有个|有一个|某个|某位)[\u4e00-\u9fff]{{0,4}}的?\s*(?:{_ZH_PEOPLE})"
     # an account on a platform, its name and 号: 一个搜狐号, 某个头条号, 有个百家号
     rf"|(?:一个|有个|有一个|某个)[\u4e00-\u9fff]{{1,3}}号"
-    # "那个视频的评论区": that one of a kind, the phrase ending at it, so no name follows, and no
-    # clause before says which ("讲绵竹年画的那个栏目")
+    # "那个视频的评论区": that one of a kind, no name after it nor clause before (讲年画的那个栏目)
     rf"|(?<!的)那个\s*(?:{_ZH_KINDS}|视频)(?=的|[\s\uff0c\u3002\uff1f\uff01,.?!]|$)",
     re.I,
 )
@@ -340,8 +338,7 @@ def plural_stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
-# Words of a kind of feed inside a name for another thing: a press release is news, no
-# software's release
+# A kind of feed's word inside another thing's name: a press release is no software release
 NOT_INTENT_RE = re.compile(r"\bpress[\s_-]+releases?\b")
 
 
