@@ -64,8 +64,9 @@ def route_candidates(ctx: RunContext) -> list[RouteHit]:
         serving += [h for h in ranked if h not in serving and kind_said(h.name, h.path, query)]
     rest = [h for h in ranked[:ROUTE_CANDIDATES] if h not in serving]
     quoted = _quoted_routes(ctx, exclude)
-    serving = quoted + [h for h in serving if h.route_id not in {q.route_id for q in quoted}]
-    rest = [h for h in rest if h not in serving]
+    ids = {q.route_id for q in quoted}  # by id: a quoted route's hit has no search score
+    serving = quoted + [h for h in serving if h.route_id not in ids]
+    rest = [h for h in rest if h.route_id not in ids]
     return (serving[:ROUTE_CANDIDATES] + rest)[:ROUTE_CANDIDATES]
 
 

@@ -112,8 +112,9 @@ def _address_hits(address: Address) -> list[RadarHit]:
         platform__enabled=True,
     ).select_related("platform")
     hits = [hit for route in routes for hit in _route_hits(route, address)]
+    site: list[Route] | None = None  # the site's routes, read once for all that try them
     if not hits:
-        site = _host_routes(address)  # read once for all
+        site = _host_routes(address)
         hits = (
             _template_hits(address, site)
             or _url_documented_hits(address, site)
@@ -130,7 +131,7 @@ def _address_hits(address: Address) -> list[RadarHit]:
     if address.query and not any(h.literals for h in hits) and all(h.values for h in hits):
         # a page named by its query's one value, where no rule names it by a word of its path
         # (youtube.com/playlist?list=... is no user "playlist")
-        site = _host_routes(address)
+        site = _host_routes(address) if site is None else site
         queried = (_template_hits(a, site, literal=True) for a in query_as_path(address))
         hits = next((found for found in queried if found), hits)
     best = max((h.literals for h in hits), default=0)

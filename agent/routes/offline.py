@@ -54,7 +54,8 @@ def offline_choice(
     first."""
     # a feed called by its own name, quoted (B站那个“入站必刷”榜单), is the one asked for, unless
     # another's whole name is said (保障房中心 共有产权住房租赁服务平台嘅「通知公告」: its column)
-    quoted = [f for f in filled if f[1].name.casefold() in quoted_names(query)]
+    names = quoted_names(query)
+    quoted = [f for f in filled if f[1].name.casefold() in names]
     if quoted and not any(whole_name_said(query, f[1]) for f in filled if f not in quoted):
         filled = quoted
     said = {route.pk: route_said(query, route) for _ns, route, _path, _below in filled}
