@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from agent.question import Rewrite
 from agent.routes.entities import Asked, question_read
 from agent.summary.subject import Subject, asker_said, subject_of, topic_of
-from agent.vocabulary import asked_intents, subject_unnamed
+from agent.unnamed import subject_unnamed
+from agent.vocabulary import asked_intents
 from catalog.search import platforms_named
 from catalog.segment import zh_simplified
 from fetching.radar import RadarHit, radar_hits

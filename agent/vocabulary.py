@@ -20,6 +20,9 @@ for, in Chinese and English: one vocabulary for every reader of a question.
   by its own words. General vocabulary of feed sites, never one site's list. A word for a kind
   of feed is never a name (``intent_word``: "UP 主*点赞*的视频").
 
+What says a subject is there but unnamed ("the channel I follow", 某位 UP 主) is
+``agent.unnamed``'s.
+
 The words are compared whole (Latin, case-folded) or, for Chinese, as runs a filler cuts.
 """
 
@@ -118,7 +121,7 @@ EN_KIND_NOUNS = frozenset(
     addons streamer streamers youtuber youtubers vtuber creator creators subject branch
     designer designers artist artists writer writers blogger bloggers influencer influencers
     journal journals magazine magazines newsletter newsletters uploader uploaders
-    dev devs developer developers"""
+    dev devs developer developers singer singers musician musicians"""
     )
 )
 # Chinese words for kinds of subject, each with the English one a route's name or parameter
@@ -139,24 +142,6 @@ ZH_KIND_NOUNS = {
     "主播": "streamer",
     "扩展": "extension",
 }
-# Words that say a subject is there but left unnamed ("some GitHub user", "某位 UP 主"): such a
-# question asks for one, it is not read as asking for no one. "Some", "certain", "particular"
-# and "specific" are said of a thing that follows ("a specific country"), not of one before
-# them ("nothing country specific", "country-specific", "in particular").
-UNNAMED_EN_RE = re.compile(
-    r"(?<![\w-])(?:someone|somebody)(?![\w-])"
-    r"|(?<![\w-])(?:some|certain|particular|specific)\s+(?=[\w@])"
-)
-# "想订阅其中一种": one of things just said, none named
-ONE_OF_THEM_ZH = ("其中一个", "其中一种", "其中之一")
-# and Cantonese's 嗰个 ("that one"), as the simplifier writes it too
-UNNAMED_ZH = (
-    *str.split("某个 某位 某些 某一 某人 哪个 哪位 那位 这位 有个 有一个 嗰个 嗰位"),
-    *ONE_OF_THEM_ZH,
-    "我所在",  # where I am
-    *str.split("某部 某本 某款 某篇 某首 某期"),  # some work: 某部动画
-    *("\U00020bb6\u4e2a", "\U00020bb6\u4f4d"),
-)
 INDEFINITE_ZH = (
     *str.split(
         "某个 某位 某些 某一 这个 那个 这位 那位 这些 那些 一个 一位 哪个 哪位 哪些 任意 有个"
@@ -212,6 +197,7 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "activity": (("activity", "activities", "event", "events"), ("动态", "事件")),
     "post": (("post", "status", "statuses", "toot"), ("投稿", "发帖")),
     "tag": (("tag", "tags"), ("标签",)),
+    "topic": ((), ("话题",)),  # "topics" in English is any site's (GitHub's) as well
     "build": (("build", "builds"), ("构建",)),
     "blog": (("blog",), ("博客",)),
     "model": (("model",), ("模型",)),
@@ -246,98 +232,15 @@ PAST_FORM_RE = re.compile(r"[a-z]{3,}[^e]ed")
 # Verbs that only carry another ("requests that *got* closed"): never a name either.
 LIGHT_VERBS = frozenset(str.split("got get gets getting been being become became"))
 
-# A kind of subject the asker says which by a clause or a possessive, not by a name.
-# Kinds a route's setting takes, said which by the asker's clause the same way ("the category my
-# coworker recommends", "the operating system my NAS runs"); never a subject themselves.
-SETTING_KINDS_EN = frozenset(
-    str.split(
-        "category categories section sections column columns series system systems list lists"
-        " board boards forum forums subforum subforums"
-    )
-)
-# What a search is for: "a keyword I keep searching" names none
-SEARCH_KINDS_EN = frozenset(str.split("keyword keywords term terms query queries hashtag hashtags"))
-# The people an asker has ("my thesis advisor"): someone unnamed, said so
-ROLES_EN = frozenset(str.split("advisor advisors adviser supervisor supervisors mentor mentors"))
-_KINDS = "|".join(
-    sorted(
-        EN_KIND_NOUNS | KIND_EN | SETTING_KINDS_EN | SEARCH_KINDS_EN | ROLES_EN,
-        key=len,
-        reverse=True,
-    )
-)
-# "the channel (that) I follow", "the game my friend plays", "one author on Voronoi whose
-# charts I love"
-KIND_ASKERS_EN = re.compile(
-    rf"\b(?:{_KINDS})\s+(?:that\s+|which\s+|who\s+)?(?:i|we|you|my|our|your)\b"
-    rf"|\b(?:{_KINDS})\s+(?:[\w.'\u2019-]+\s+){{0,3}}?whose\b"
-)
-# "our project's repository", "my favourite YouTube channel": a possessive, then within three
-# words a kind of subject
-ASKERS_KIND_EN = re.compile(rf"\b(?:my|our|your)\s+(?:[\w.'\u2019-]+\s+){{0,3}}?(?:{_KINDS})\b")
-# "a YouTuber's uploads", "an org's models": one of a kind, owning, said which by no name;
-# "one of the Supercell games", "one of my favourite channels": one of them, which unsaid
-# "a few sections, I want one of them": one of things just said, none named
-ONE_OF_THEM_EN = re.compile(
-    r"\bone\s+of\s+(?:them|these|those|(?:the|its|their)\s+[a-z]+s)\b"
-    r"|\bthe\s+one\s+(?:that\s+|which\s+)?(?:i|we|my|our)\b",  # "the one our office follows"
-    re.I,
-)
-ONE_OF_KIND_EN = re.compile(
-    rf"\b(?:a|an|one)\s+(?:{_KINDS})(?:'s|\u2019s)"
-    rf"|\bone\s+of\s+(?:the|my|our|his|her|their)\s+(?:[\w.'\u2019-]+\s+){{0,2}}?(?:{_KINDS})\b"
-)
-_ZH_KINDS = "|".join(
-    [
-        *ZH_KIND_NOUNS,
-        *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 帖子 贴吧 播客 up主"),
-        *str.split("专辑 电台 漫画 课程 番剧 节目 书 小说 app 软件 答主 歌手 画师 剧 电影"),
-        # the sections of a site, which one said by the asker alone: 我常逛的那个版块
-        *str.split("版块 板块 栏目 专题 分区 论坛"),
-        # what the asker follows or sits: 我一直在追的那本期刊, 我报名的那个考试
-        *str.split("期刊 杂志 考试 比赛"),
-        "up 主",
-    ]
-)
-# Kinds of subject that are people or their accounts.
-_ZH_PEOPLE = "|".join(
-    [*str.split("主播 博主 答主 作者 用户 up主 账号 画师 歌手 设计师 大佬 太太"), "up 主"]
-)
-# "我关注的频道", "朋友运营的 Telegram 频道", "我关注的那个 B 站 UP 主", "我昨天在 V2EX 发的那个
-# 帖子": the asker's circle, a short clause (spaces only around Latin words), 的, then (after
-# 那个 or a platform's name, at most) a kind of subject
-ASKERS_KIND_ZH = re.compile(
-    rf"(?<![给帮让跟叫替为诉])(?:我们?|你们?|朋友|同事|团队|公司|自己|家人)"
-    rf"(?!想|要|需要|希望|看)"  # "我想看 V2EX 最热的帖子": what the asker wants is no clause
-    rf"(?:[^\s\uff0c\u3002\uff1f\uff01\u3001的]|\s(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\s){{0,20}}的"
-    rf"[^\uff0c\u3002\uff1f\uff01\u3001的]{{0,16}}?(?:{_ZH_KINDS})"
-)
-# or the asker's own place or body, right after them: "我们区县的政府公开信息", "我们这边"
-ASKERS_OWN_ZH = re.compile(
-    r"(?:我们|咱们|我的|我们的)\s*(?:区县|县区|城市|学校|学院|单位|区|这边|这里|这儿|本地|当地)(?!域|别)"
-)
-
-# "关注的一个UP主", "我装的一个 Chrome 扩展", "有个 app": one of a kind, said which by no name
-# (a Latin word between them qualifies the kind: a Chrome extension)
-ONE_OF_KIND_ZH = re.compile(
-    rf"(?:一个|一位|有个|有一个|某个|某位|有部|一部|某部|有本|一本|某本|有款|一款|某款)"
-    rf"\s*(?:[A-Za-z][\w.\-]{{0,15}}\s*)?(?:{_ZH_KINDS})"
-    # one of the people who post, a short Chinese word between (a platform's name, an
-    # adjective): 一个斗鱼主播, 一位知乎答主, 一个有趣的博主
-    rf"|(?:一个|一位|有个|有一个|某个|某位)[\u4e00-\u9fff]{{0,4}}的?\s*(?:{_ZH_PEOPLE})"
-    # an account on a platform, its name and 号: 一个搜狐号, 某个头条号, 有个百家号
-    rf"|(?:一个|有个|有一个|某个)[\u4e00-\u9fff]{{1,3}}号"
-    # "那个视频的评论区": that one of a kind, no name after it nor clause before (讲年画的那个栏目)
-    rf"|(?<!的)那个\s*(?:{_ZH_KINDS}|视频)(?=的|[\s\uff0c\u3002\uff1f\uff01,.?!]|$)",
-    re.I,
-)
-
 
 def plural_stem(word: str) -> str:
     """A Latin plural's singular, roughly: "events" is event, "class" stays."""
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
+# 搜 said as a verb (搜一下“具身智能”, 搜 tauri) asks for a search as 搜索 does; not 热搜 (a
+# hot list), nor 搜狐 or 搜狗 (sites)
+SEARCHED_RE = re.compile(r"(?<!热)搜(?![索狐狗])")
 # A kind of feed's word inside another thing's name: a press release is no software release
 NOT_INTENT_RE = re.compile(r"\bpress[\s_-]+releases?\b")
 
@@ -352,7 +255,7 @@ def intents_of(text: str) -> frozenset[str]:
     for concept, (latin, chinese) in INTENTS.items():
         if words & set(latin) or any(w in folded for w in chinese):
             found.add(concept)
-    return frozenset(found)
+    return frozenset(found | ({"search"} if SEARCHED_RE.search(folded) else set()))
 
 
 # What the question says it does not want: "not full vods", "readouts, not every press release",
@@ -402,24 +305,6 @@ def filler_en(word: str) -> bool:
 
 def indefinite_en(word: str) -> bool:
     return word.casefold().strip(".'") in INDEFINITE_EN
-
-
-def subject_unnamed(text: str) -> bool:
-    """``text`` says it has a subject in mind without naming it: some user, 某位 UP 主, a kind
-    of subject the asker's clause or possessive says which ("the channel *I follow*", "*our*
-    project's repository", "*我关注的*频道")."""
-    folded = text.casefold()
-    return (
-        UNNAMED_EN_RE.search(folded) is not None
-        or any(w in folded for w in UNNAMED_ZH)
-        or ASKERS_KIND_EN.search(folded) is not None
-        or ONE_OF_KIND_EN.search(folded) is not None
-        or ONE_OF_THEM_EN.search(folded) is not None
-        or KIND_ASKERS_EN.search(folded) is not None
-        or ASKERS_KIND_ZH.search(folded) is not None
-        or ASKERS_OWN_ZH.search(folded) is not None
-        or ONE_OF_KIND_ZH.search(folded) is not None
-    )
 
 
 # Where a clause of an English question ends, and one about the asker: "I run an Unraid

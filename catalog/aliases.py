@@ -43,7 +43,7 @@ STARTING_ALIASES: dict[str, list[str]] = {
     "xiaohongshu": ["小红书"],
     "smzdm": ["什么值得买"],
     "dianping": ["大众点评"],
-    "163": ["网易"],
+    "163": ["网易", "网易云音乐", "网易云", "NetEase"],
     "xueqiu": ["雪球"],
     "eastmoney": ["东方财富"],
     "caixin": ["财新"],
@@ -71,4 +71,5 @@ STARTING_ALIASES: dict[str, list[str]] = {
     "nintendo": ["任天堂", "Switch eShop"],
     "mastodon": ["长毛象", "嘟文", "toots"],
     "cnblogs": ["博客园"],
+    "epicgames": ["Epic Store", "Epic商城", "Epic 游戏商城", "E宝"],
 }

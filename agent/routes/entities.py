@@ -55,6 +55,7 @@ from agent.routes.markers import (
 from agent.routes.platform_names import platform_blank, platform_named
 from agent.routes.whose import askers_own, name_under, own_host, said_by
 from agent.routes.words import GENERIC, PEOPLE, describes, feeds_named, usable
+from agent.unnamed import ONE_OF_KIND_ZH, UNNAMED_ZH
 from agent.vocabulary import (
     CLAUSE_PRONOUNS,
     EN_KIND_NOUNS,
@@ -65,12 +66,10 @@ from agent.vocabulary import (
     ITEM_EN,
     LIGHT_VERBS,
     NEGATED_RE,
-    ONE_OF_KIND_ZH,
     ORDERED_BY_RE,
     OWNERS,
     PAST_FORM_RE,
     PUT_EN,
-    UNNAMED_ZH,
     intent_word,
 )
 from catalog.segment import zh_ends_as_function, zh_leads_as_function

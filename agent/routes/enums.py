@@ -212,7 +212,7 @@ def option_named(
         if row[0] in order or any(_grams(word) <= said_order for word in row[1:])
     ]
     said = _grams(question)
-    best: tuple[float, bool, bool, bool, int, str] | None = None
+    best: tuple | None = None
     shared = _shared_grams(choices)
     # and what every label says names none either: 招聘 of 社会招聘, 实习生招聘...
     shared_labels = _shared_grams([(label, label) for label, _value in choices])
@@ -260,11 +260,15 @@ def option_named(
             size = len(text) + len(CJK_CHAR_RE.findall(text))
             # the one said as the only one wanted ("only the crime news", 只看人物)
             wanted = direct and _said_only(text, question)
-            candidate = (overlap, direct, not passing, not generic, wanted, size, times, value)
-            if overlap >= 0.6 and (best is None or candidate[:7] > best[:7]):
+            # (a word said in passing, "anything new", below any other value said)
+            candidate = (
+                not passing or asked_as_such,
+                *(overlap, direct, not passing, not generic, wanted, size, times, value),
+            )
+            if overlap >= 0.6 and (best is None or candidate[:8] > best[:8]):
                 best = candidate
     if best:
-        return best[7]
+        return best[8]
     return (
         _spread_label(question, choices) or _misspelt(question, choices) or _lone(question, choices)
     )

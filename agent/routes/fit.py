@@ -41,6 +41,8 @@ LATIN_LETTER_RE = re.compile(r"[A-Za-z]")
 HOST_IN_NAME_RE = re.compile(r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}\b", re.I)
 # The kinds of feed that are a site's feed in one language (英文博客, 中文博客)
 LANGUAGE_INTENTS = frozenset({"english", "chinese"})
+# A host a Radar rule reads as written: space.bilibili.com, not a pattern (:subdomain.x.com).
+SECTION_HOST_RE = re.compile(r"[a-z0-9][a-z0-9.\-]*$")
 
 
 def platform_words(platform: Platform) -> tuple[str, ...]:
@@ -57,11 +59,28 @@ def intent_blanks(platform: Platform) -> tuple[str, ...]:
     )
 
 
-def platform_hosts(platform: Platform) -> tuple[str, ...]:
+def platform_hosts(platform: Platform, radar: list | None = None) -> tuple[str, ...]:
     """The platform's host, under which a name is a blog's or a user's own
-    (noahpinion.substack.com, ``entities.question_read``)."""
+    (noahpinion.substack.com, ``entities.question_read``), then the hosts of its own sections
+    that its routes' Radar rules read (space.bilibili.com: no user "space"); ``radar``: its
+    routes' rules, read here when not given."""
     host = address_host(platform.url).casefold()
-    return (host,) if "." in host else ()
+    if "." not in host:
+        return ()
+    if radar is None:
+        radar = Route.objects.filter(platform_id=platform.pk).values_list("radar", flat=True)
+    sections = {
+        source.split("/")[0].casefold()
+        for rules in radar
+        for rule in rules or ()
+        if isinstance(rule, dict)
+        for source in rule.get("source") or ()
+        if isinstance(source, str)
+    }
+    return (
+        host,
+        *sorted(s for s in sections if s.endswith("." + host) and SECTION_HOST_RE.match(s)),
+    )
 
 
 def route_reading(route: Route) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
@@ -70,10 +89,10 @@ def route_reading(route: Route) -> tuple[tuple[str, ...], frozenset[str], tuple[
     the platform's other routes (never a value: 知园's "newsletter" is its Newsletter route,
     no author of its notes) and its platform's host."""
     platform = route.platform
-    names = Route.objects.filter(platform_id=platform.pk).exclude(pk=route.pk)
-    siblings = {w for name in names.values_list("name", flat=True) for w in route_words("", name)}
+    rows = list(Route.objects.filter(platform_id=platform.pk).values_list("pk", "name", "radar"))
+    siblings = {w for pk, name, _r in rows if pk != route.pk for w in route_words("", name)}
     excluded = route_words(route.path, route.name) | siblings
-    return platform_words(platform), excluded, platform_hosts(platform)
+    return platform_words(platform), excluded, platform_hosts(platform, [r for *_x, r in rows])
 
 
 def route_fill(route: Route, question: str, *, asked: Asked | None = None) -> FilledPath:
@@ -175,6 +194,13 @@ def own_language(query: str, route: Route) -> bool:
     if not kinds or asked_intents(query) & LANGUAGE_INTENTS:
         return False
     return ("chinese" if language_of(query) == "zh" else "english") in kinds
+
+
+def intent_refused(query: str, route: Route) -> bool:
+    """The route serves a kind of feed the question says it does not want ("not the chinese
+    one": the Chinese daily briefing)."""
+    refused = " ".join(m.group(0) for m in NEGATED_RE.finditer(query))
+    return bool(refused) and bool(intents_of(refused) & route_intents(route))
 
 
 def intent_said(query: str, route: Route) -> int:

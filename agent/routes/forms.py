@@ -150,6 +150,9 @@ ZH_SPAN_WORD_RE = re.compile(
     # a count of items (几条, 三篇) or issues (一期, 三集): how many, not what about
     r"|[一两二三四五六七八九十几]+[条个篇则项件期集章话首]"
 )
+# What marks a value's label as the key of a page's query, not a name the asker gave it.
+QUERY_KEY = "?"
+LONG_NUMBER_RE = re.compile(r"\d{5,}")
 NUMBER_RE = re.compile(rf"(?<![{LATIN}_.\-])(\d+)(?![{LATIN}_\-]|\.\d)")
 # a word of Hangul (삼성전자) is one name, as a Latin one is
 HANGUL = "\uac00-\ud7a3"
@@ -266,7 +269,9 @@ def _possessed_slug(match: re.Match[str], found: list[Formed]) -> str:
 
 def _keyed_id(match: re.Match[str], found: list[Formed]) -> str:
     key = "".join(match.group(1).casefold().split())  # "app ID" keys an appid
-    found.append(Formed("number", match.group(2), key))
+    # a page's query (detail?cid=162245) keys it by the site's name, perhaps no parameter's
+    query = match.start() > 0 and match.string[match.start() - 1] in "?&"
+    found.append(Formed("number", match.group(2), QUERY_KEY + key if query else key))
     return match.group(0)[: match.start(2) - match.start(0)] + " " * len(match.group(2))
 
 
@@ -285,9 +290,15 @@ def _address_value(match: re.Match[str], found: list[Formed]) -> str:
     found.append(Formed("domain", match.group(1), "address"))
     segments = [part for part in match.group(2).split("/") if part]
     last = segments[-1]
+    # space.bilibili.com/517327498/channel/detail: a long number before the last segment is a
+    # value of the page too (the user's), as the number in its query is
+    found.extend(Formed("number", part) for part in segments[:-1] if LONG_NUMBER_RE.fullmatch(part))
     found.append(Formed("quoted" if _kind_of(last) == "domain" else _kind_of(last), last))
-    if len(segments) == 2 and PAIR_RE.fullmatch("/".join(segments)):  # gitlab.com/inkscape/inkscape
-        found.append(Formed("pair", "/".join(segments)))
+    # gitlab.com/inkscape/inkscape, and the project's path before "-" of its pages
+    # (gitlab.com/graphviz/graphviz/-/releases)
+    project = segments[: segments.index("-")] if "-" in segments else segments
+    if len(project) == 2 and PAIR_RE.fullmatch("/".join(project)):
+        found.append(Formed("pair", "/".join(project)))
     return " " * len(match.group(0))
 
 

@@ -18,7 +18,7 @@ from agent.routes.markers import AUTHOR_MARKERS, ZH_AFTER_MARKERS, ZH_BEFORE_MAR
 from agent.routes.platform_names import platform_blank
 from agent.routes.slots import Slot, words_of
 from agent.routes.words import GENERIC
-from agent.vocabulary import EN_KIND_NOUNS, LATIN_WORD_RE, ZH_KIND_NOUNS, plural_stem
+from agent.vocabulary import EN_KIND_NOUNS, INTENTS, LATIN_WORD_RE, ZH_KIND_NOUNS, plural_stem
 from fetching.paths import template_parameters
 
 # Kinds of value a route's parameter may be named for: "the alpine tag", "the main branch"
@@ -153,6 +153,16 @@ def kind_named(slots: list[Slot], asked: Asked) -> tuple[dict[str, str], set[str
         for s in slots
         if s.subject
         for w in re.findall(r"[a-z]+", s.description.lower())
+    }
+    # or says in Chinese ("标签 id" is a tag's)
+    zh_kinds = [((en,), (zh,)) for zh, en in ZH_KIND_NOUNS.items()] + list(INTENTS.values())
+    described |= {
+        plural_stem(en)
+        for s in slots
+        if s.subject
+        for latin, chinese in zh_kinds
+        if any(zh in s.description for zh in chinese)
+        for en in latin
     }
     found: dict[str, str] = {}
     elsewhere: set[str] = set()

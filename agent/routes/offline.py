@@ -5,10 +5,12 @@ What each route says of the question is read by ``agent.routes.fit``."""
 
 import re
 
+from agent.regions import regions_said
 from agent.routes.fit import (
     HOST_IN_NAME_RE,
     LANGUAGE_INTENTS,
     feed_named,
+    intent_refused,
     intent_said,
     own_language,
     path_said,
@@ -64,6 +66,9 @@ def offline_choice(
     filled = [
         f for f in filled if not f[3] or said[f[1].pk][0] or intent[f[1].pk] or f[2].names_subject
     ]
+    # "iThome Taiwan" with a route reading Taiwan's site: the region is no one's name
+    if any(region[f[1].pk] > 0 for f in filled):
+        filled = [f for f in filled if not f[2].names_subject or not _region_only(f[2])]
     named = [f for f in filled if f[2].names_subject]
     # (or words that suit the search's parameter poorly: "want to see newly disclosed reports")
     if named and all(f[2].searches_only or f[2].fit < 0 for f in named):
@@ -129,6 +134,8 @@ def offline_choice(
             key=lambda f: (
                 route_unconfigured(f[1]),
                 -region[f[1].pk],  # the eShop of the country asked for
+                # (not one whose value serves another kind: v2ex's latest of its hot or latest)
+                intent_refused(query, f[1]) and "option" not in f[2].sources.values(),
                 -intent[f[1].pk],
                 -said_whole(query, f[1], f[2]),
                 -path_said(query, f[1]),
@@ -191,3 +198,9 @@ def _names_values(
 
 def _unkinded(value: str) -> set[str]:
     return {w for w in re.split(r"[\W_]+", value) if w and w not in EN_KIND_NOUNS} or {value}
+
+
+def _region_only(path: FilledPath) -> bool:
+    """Every subject value of ``path`` is a country's or a region's name: Taiwan, 日本."""
+    named = [v for k, v in path.params.items() if path.sources.get(k) not in NOT_NAMED]
+    return bool(named) and all(regions_said(v) and len(v) <= 20 for v in named)

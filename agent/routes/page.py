@@ -21,6 +21,7 @@ from urllib.parse import parse_qsl
 
 from agent.context import RunContext
 from agent.routes.fit import route_intents, route_reading, route_said
+from agent.routes.keyed import keyed_query_fill
 from agent.routes.queries import LINK_QUERY_RE, query_fill, takes_query
 from agent.routes.settings import settings_fill
 from agent.routes.slots import route_slots
@@ -137,6 +138,7 @@ def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
     values, sources = dict(given), {}
     query_fill(slots, ctx.rewrite.query, values, sources, hosts)
     settings_fill(slots, ctx.rewrite.query, asked, words, set(excluded), values, sources, hosts)
+    keyed_query_fill(slots, route.description, ctx.rewrite.query, values, sources)
     # a language at its default is the question's own, not asked for (taptap.cn's zh-CN)
     defaults = {s.name: s.default for s in slots if s.chooses_language}
     named = {

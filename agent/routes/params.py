@@ -25,7 +25,8 @@ from urllib.parse import unquote
 from agent.question import EN_STOP
 from agent.routes.dates import date_fill
 from agent.routes.entities import Asked, Entity, marked_after, question_read
-from agent.routes.forms import CJK_RE, DOMAIN_RE, TICKER_RE
+from agent.routes.forms import CJK_RE, DOMAIN_RE, QUERY_KEY, TICKER_RE
+from agent.routes.keyed import keyed_query_fill
 from agent.routes.named import kind_named
 from agent.routes.pathed import path_fill
 from agent.routes.places import place_fill
@@ -37,6 +38,7 @@ from agent.routes.slots import (
     Slot,
     route_slots,
     route_words,
+    searched_described,
     shape_of,
     slots_lent,
     words_of,
@@ -44,7 +46,7 @@ from agent.routes.slots import (
 from agent.routes.switches import switch_fill
 from agent.routes.unsaid import NOT_NAMED, defaults_dropped, unsaid_fill
 from agent.routes.words import usable
-from agent.vocabulary import INTENTS, plural_stem
+from agent.vocabulary import EN_KIND_NOUNS, INTENTS, plural_stem
 from fetching.paths import path_build, template_values
 
 # Words before a kind's value that say it is no one named: "a web3 community", "my favourite"
@@ -105,7 +107,8 @@ def _shape(slot: Slot) -> str | None:
 def _searched(slot: Slot) -> bool:
     """The parameter takes something to search for: a keyword, a query, a tag (hashtag)."""
     words = words_of(slot.name)
-    return slot.name.lower() in TOPIC_PARAMS or (bool(words) and words[-1].endswith("tag"))
+    tagged = bool(words) and words[-1].endswith("tag")
+    return slot.name.lower() in TOPIC_PARAMS or tagged or searched_described(slot.description)
 
 
 def _fits(entity: Entity, slot: Slot) -> bool:
@@ -186,7 +189,8 @@ def _fit(entity: Entity, slot: Slot) -> int:
     keyword, a PL... playlist id for a channel), else 0."""
     example = slot.example or ""
     if entity.label:  # given for this parameter, or for another one
-        return 2 if labelled(entity.label, slot) else -1
+        # (a page's query key, detail?cid=, says only what the site calls it)
+        return 2 if labelled(entity.label, slot) else -int(entity.label[0] != QUERY_KEY)
     if _searched(slot):
         tagged = words_of(slot.name)[-1:] and words_of(slot.name)[-1].endswith("tag")
         return {"topic": 1, "account": -1, "tag": 2 if tagged else 0}.get(entity.role, 0)
@@ -208,6 +212,10 @@ def _slug_for_id(entity: Entity, slot: Slot, text: str) -> bool:
     return _kind_said_before(entity.value, slot, text)
 
 
+# A parameter's name for whose a thing is
+OWNER_WORDS = frozenset(str.split("owner user username author account"))
+# A Chinese kind keying a value as its id: "分区id 86", "标签 ID: 1044"
+KIND_ID_RE = re.compile(r"([\u4e00-\u9fff]{2,})\s*id\s*[:=\uff1a]?\s*$", re.I)
 # What stands between a kind and its value: "社群 ID 是 3", "作品 id: 6921873"
 KIND_TAIL_RE = re.compile(r"(?:[\s\W_]|(?<![A-Za-z])id|[\u662f\u4e3a\u70ba])+$", re.I)
 
@@ -216,6 +224,14 @@ def _kind_said_before(value: str, slot: Slot, text: str) -> bool:
     """Right before ``value`` the question says the kind its parameter's description names
     (晋江作品 6921873: "作品 id"; 豆瓣小组 shanghaizufang: "豆瓣小组的 id"; "社群 ID 是 3")."""
     return bool(_kind_before(value, slot, text))
+
+
+def _kind_keyed(value: str, slot: Slot, text: str) -> bool:
+    """``value`` follows a Chinese kind and "id" ("分区id 86"), the kind its parameter's
+    description names."""
+    at = text.find(value)
+    keyed = KIND_ID_RE.search(text[max(0, at - 12) : max(0, at)])
+    return bool(keyed) and keyed.group(1)[-2:] in slot.description
 
 
 def _kind_before(value: str, slot: Slot, text: str) -> str:
@@ -266,7 +282,10 @@ def _subject_value(
         candidates = [e for e in candidates if e.marked or e.kind == "quoted"]
     for entity in candidates:
         if entity.value.casefold().lstrip("@") not in used and _fits(entity, slot):
-            return _formed_as(entity, slot, asked), entity.kind, _fit(entity, slot)
+            # keyed by the kind its description names ("分区id 86" for a 分区 ID), it is given
+            # for this parameter as a key's value is
+            suits = 2 if _kind_keyed(entity.value, slot, asked.text) else _fit(entity, slot)
+            return _formed_as(entity, slot, asked), entity.kind, suits
     shape = shape_of(slot.example)
     if shape == "ticker":  # capitals, where a ticker is asked for: NVDA
         for match in TICKER_RE.finditer(asked.text):  # RSS, said of the feed, is none
@@ -279,7 +298,9 @@ def _subject_value(
     if not _searched(slot) and (named := _named_before_kind(slot, asked, used, excluded)):
         return named, "marked", 0
     words = " ".join(asked.topic[:4])
-    searchable = _searched(slot) and words and not slot.optional
+    # a tag is one word: the question's words at large ("想看 mstdn.jp 实例 跨站") are none
+    tagged = words_of(slot.name)[-1:] and words_of(slot.name)[-1].endswith("tag")
+    searchable = _searched(slot) and words and not slot.optional and not (tagged and " " in words)
     if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):
         return words, "keywords", 0
     return None, "", 0
@@ -303,8 +324,8 @@ def _named_before_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[s
     }
     topics = set(asked.topic)
     for word in asked.topic if kinds else ():
-        if not word.isascii() or word.casefold() in used:
-            continue
+        if not word.isascii() or word.casefold() in used | EN_KIND_NOUNS:
+            continue  # a kind of subject itself is no name ("my favourite streamer ... live")
         pattern = rf"(?:(\w+)\s+)?(?<![\w-]){re.escape(word)}\s+(?:([a-z]+)\s+)?([a-z]+)"
         after = re.search(pattern, asked.text, re.I)
         if not after or (after.group(1) or "").lower() in UNNAMING:
@@ -408,7 +429,13 @@ def params_fill(
     used = {v.casefold().lstrip("@") for v in values.values()}  # @mkbhd is mkbhd, used once
     used |= elsewhere
     fit = 0
-    for slot in sorted((s for s in slots if s.subject), key=lambda s: s.default is not None):
+    # someone acting ("has linuxserver been pushing new images") is an owner first, not the
+    # thing owned under an owner by default (Docker Hub's ``library``)
+    acting = any(e.role == "account" for e in asked.entities)
+    for slot in sorted(
+        (s for s in slots if s.subject),
+        key=lambda s: (not (acting and OWNER_WORDS & set(words_of(s.name))), s.default is not None),
+    ):
         if slot.name not in values:
             value, source, suits = _subject_value(slot, asked, used, excluded)
             if value is not None:
@@ -416,8 +443,12 @@ def params_fill(
                 used.add(value.casefold().lstrip("@"))
                 # its default said ("on gitlab.com") suits no better than leaving it out
                 fit += 0 if value.casefold() == (slot.default or "").casefold() else suits
+    # a subject keyed by its own name in the page's query (collectiondetail?sid=) suits as a
+    # value given for it does
+    fit += sum(2 for s in slots if s.subject and sources.get(s.name) == "page")
     keyed_settings(slots, asked, values, sources, used)
     switch_fill(slots, asked.text, values, sources)
+    keyed_query_fill(slots, description, question, values, sources)
     unsaid_fill(slots, values, sources, asked.text)
     path = path_build(template, defaults_dropped(slots, values))
     return FilledPath(path=path, params=values, sources=sources, fit=fit)

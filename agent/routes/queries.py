@@ -95,10 +95,11 @@ def _linked_query(question: str, hosts: tuple[str, ...]) -> str:
 
 
 def _written_query(question: str, keys: list[str]) -> str:
-    """A query the question writes out whole, every key of it one the route documents
-    ("hl=en-GB&gl=GB&ceid=GB:en" for Google News's locale)."""
+    """A query the question writes out whole, led by a key the route documents
+    ("hl=en-GB&gl=GB&ceid=GB:en" for Google News's locale; arXiv's
+    "search_query=au:hinton&sortBy=submittedDate", its other keys the site's own)."""
     for match in WRITTEN_QUERY_RE.finditer(question):
-        if all(key in keys for key, _value in parse_qsl(match.group(0))):
+        if parse_qsl(match.group(0))[:1] and parse_qsl(match.group(0))[0][0] in keys:
             return match.group(0)
     return ""
 

@@ -11,12 +11,12 @@ from agent.regions import REGION_ALIASES, regions_said
 from agent.routes.concepts import SYNONYMS
 from agent.routes.entities import Asked, marked_after
 from agent.routes.enums import option_named, option_widened, said_within
-from agent.routes.forms import DOMAIN_RE
+from agent.routes.forms import DOMAIN_RE, QUERY_KEY
 from agent.routes.platform_names import platform_blank
 from agent.routes.queries import takes_query
 from agent.routes.slots import ID_SAID_RE, Slot, shape_of, words_of
 from agent.routes.words import usable
-from agent.vocabulary import NEGATED_RE, RESIDENCE_RE
+from agent.vocabulary import NEGATED_RE, RESIDENCE_RE, SEARCHED_RE
 
 # A parameter named for a country or region (by its last word) takes the one the question names.
 # At most this many listed values joined for one parameter ("watches and jewellery")
@@ -26,8 +26,10 @@ REGION_PARAMS = frozenset(str.split("country region area market store"))
 # The words a site uses for a category ("the business section"), and a value of lower-case
 # words as a category's example writes it (engineering)
 SECTION_WORDS = ("category", "section", "channel", "column", "topic")
+SECTION_WORDS_ZH = ("版块", "板块", "栏目", "频道", "分类")
 SLUG_WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")
 TITLE_RE = re.compile(r"[A-Z][a-z]+(?: [A-Za-z][a-z]+)*")  # "Top stories"
+CAMEL_RE = re.compile(r"(?:[A-Z][a-z]+)+")  # HomePage
 # The languages a language parameter is filled with, by their names in the concepts' rows
 # (``agent.routes.concepts``), and the code each is written with. The codes are kept here, out
 # of those rows, where they would be read as words ("id" of an app id, "uk", "th").
@@ -67,7 +69,7 @@ def settings_fill(
     question = platform_blank(question, [*hosts, *domains])
     apart = platform_blank(question, platform_words)
     only_as_name = said_within(question, apart)
-    told = RESIDENCE_RE.sub(" ", question)
+    told = SEARCHED_RE.sub("搜索", RESIDENCE_RE.sub(" ", question))  # 搜一下 names 搜索文章
     apart = platform_blank(apart, sorted(excluded, key=len, reverse=True))  # and its route's
     # (a query written out whole is read already: Google News's hl, gl and ceid are its keys)
     for slot in (s for s in slots if s.choices and not (s.name in values and takes_query(s))):
@@ -180,7 +182,7 @@ def _settings_said(
     before, in its example's form ("the engineering category" for cockroachlabs' category,
     example ``engineering``)."""
     for slot in slots:
-        if slot.subject or slot.name in values or len(slot.name) < 4:
+        if slot.subject or slot.name in values or (len(slot.name) < 4 and not _of_section(slot)):
             continue
         said = marked_after(asked.text, [slot.name], excluded) or _said_before(slot, asked.text)
         value = said[0] if said and " " not in said[0] else None
@@ -194,15 +196,24 @@ def _said_before(slot: Slot, text: str) -> list[str]:
     """A word said before the setting's name, in its example's form: a slug in lower case, or a
     title capitalized ("technology section" of Google News's category, example "Top stories")."""
     example = slot.example or ""
-    titled = TITLE_RE.fullmatch(example) is not None
+    titled = TITLE_RE.fullmatch(example) is not None or CAMEL_RE.fullmatch(example) is not None
     if not SLUG_WORD_RE.fullmatch(example) and not titled:
         return []
     # its name, or for a category the word a site uses for one ("the business section")
-    kinds = [slot.name, *(SECTION_WORDS if slot.name.casefold() in SECTION_WORDS else ())]
+    kinds = [slot.name, *(SECTION_WORDS if _of_section(slot) else ())]
     names = "|".join(map(re.escape, kinds))
-    said = re.findall(rf"(?<![\w.\-/@])([A-Za-z][a-z\-]+)\s+(?:{names})\b", text, re.I)
+    zh = "|".join(SECTION_WORDS_ZH) if _of_section(slot) else "(?!)"  # 纽约时报 Technology 版块
+    said = re.findall(
+        rf"(?<![\w.\-/@])([A-Za-z][a-z\-]+)(?:\s+(?:{names})\b|\s*(?:{zh}))", text, re.I
+    )
     said = [w for w in said if usable(w, set()) and w.casefold() not in EN_STOP]
     return [w[:1].upper() + w[1:] if titled else w.casefold() for w in said]
+
+
+def _of_section(slot: Slot) -> bool:
+    """The setting is a site's category by its name, whole or cut short (``cat``, ``col``)."""
+    name = slot.name.casefold()
+    return len(name) >= 3 and any(word.startswith(name) for word in SECTION_WORDS)
 
 
 def _parent_fill(slots: list[Slot], values: dict, sources: dict) -> None:
@@ -239,6 +250,9 @@ def _region_fill(slots: list[Slot], question: str, values: dict, sources: dict) 
             value = codes[0].upper() if example.isupper() else codes[0]
         else:
             value = None
+        # a code the description writes among others ("`hk/tw/au/ca/...`")
+        described = re.split(r"[^a-z]+", slot.description.casefold())
+        value = value or next((c for c in codes if len(c) == 2 and c in described), None)
         if value:
             values[slot.name], sources[slot.name] = value, "option"
 
@@ -320,6 +334,7 @@ def _spread(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> Non
 def labelled(label: str, slot: Slot) -> bool:
     """The key a value was given names this parameter ("(fid -7)" for ``:fid``, "(app id 570)"
     for ``:appid``)."""
+    label = label.removeprefix(QUERY_KEY)
     name = slot.name.casefold()
     words = {w.casefold() for w in words_of(slot.name)}
     return name.startswith(label) or name.endswith(label) or label in words

@@ -42,6 +42,14 @@ LANGUAGE_PARAMS = frozenset(str.split("lang language locale"))
 TOPIC_PARAMS = frozenset(
     str.split("keyword keywords query q kw word words search searchword term qw wd tag tags topic")
 )
+# A description saying the parameter is what to search for, and nothing else: 搜索关键词
+KEYWORD_SAID_RE = re.compile(r"(?:搜索)?关键[词字]|搜索词|(?:search\s+)?(?:keywords?|query)", re.I)
+
+
+def searched_described(description: str) -> bool:
+    return KEYWORD_SAID_RE.fullmatch(description.strip()) is not None
+
+
 # A description saying "ID" (not an address's id1148546720 or /id/): one thing's
 ID_SAID_RE = re.compile(r"(?<![A-Za-z0-9_/])id(?![A-Za-z0-9_/])|编号", re.I)
 # A parameter documented on the route above it, on the same page: "语言, 见上表", "Same as above"
@@ -183,7 +191,10 @@ def route_slots(template: str, parameters: object, description: str, example: st
             choices = [(label, v) for label, v in choices if v.casefold() != name.casefold()]
         words = words_of(name)
         # A setting's name (status) with an example naming one thing (a tweet's id) is a subject.
-        named_setting = bool(words) and words[-1] in SETTING_WORDS
+        # (not one described as what to search for: 1lou's ``:params``, 搜索关键词)
+        named_setting = (
+            bool(words) and words[-1] in SETTING_WORDS and not searched_described(spec_text(spec))
+        )
         # "填写 true/yes 表示需要": a switch, whatever its name, takes no one's name
         switch = SWITCH_SAID_RE.search(spec_text(spec)) is not None
         # a required setting with no value listed, documented as an id ("最后的数字就是id"): one

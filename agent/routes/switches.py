@@ -4,6 +4,7 @@ what the switch names ("only the toots that have pictures") and off when the que
 it ("不要全文", "without the full text"). Said neither way, it keeps its default."""
 
 import re
+from typing import NamedTuple
 
 from agent.question import CJK, EN_STOP
 from agent.routes.slots import Slot
@@ -29,27 +30,36 @@ SWITCH_TOPICS: list[tuple[str, ...]] = [
         "视频",
         "带图",
     ),
+    ("转发", "forward", "forwarded", "forwards", "reposts", "reposted"),
+    ("主题帖", "thread", "threads", "topic posts"),
 ]
 # The words a switch's description says around what it names.
 _FRAME_WORDS = frozenset(
     {"whether", "only", "display", "show", "content", "default", "defaults", "value", "any"}
 )
-_FRAME_ZH_RE = re.compile(r"是否|需要|获取|填写|表示|默认|设置为|设置|等值|携带|仅|只|显示|内容")
+_FRAME_ZH_RE = re.compile(
+    r"是否|需要|获取|填写|表示|默认|设置为|设置|等值|携带|仅|只看|只|显示|内容"
+)
 _CJK_RUN_RE = re.compile(f"[{CJK}]{{2,}}")
 _ON_VALUES = ("true", "yes", "1")
 _OFF_VALUES = ("false", "no", "0")
 # "only the toots that have pictures", 只看带图的 (只要, 只看, 只想看, 仅看, 只): what follows
 # names all that is wanted
+# "skip the forwarded messages", "去掉转发": what follows is refused, as a negation's is
+_LEFT_OUT_RE = re.compile(
+    r"\b(?:skip(?:ping)?|hide|hiding|exclude|omit|drop|filter(?:ing)?\s+out|leave\s+out)\b"
+    r"[^,.;!?]{1,40}|(?:去掉|屏蔽|过滤|别看|不显示|不包括|不包含)[^\uff0c\u3002\uff1b\uff01\uff1f]{1,12}"
+)
 _ONLY_RE = re.compile(
     r"(?<!not )\b(?:only|just)\b([^.;!?]{1,60})"  # "not only the photos" asks for more
     r"|(?:\u53ea\u8981|\u53ea\u770b|\u53ea\u60f3\u770b|\u4ec5\u770b|\u53ea)([^\u3002\uff1b\uff01\uff1f]{1,14})"
 )
 
 
-def _named(slot: Slot) -> tuple[str, ...]:
-    """The concept the switch's description names (media, 全文), all its words; none when
+def switch_named(text: str) -> tuple[str, ...]:
+    """The concept a switch's description names (media, 全文), all its words; none when
     the description names no concept a question could say."""
-    text = slot.description.casefold()
+    text = text.casefold()
     latin = {w for w in re.findall(r"[a-z]{3,}", text) if w not in _FRAME_WORDS | EN_STOP}
     chinese = set(_CJK_RUN_RE.findall(_FRAME_ZH_RE.sub(" ", text)))
     for row in SWITCH_TOPICS:
@@ -85,25 +95,41 @@ def is_switch(slot: Slot) -> bool:
     return bool(re.search(r"\btrue\b", slot.description, re.I))
 
 
+class SwitchSaid(NamedTuple):
+    """A question read for the switches it turns: what it refuses, the rest, what it asks
+    for only."""
+
+    refused: str
+    wanted: str
+    only: str
+
+    @classmethod
+    def of(cls, question: str) -> "SwitchSaid":
+        text = question.casefold()
+        refusals = (*NEGATED_RE.finditer(text), *_LEFT_OUT_RE.finditer(text))
+        wanted = _LEFT_OUT_RE.sub(" ", NEGATED_RE.sub(" ", text))
+        only = " ".join(m.group(1) or m.group(2) for m in _ONLY_RE.finditer(wanted))
+        return cls(" ".join(m.group(0) for m in refusals), wanted, only)
+
+    def turned(self, words: tuple[str, ...]) -> bool | None:
+        """Off when what the switch names is refused, on when asked for only; else None."""
+        if _said(words, self.refused) and not _said(words, self.wanted):
+            return False
+        return True if _said(words, self.only) else None
+
+
 def switch_fill(slots: list[Slot], question: str, values: dict, sources: dict) -> None:
     """Turn each switch the question names: off when what it names is refused, on when the
     question asks for only that; a value that is the default is left out."""
-    text = question.casefold()
-    refused = " ".join(m.group(0) for m in NEGATED_RE.finditer(text))
-    wanted = NEGATED_RE.sub(" ", text)
-    only = " ".join(m.group(1) or m.group(2) for m in _ONLY_RE.finditer(wanted))
+    said = SwitchSaid.of(question)
     for slot in slots:
         if slot.name in values or not slot.optional or slot.subject or not is_switch(slot):
             continue
-        words = _named(slot)
-        if not words:
+        words = switch_named(slot.description)
+        turned = said.turned(words) if words else None
+        if turned is None:
             continue
-        if _said(words, refused) and not _said(words, wanted):
-            value = _written(slot, _OFF_VALUES)
-        elif _said(words, only):
-            value = _written(slot, _ON_VALUES)
-        else:
-            continue
+        value = _written(slot, _ON_VALUES if turned else _OFF_VALUES)
         default = (slot.default or "").casefold()
         on_by_default = default in _ON_VALUES or default in ("需要", "是")
         if value is None or value.casefold() == default:

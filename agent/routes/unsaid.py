@@ -6,7 +6,7 @@ out before a given one); else the subject parameters to ask for (``SubjectMissin
 import re
 
 from agent.routes.slots import Slot, value_format
-from agent.vocabulary import (
+from agent.unnamed import (
     ONE_OF_KIND_EN,
     ONE_OF_THEM_EN,
     ONE_OF_THEM_ZH,

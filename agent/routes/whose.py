@@ -5,7 +5,7 @@ after "by" is whose the feed is."""
 
 import re
 
-from agent.vocabulary import ASKERS_KIND_EN
+from agent.unnamed import ASKERS_KIND_EN
 
 # "by the design studio ": the words before a quoted name that say whose it is
 QUOTED_BY_RE = re.compile(r"\b(?:by|from)\s+(?:[\w\-]+\s+){0,3}$", re.I)
@@ -33,6 +33,8 @@ def name_under(domain: str, hosts: tuple[str, ...]) -> str:
     """The name a domain gives under the platform's host: a blog's or a user's own subdomain
     (noahpinion.substack.com: noahpinion); "" for any other domain."""
     low = domain.casefold()
+    if own_host(low, hosts):  # a section of the site its Radar rules read: space.bilibili.com
+        return ""
     for host in hosts:
         name = low.removesuffix("." + host)
         if name != low and name not in SITE_VERSIONS and "." not in name:

@@ -9,7 +9,7 @@ from agent.routes.documented import default_of
 from agent.routes.listed import inline_values
 from agent.routes.params import params_fill
 from agent.routes.unsaid import SubjectMissing
-from agent.vocabulary import subject_unnamed
+from agent.unnamed import subject_unnamed
 from catalog.abbreviations import initial_runs, said_initials
 from fetching.radar import radar_hits
 from tests.agent.test_agent_route_offline import first_path, route

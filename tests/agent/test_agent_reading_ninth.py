@@ -13,7 +13,8 @@ from agent.routes.forms import forms_read
 from agent.routes.listed import inline_values
 from agent.summary.answer import topic_subject
 from agent.summary.subject import context_words_load
-from agent.vocabulary import asked_intents, subject_unnamed
+from agent.unnamed import subject_unnamed
+from agent.vocabulary import asked_intents
 from catalog.models import Route
 from catalog.segment import zh_parts
 from tests.agent.test_agent_route_offline import route

@@ -18,7 +18,8 @@ from agent.routes.params import params_fill
 from agent.routes.slots import route_words
 from agent.routes.tables import table_blocks
 from agent.summary.subject import _settings_named, context_words_load
-from agent.vocabulary import intent_word, intents_of, subject_unnamed
+from agent.unnamed import subject_unnamed
+from agent.vocabulary import intent_word, intents_of
 from catalog.models import Route
 from catalog.search import PlatformHit
 

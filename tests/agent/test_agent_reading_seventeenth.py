@@ -14,7 +14,7 @@ from agent.routes.params import _kind_said_before, params_fill
 from agent.routes.queries import query_fill
 from agent.routes.slots import Slot, route_slots, value_format
 from agent.routes.unsaid import SubjectMissing, unsaid_fill
-from agent.vocabulary import subject_unnamed
+from agent.unnamed import subject_unnamed
 from catalog.search_terms import entities_split
 from catalog.segment import zh_simplified
 from fetching.radar import radar_hits

@@ -44,7 +44,7 @@ def test_an_unnamed_repositorys_discussions_wait_for_staff_on_their_own_route():
     ],
 )
 def test_the_askers_clause_may_hold_latin_words_but_a_wish_is_no_clause(text, unnamed):
-    from agent.vocabulary import subject_unnamed
+    from agent.unnamed import subject_unnamed
 
     assert subject_unnamed(text) is unnamed
 

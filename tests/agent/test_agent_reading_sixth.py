@@ -11,7 +11,7 @@ import pytest
 from agent.question import keywords_of
 from agent.routes.entities import question_read
 from agent.summary.subject import subject_of, topic_of
-from agent.vocabulary import subject_unnamed
+from agent.unnamed import subject_unnamed
 from catalog.search import platforms_named
 from tests.agent.test_agent_route_offline import route
 

@@ -11,7 +11,7 @@ from agent.routes.listed import inline_values
 from agent.routes.slots import route_slots
 from agent.routes.tables import table_blocks, value_columns
 from agent.summary.subject import context_words_load
-from agent.vocabulary import ASKERS_KIND_ZH, ONE_OF_KIND_ZH
+from agent.unnamed import ASKERS_KIND_ZH, ONE_OF_KIND_ZH
 from catalog.abbreviations import short_names
 from catalog.models import Route
 from catalog.segment import zh_leads_as_function

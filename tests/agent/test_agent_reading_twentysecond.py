@@ -7,7 +7,8 @@ from agent.routes.documented import default_of
 from agent.routes.slots import Slot
 from agent.routes.unsaid import defaults_dropped
 from agent.routes.whose import name_under
-from agent.vocabulary import intents_of, subject_unnamed
+from agent.unnamed import subject_unnamed
+from agent.vocabulary import intents_of
 from fetching.radar import page_addresses, radar_hits
 from tests.agent.test_agent_route_offline import first_path, route
 

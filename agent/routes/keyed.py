@@ -1,0 +1,111 @@
+"""A parameter taking extra keys written as a query (Telegram's and 贴吧's ``:routeParams``,
+豆瓣's recommended lists), whose keys a table documents: each key, what it does, the values it
+accepts and its default. The question asks for a key's value when it turns a switch from its
+default ("skip the forwarded messages": ``includeFwd=0``; "只看主题帖": ``only_thread=1``) or
+says a number of a key accepting a range ("评分8分以上": ``score=8``); the parameter is written
+as their query, in the table's order."""
+
+import re
+from typing import NamedTuple
+
+from agent.routes.slots import Slot
+from agent.routes.switches import SwitchSaid, switch_named
+from agent.routes.tables import TABLE_ROW_RE, TABLE_RULE_RE
+
+# A table of a query's keys, by its headers: the key, what it does, what it accepts, its default
+KEY_HEADERS = frozenset(("key", "parameter", "键", "参数", "额外参数"))
+SAID_HEADERS = frozenset(("description", "含义", "说明", "描述"))
+ACCEPT_HEADERS = ("accept", "接受", "可选值", "取值")
+DEFAULT_HEADERS = ("default", "默认")
+KEY_RE = re.compile(r"[A-Za-z]\w*")
+# What a switch accepts: 0/1, true/false, or both
+SWITCH_ACCEPTS_RE = re.compile(r"(?:0\s*/\s*1|true\s*/\s*false)(?:\s*/\s*true\s*/\s*false)?$", re.I)
+# A switch of which items a feed keeps, by what its description starts with (not how they are
+# shown: "Show media tags in the title")
+ITEMS_SWITCH_RE = re.compile(r"include|exclude|only|只看|只|仅|包含|是否包含", re.I)
+# A range of whole numbers accepted: 0-10
+RANGE_RE = re.compile(r"(\d+)\s*[-~\u2013]\s*(\d+)$")
+# Words of what a ranged key does that say no thing of it: 筛选评分 filters by 评分
+FRAME_ZH_RE = re.compile(r"筛选|过滤|最低|最小|最高|最大|设置|指定")
+CJK_RUN_RE = re.compile(r"[\u4e00-\u9fff]{2,}")
+
+
+class KeyRow(NamedTuple):
+    key: str
+    does: str  # what it does: "Include forwarded messages", "只看主题帖", "筛选评分"
+    accepts: str
+    default: str
+
+
+def key_rows(text: str) -> list[KeyRow]:
+    """The rows of the table of a query's keys in ``text``; none when it has no such table."""
+    rows = [
+        [cell.strip(" `") for cell in match.group(1).split("|")]
+        for line in text.splitlines()
+        if (match := TABLE_ROW_RE.match(line)) and not TABLE_RULE_RE.match(line)
+    ]
+    header = [cell.casefold() for cell in rows[0]] if rows else []
+    at = [
+        next((i for i, c in enumerate(header) if c in KEY_HEADERS), -1),
+        next((i for i, c in enumerate(header) if c in SAID_HEADERS), -1),
+        next((i for i, c in enumerate(header) if c.startswith(ACCEPT_HEADERS)), -1),
+        next((i for i, c in enumerate(header) if c.startswith(DEFAULT_HEADERS)), -1),
+    ]
+    if -1 in at:
+        return []
+    found = []
+    for row in rows[1:]:
+        if len(row) > max(at):
+            key, does, accepts, default = (row[i] for i in at)
+            key = key.replace("\\_", "_")
+            if KEY_RE.fullmatch(key):
+                found.append(KeyRow(key, does, accepts, default.casefold()))
+    return found
+
+
+def switch_asked(row: KeyRow, said: SwitchSaid) -> str | None:
+    """The value a switch of which items a feed keeps is asked for, when the question turns it
+    from its default; None otherwise."""
+    if not SWITCH_ACCEPTS_RE.match(row.accepts) or row.default not in ("0", "1", "true", "false"):
+        return None
+    # "For forwarded messages, show the forwarding source": what it shows, not of what
+    parts = re.split(r"[,\uff0c;\uff1b(\uff08]", row.does)
+    does = parts[1] if row.does.casefold().startswith("for ") and len(parts) > 1 else parts[0]
+    if not ITEMS_SWITCH_RE.match(does.strip()) or not (words := switch_named(does)):
+        return None
+    turned = said.turned(words)
+    if turned is None or turned == (row.default in ("1", "true")):
+        return None
+    return ("1" if turned else "0") if row.accepts.startswith("0") else str(turned).lower()
+
+
+def number_asked(row: KeyRow, question: str) -> str | None:
+    """The number the question says right after what a key accepting a range does ("评分8分以上"
+    for 筛选评分, 0-10) or after the key itself ("score 8"); None when it says none in range."""
+    accepted = RANGE_RE.match(row.accepts)
+    if not accepted:
+        return None
+    words = [*CJK_RUN_RE.findall(FRAME_ZH_RE.sub(" ", row.does)), row.key]
+    for word in words:
+        match = re.search(rf"{re.escape(word)}\s*(?:[:=]|在|是|为)?\s*(\d+)", question, re.I)
+        if match and int(accepted.group(1)) <= int(match.group(1)) <= int(accepted.group(2)):
+            return match.group(1)
+    return None
+
+
+def keyed_query_fill(
+    slots: list[Slot], description: str, question: str, values: dict, sources: dict
+) -> None:
+    """An optional parameter taking a query of keys that a table lists (in its own description
+    or the route's) is written as the keys the question asks a value of."""
+    said = SwitchSaid.of(question)
+    for slot in slots:
+        if slot.name in values or not slot.optional or slot.subject:
+            continue
+        chosen = []
+        for row in key_rows(slot.description) or key_rows(description):
+            value = switch_asked(row, said) or number_asked(row, question)
+            if value is not None and value != row.default:
+                chosen.append(f"{row.key}={value}")
+        if chosen:
+            values[slot.name], sources[slot.name] = "&".join(chosen), "option"
