@@ -15,6 +15,7 @@ from django.db.models import Count, Q
 
 from agent import llm
 from agent.context import RunContext
+from agent.instances import instance_platform
 from agent.mode import METHOD_ONLY_CANDIDATE, model_or_offline
 from agent.platform_named import (
     common_names,
@@ -251,6 +252,8 @@ def site_home(ctx: RunContext, candidates: list[PlatformHit]) -> list[str]:
     greasyfork.org/scripts/423851-simple-youtube-...): the address says the site, whatever
     names its page's words hold (youtube) or the search found."""
     site = _site_addressed(ctx, ctx.rewrite.query, tuple(c.namespace for c in candidates))
+    # or, a hashtag on a host no platform has, the federated one it is an instance of
+    site = site or instance_platform(ctx.rewrite.query, ctx.tried_namespaces)
     return [site] if site else []
 
 

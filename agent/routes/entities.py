@@ -75,16 +75,16 @@ from agent.vocabulary import (
 from catalog.segment import zh_ends_as_function, zh_leads_as_function
 
 # Words around a topic that are not part of it ("latest posts about X"): never a topic.
-EN_FILLER = FILLER_EN
-ZH_FILLER = FILLER_ZH
+EN_FILLER, ZH_FILLER = FILLER_EN, FILLER_ZH
 # Where a Chinese word ends: filler of two characters or more, and the particles. Single
 # characters such as 上 or 在 start words too (上海), so they do not cut.
 ZH_CUT = [w for w in ZH_FILLER if len(w) > 1] + ["的", "了", "吗", "呢", "吧", "啥"]
 GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
-# A quoted phrase right after 搜 (search), which alone is no marker: 热搜 is a hot list.
 LATIN_RUN_RE = re.compile(r"[A-Za-z][A-Za-z']*")
 LATIN_TAIL_RE = re.compile(r"(.*[^\x00-\x7f])([A-Za-z][\w.+#\-]*)")
-# (the kind searched may come between: "搜尋場地「育音堂」")
+LOWER_PHRASE_RE = re.compile(r"(?<![\w.\-])[a-z]{2,}(?: [a-z]{2,}){2,}(?![\w.\-])")
+# A quoted phrase right after 搜 (search), which alone is no marker: 热搜 is a hot list (the
+# kind searched may come between: "搜尋場地「育音堂」")
 SEARCHED_QUOTE_RE = re.compile(r"搜[索寻尋]?\s*[\u4e00-\u9fff]{0,4}\s*[「“『\"]([^」”』\"]{1,40})")
 
 
@@ -287,8 +287,12 @@ def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
     for marker in ZH_AFTER_MARKERS + ZH_TOPIC_MARKERS:  # "UP 主" is a marker, not a subject
         text = re.sub(re.escape(marker), " ", text, flags=re.I)
     text = ONE_OF_KIND_ZH.sub(" ", text)  # "一个 Chrome 扩展": Chrome says which kind, not which
-    # a lone letter (雪球大V, B 站) is part of a word, never a name
-    return [
+    # three lower-case words or more run together are one thing ("Scholar 上 retrieval augmented
+    # generation 的新论文"), a lone letter (雪球大V, B 站) part of a word, no name
+    phrases = [m.group(0) for m in LOWER_PHRASE_RE.finditer(text)]
+    phrases = [p for p in phrases if all(usable(w, excluded) or w in EN_STOP for w in p.split())]
+    text = LOWER_PHRASE_RE.sub(" ", text)
+    return phrases + [
         w
         for w in WORD_TOKEN_RE.findall(text)
         if len(w) > 1
@@ -362,7 +366,7 @@ def question_read(
     found += [Entity(v, "marked", marked=True, role="account") for v in named]
     subjects = in_subject_place(rest, skip)
     found += [Entity(w, "marked", marked=True, role="account") for w in subjects]
-    found += [Entity(w, "latin") for w in _latin_in_chinese(rest, skip)]
+    found += [Entity(w, "quoted" if " " in w else "latin") for w in _latin_in_chinese(rest, skip)]
     counted = set(COUNTED_RE.findall(rest))  # "Tokyo's 23 wards": how many, no one's number
     found += [Entity(n, "number") for n in NUMBER_RE.findall(rest) if n not in skip | counted]
     if keywords is None:

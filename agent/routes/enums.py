@@ -12,6 +12,7 @@ site's home as a whole: a value that says only "front" is not asked for.
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Callable
 
 from agent.question import ZH_NUMBERS
@@ -214,8 +215,9 @@ def option_named(
     said = _grams(question)
     best: tuple | None = None
     shared = _shared_grams(choices)
-    # and what every label says names none either: 招聘 of 社会招聘, 实习生招聘...
-    shared_labels = _shared_grams([(label, label) for label, _value in choices])
+    # and what most labels say names none either: 招聘 of 社会招聘, 实习生招聘..., 资讯 of
+    # 资讯人气榜, 资讯综合榜, 资讯收藏榜 (and 24 小时热榜)
+    shared_labels = _common_grams([label for label, _value in choices])
     for label, value in choices:
         # a label of two names for one value ("回复\uff0f查看") names it by either
         parts = LABEL_PARTS_RE.split(label)
@@ -281,6 +283,15 @@ def _shared_grams(choices: list[tuple[str, str]]) -> set[str]:
     if len(values) < 3:
         return set()
     return set.intersection(*(_grams(value) for value in values))
+
+
+def _common_grams(labels: list[str]) -> set[str]:
+    """The words more than half of three labels or more say."""
+    labels = list(dict.fromkeys(labels))
+    if len(labels) < 3:
+        return set()
+    counts = Counter(g for label in labels for g in _grams(label))
+    return {g for g, n in counts.items() if n * 2 > len(labels)}
 
 
 def _lone(question: str, choices: list[tuple[str, str]]) -> str | None:

@@ -211,6 +211,8 @@ def forms_read(text: str) -> tuple[str, list[Formed]]:
     text = LETTERS_RE.sub(lambda m: _opaque_value(m, found), text)
     text = DURATION_RE.sub(lambda m: " " * len(m.group(0)), text)
     found = [f for f in found if f.kind != "pair" or re.search("[A-Za-z]", f.value)]
+    # "pictures/media", "videos/images": one kind of thing or another, no owner and name
+    found = [f for f in found if f.kind != "pair" or not any(map(filler_en, f.value.split("/")))]
     # "t/1098765", a site's address for a thread: its number is the value
     found = [
         Formed("number", f.value.split("/")[1])
@@ -302,6 +304,20 @@ def _address_value(match: re.Match[str], found: list[Formed]) -> str:
     return " " * len(match.group(0))
 
 
+def _gloss(match: re.Match[str], value: str) -> bool:
+    """``value`` (lower-case words) puts in English the Chinese word right before it: a phrase
+    ("征稿通知 (call for papers)"), or one word in a question written in English ("小册
+    (booklets)"; "GitHub 用户 (torvalds)" in Chinese is a name)."""
+    before = match.string[: match.start()].rstrip()
+    english = len(re.findall(r"[A-Za-z]", match.string)) > 2 * len(CJK_RE.findall(match.string))
+    return (
+        (english or " " in value)
+        and bool(before)
+        and CJK_RE.match(before[-1]) is not None
+        and (re.fullmatch(r"[a-z]+(?: [a-z]+)*", value) is not None)
+    )
+
+
 def _said_value(match: re.Match[str], found: list[Formed]) -> str:
     value = match.group(1)
     found.append(Formed(_kind_of(value), value))
@@ -314,6 +330,8 @@ def _paren_value(match: re.Match[str], found: list[Formed]) -> str:
     value = match.group(1) or match.group(2)
     if filler_en(value):  # "(日本語 version)": a word of how it is put, no value
         return match.group(0)
+    if _gloss(match, value):  # "juejin 小册 (booklets)": the Chinese word put in English
+        return " " * len(match.group(0))
     kind = _kind_of(value)
     key = re.match(r"[(\uff08]\s*([A-Za-z]{2,12})\s*(?:[:\uff1a=]\s*|\s+)", match.group(0))
     label = key.group(1).casefold() if key and key.group(1).casefold() != value.casefold() else ""

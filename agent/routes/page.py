@@ -17,6 +17,7 @@ page's with a word more that the question says reads the page's values (a tieba 
 只看楼主).
 """
 
+import re
 from urllib.parse import parse_qsl
 
 from agent.context import RunContext
@@ -88,6 +89,8 @@ def page_path(ctx: RunContext, candidates: list[RouteHit]) -> tuple[str, int] | 
     best = min(hits, key=fit)
     if named := _named_beside(query, best, [routes[c.route_id] for c in candidates], routes):
         return named
+    if keyed := _keyed_beside(query, best, routes[best.route_id]):
+        return keyed
     return _with_settings(ctx, routes[best.route_id], best), best.route_id
 
 
@@ -110,6 +113,31 @@ def _named_beside(
             continue
         try:
             return path_build(route.path, values), route.pk
+        except RoutePathRejected:
+            continue
+    return None
+
+
+def _keyed_beside(query: str, hit: RadarHit, page_route: Route) -> tuple[str, int] | None:
+    """A route of the page's platform that takes the page's values and a value its query keys
+    by the route's own parameter's name, which the page's route leaves out
+    (space.bilibili.com/UID/favlist?fid=N: ``/bilibili/fav/:uid/:fid``, not the default
+    folder's ``/bilibili/user/fav/:uid``)."""
+    pairs = {k: v for m in LINK_QUERY_RE.finditer(query) for k, v in parse_qsl(m.group(2))}
+    given = dict(hit.values)
+    keyed = {k: v for k, v in pairs.items() if k not in given and re.fullmatch(r"[\w.~-]+", v)}
+    if not keyed:
+        return None
+    own = {name for name, _r, _o in template_parameters(page_route.path)}
+    siblings = Route.objects.filter(platform_id=page_route.platform_id, enabled=True)
+    for route in siblings.exclude(pk=page_route.pk).order_by("pk"):
+        names = template_parameters(route.path)
+        required = {name for name, _r, optional in names if not optional}
+        wanted = required & set(keyed)
+        if not wanted or wanted & own or not required <= set(given) | set(keyed):
+            continue
+        try:
+            return path_build(route.path, {**given, **{k: keyed[k] for k in wanted}}), route.pk
         except RoutePathRejected:
             continue
     return None

@@ -533,4 +533,5 @@ def test_a_search_marked_by_a_word_takes_the_whole_phrase_after_it():
         name="Scholar",
     )
 
-    assert unquote(filled.path) == "/google/scholar/retrieval augmented generation"
+    # its words joined as the example joins them (data+visualization)
+    assert unquote(filled.path) == "/google/scholar/retrieval+augmented+generation"

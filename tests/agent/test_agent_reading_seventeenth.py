@@ -10,9 +10,10 @@ from agent.routes.enums import option_named
 from agent.routes.fit import _zh_said
 from agent.routes.forms import forms_read
 from agent.routes.listed import inline_values
-from agent.routes.params import _kind_said_before, params_fill
+from agent.routes.params import params_fill
 from agent.routes.queries import query_fill
 from agent.routes.slots import Slot, route_slots, value_format
+from agent.routes.suits import kind_said_before
 from agent.routes.unsaid import SubjectMissing, unsaid_fill
 from agent.unnamed import subject_unnamed
 from catalog.search_terms import entities_split
@@ -101,8 +102,8 @@ def test_a_marker_word_inside_chinese_is_no_value():
 
 
 def test_a_kind_its_id_word_and_a_copula_before_a_number_name_its_parameter():
-    assert _kind_said_before("42", _slot("tagId", "社群 ID"), "我想看社群 ID 是 42 的帖子")
-    assert not _kind_said_before("42", _slot("tagId", "社群 ID"), "我想看 42 条帖子")
+    assert kind_said_before("42", _slot("tagId", "社群 ID"), "我想看社群 ID 是 42 的帖子")
+    assert not kind_said_before("42", _slot("tagId", "社群 ID"), "我想看 42 条帖子")
 
 
 def _slot(name: str, description: str) -> Slot:

@@ -209,3 +209,106 @@ def test_a_written_query_led_by_a_documented_key_is_taken_whole():
     question = "arXiv feed for search_query=cat:cs.CL&sortBy=lastUpdatedDate please"
 
     assert first_path(question) == "/arxiv/search_query=cat:cs.CL&sortBy=lastUpdatedDate"
+
+
+def test_a_hashtag_on_a_host_no_platform_has_is_read_on_the_federated_one():
+    assert (
+        first_path("what's new under #golang on hachyderm.io")
+        == "/mastodon/tag/hachyderm.io/golang"
+    )
+
+
+def test_a_hashtag_on_a_platforms_own_host_is_that_platforms():
+    _chosen, ctx = route("#python posts on twitter.com")
+
+    assert ctx.platforms and "mastodon" not in ctx.platforms
+
+
+def test_two_kinds_of_thing_joined_by_a_slash_are_no_owner_and_name():
+    question = "follow #godot on mastodon.gamedev.place, only posts with images/videos"
+
+    assert first_path(question) == "/mastodon/tag/mastodon.gamedev.place/godot/true"
+
+
+def test_a_parameter_described_as_a_search_keyword_is_a_subject_never_its_example():
+    assert first_path("BT之家 1lou 上搜“流浪地球”") == "/1lou/search/流浪地球"
+
+
+def test_a_region_code_a_description_writes_among_others_is_its_value():
+    assert first_path("Yahoo Taiwan news, the world section") == "/yahoo/news/tw/world"
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("New York Times Business section feed", "/nytimes/rss/Business"),
+        ("纽约时报 Travel 版块", "/nytimes/rss/Travel"),
+    ],
+)
+def test_a_category_parameter_cut_short_takes_a_section_in_its_examples_form(question, path):
+    assert first_path(question) == path
+
+
+def test_someone_acting_on_a_platform_fills_its_owner_first():
+    question = "what images has bitnami been pushing to docker hub lately?"
+
+    assert first_path(question) == "/dockerhub/repositories/bitnami"
+
+
+def test_an_official_image_named_by_its_kind_stays_the_image():
+    assert (
+        first_path("the official redis image tags on docker hub") == "/dockerhub/tag/library/redis"
+    )
+
+
+def test_a_gitlab_pages_project_is_its_path_before_the_dash():
+    question = "new releases of https://gitlab.com/fdroid/fdroidclient/-/releases"
+
+    assert first_path(question) == "/gitlab/release/fdroid/fdroidclient"
+
+
+def test_a_pages_query_key_naming_another_routes_parameter_reads_that_route():
+    question = "https://space.bilibili.com/546195/favlist?fid=88888888 这个收藏夹的新视频"
+
+    assert first_path(question) == "/bilibili/fav/546195/88888888"
+
+
+def test_a_page_without_that_key_keeps_its_own_route():
+    assert (
+        first_path("https://space.bilibili.com/546195/favlist 收藏夹")
+        == "/bilibili/user/fav/546195"
+    )
+
+
+def test_an_english_gloss_of_a_chinese_word_is_no_value():
+    assert first_path("anything new in juejin 小册 (booklets) lately?") == "/juejin/books"
+
+
+def test_what_most_labels_say_names_none_of_them():
+    assert first_path("36kr 收藏榜 please") == "/36kr/hot-list/shoucang"
+    assert first_path("show me 36kr's 人气榜 (popularity ranking)") == "/36kr/hot-list/renqi"
+
+
+def test_whos_is_no_search_word():
+    question = "who's streaming valorant on bilibili live? sort by most popular"
+
+    assert first_path(question) == "/bilibili/live/search/valorant/online"
+
+
+def test_lower_case_words_run_together_in_chinese_are_one_search():
+    question = "Google Scholar 上 graph neural networks 的新论文"
+
+    assert first_path(question) == "/google/scholar/graph+neural+networks"
+
+
+def test_an_opaque_id_takes_no_word():
+    question = "Updates to the Chrome extension cjpalhdlnbpafiamejdnhcphjbkeiagm (uBlock Origin)"
+
+    assert first_path(question) == "/google/chrome/extension/cjpalhdlnbpafiamejdnhcphjbkeiagm"
+
+
+def test_an_english_phrase_glossing_a_chinese_word_names_nothing():
+    chosen, ctx = route("ScienceDirect 上我那个学科的征稿通知\uff08call for papers\uff09")
+
+    assert chosen is False and ctx.paths == []
+    assert [need["parameter"] for need in ctx.needs] == ["subject"]

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import pytest
 
 from agent.routes.fit import route_fill, values_lent
-from agent.routes.params import WORD_NUMBERED_RE
 from agent.routes.slots import route_slots, shape_of, slots_lent
+from agent.routes.suits import WORD_NUMBERED_RE
 from agent.routes.unsaid import SubjectMissing
 from catalog.models import Route
 from fetching.paths import RoutePathRejected, catalog_cache_clear, path_build, template_values
