@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import re
 import ssl
 import threading
 import time
@@ -42,6 +43,11 @@ ACCEPT = (
 MAX_REDIRECTS = 3
 REDIRECT_PATH = "rsshub_agent.redirect_path"  # where _redirect_read leaves a target's path
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+# A credential in an address's query: its key and the "=" kept, its value masked
+CREDENTIAL_RE = re.compile(
+    r"([?&](?:api_?key|key|access_?token|token|secret|client_secret|sig|signature)=)[^&\s\"'<>]+",
+    re.I,
+)
 
 
 class FetchFailed(Exception):
@@ -209,7 +215,10 @@ class RSSHubClient:
         await self._http.aclose()
 
     def redact(self, text: str) -> str:
-        return text.replace(self._key, "***") if self._key else text
+        """``text`` without the access key, nor a credential an upstream address RSSHub echoes
+        holds (``apikey=...`` of a site's API that RSSHub's error names)."""
+        text = text.replace(self._key, "***") if self._key else text
+        return CREDENTIAL_RE.sub(r"\1***", text)
 
     async def get(
         self, path: str, *, etag: str = "", last_modified: str = "", limit: int | None = None

@@ -514,6 +514,23 @@ def test_an_error_page_echoing_the_key_is_redacted(rsshub_at_server, settings):
 
 
 @pytest.mark.django_db
+def test_a_credential_in_an_upstream_address_rsshub_echoes_is_masked(rsshub_at_server):
+    upstream = "https://frodo.example/api/v2/lists?apikey=0ac44ae0164&subject_type=movie"
+
+    def echo(request):
+        return Reply(
+            503, {"Content-Type": "text/plain"}, f'FetchError: [GET] "{upstream}"'.encode()
+        )
+
+    rsshub_at_server.route("/test/upstream", echo)
+    result = fetch_path_sync("/test/upstream")
+
+    assert "0ac44ae0164" not in result.message
+    assert "apikey=***&subject_type=movie" in result.message
+    assert "0ac44ae0164" not in FetchAttempt.objects.get(id=result.attempt_id).message
+
+
+@pytest.mark.django_db
 def test_a_dripping_feed_times_out_and_other_paths_still_succeed(rsshub_at_server, settings):
     settings.RSSHUB_TIMEOUT = 1.0
     rsshub_at_server.route("/test/drip", drip)
