@@ -96,7 +96,7 @@ def _route_fill(ctx: RunContext, route: Route) -> FilledPath:
     if namespace in ctx.platforms and (before := ctx.platforms[: ctx.platforms.index(namespace)]):
         excluded = excluded | {ns.casefold() for ns in before if "/" not in ns}
     asked = ctx.reading.route_subjects(words, excluded, hosts)
-    return route_fill(route, ctx.rewrite.query, asked=asked)
+    return route_fill(route, ctx.rewrite.query, asked=asked, hosts=hosts)
 
 
 def paths_offline(ctx: RunContext, candidates: list[RouteHit]) -> tuple[list[tuple], str, list]:

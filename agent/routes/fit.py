@@ -95,9 +95,16 @@ def route_reading(route: Route) -> tuple[tuple[str, ...], frozenset[str], tuple[
     return platform_words(platform), excluded, platform_hosts(platform, [r for *_x, r in rows])
 
 
-def route_fill(route: Route, question: str, *, asked: Asked | None = None) -> FilledPath:
+def route_fill(
+    route: Route,
+    question: str,
+    *,
+    asked: Asked | None = None,
+    hosts: tuple[str, ...] | None = None,
+) -> FilledPath:
     """``route``'s path with its parameters filled from ``question`` (``params_fill``; ``asked``:
-    the question's subjects as the run's reading gives them); raises ``RoutePathRejected``."""
+    the question's subjects as the run's reading gives them, ``hosts`` its platform's as
+    ``route_reading`` read them); raises ``RoutePathRejected``."""
     return params_fill(
         template=route.path,
         parameters=route.parameters,
@@ -105,7 +112,7 @@ def route_fill(route: Route, question: str, *, asked: Asked | None = None) -> Fi
         example=route.example,
         question=question,
         platform_words=platform_words(route.platform),
-        platform_hosts=platform_hosts(route.platform),
+        platform_hosts=platform_hosts(route.platform) if hosts is None else hosts,
         route_name=route.name,
         asked=asked,
         lent=values_lent(route),

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from agent.routes.slots import Slot
 from agent.routes.switches import SwitchSaid, switch_named
-from agent.routes.tables import TABLE_ROW_RE, TABLE_RULE_RE
+from agent.routes.tables import table_cells
 
 # A table of a query's keys, by its headers: the key, what it does, what it accepts, its default
 KEY_HEADERS = frozenset(("key", "parameter", "键", "参数", "额外参数"))
@@ -39,11 +39,7 @@ class KeyRow(NamedTuple):
 
 def key_rows(text: str) -> list[KeyRow]:
     """The rows of the table of a query's keys in ``text``; none when it has no such table."""
-    rows = [
-        [cell.strip(" `") for cell in match.group(1).split("|")]
-        for line in text.splitlines()
-        if (match := TABLE_ROW_RE.match(line)) and not TABLE_RULE_RE.match(line)
-    ]
+    rows = [[cell.strip(" `") for cell in row] for row in table_cells(text)]
     header = [cell.casefold() for cell in rows[0]] if rows else []
     at = [
         next((i for i, c in enumerate(header) if c in KEY_HEADERS), -1),

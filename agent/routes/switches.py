@@ -43,13 +43,13 @@ _FRAME_ZH_RE = re.compile(
 _CJK_RUN_RE = re.compile(f"[{CJK}]{{2,}}")
 _ON_VALUES = ("true", "yes", "1")
 _OFF_VALUES = ("false", "no", "0")
-# "only the toots that have pictures", 只看带图的 (只要, 只看, 只想看, 仅看, 只): what follows
-# names all that is wanted
 # "skip the forwarded messages", "去掉转发": what follows is refused, as a negation's is
 _LEFT_OUT_RE = re.compile(
     r"\b(?:skip(?:ping)?|hide|hiding|exclude|omit|drop|filter(?:ing)?\s+out|leave\s+out)\b"
     r"[^,.;!?]{1,40}|(?:去掉|屏蔽|过滤|别看|不显示|不包括|不包含)[^\uff0c\u3002\uff1b\uff01\uff1f]{1,12}"
 )
+# "only the toots that have pictures", 只看带图的 (只要, 只看, 只想看, 仅看, 只): what follows
+# names all that is wanted
 _ONLY_RE = re.compile(
     r"(?<!not )\b(?:only|just)\b([^.;!?]{1,60})"  # "not only the photos" asks for more
     r"|(?:\u53ea\u8981|\u53ea\u770b|\u53ea\u60f3\u770b|\u4ec5\u770b|\u53ea)([^\u3002\uff1b\uff01\uff1f]{1,14})"

@@ -274,15 +274,21 @@ def _all_slugs(cells: list[str]) -> bool:
     return all(SLUG_RE.fullmatch(cell.removeprefix("/")) for cell in cells if cell)
 
 
-def query_table_values(text: str) -> list[tuple[str, str]]:
-    """The pairs a table of a query's keys offers ("| Key | Description | Accepts | ... |",
-    "| `serpType` | Search type | `tags`/`default`/`recent` |"): each accepted value labelled
-    by itself and by its key's words, as ``key=value``. None when no such table."""
-    rows = [
+def table_cells(text: str) -> list[list[str]]:
+    """The rows of the tables in ``text`` as their cells stripped of spaces, rules left out
+    (a table of a query's keys reads its own headers)."""
+    return [
         [cell.strip() for cell in match.group(1).split("|")]
         for line in text.splitlines()
         if (match := TABLE_ROW_RE.match(line)) and not TABLE_RULE_RE.match(line)
     ]
+
+
+def query_table_values(text: str) -> list[tuple[str, str]]:
+    """The pairs a table of a query's keys offers ("| Key | Description | Accepts | ... |",
+    "| `serpType` | Search type | `tags`/`default`/`recent` |"): each accepted value labelled
+    by itself and by its key's words, as ``key=value``. None when no such table."""
+    rows = table_cells(text)
     if not rows:
         return []
     header = [cell.casefold() for cell in rows[0]]
