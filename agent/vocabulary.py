@@ -100,7 +100,8 @@ PUT_EN = frozenset(
         readers got gets getting fine okay ok put puts publishing it all without check checks
         checking set told rely enjoy if possible ones forget forgets forgetting forgot text great
         awesome cool nice hilarious amazing way through via thru rsshub hi hello hey thanks thank
-        wanna gonna into onto upon than overall default defaults settings"""
+        wanna gonna into onto upon than overall default defaults settings specifically
+        especially particularly mainly mostly exactly preferably ideally actually really"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN

@@ -68,6 +68,7 @@ STARTING_ALIASES: dict[str, list[str]] = {
     "oschina": ["开源中国"],
     "csdn": ["CSDN"],
     "apple": ["App Store", "苹果"],
+    "google": ["谷歌"],
     "nintendo": ["任天堂", "Switch eShop"],
     "mastodon": ["长毛象", "嘟文", "toots"],
     "cnblogs": ["博客园"],

@@ -78,7 +78,10 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "仓库": ("repository",), "产品": ("product",), "社区": ("community",),
     "论坛": ("forum",), "帖子": ("post", "thread"), "活动": ("event",), "研究": ("research",),
     "期刊": ("journal",), "政策": ("policy",), "安全": ("security",), "漏洞": ("vulnerability",),
-    "弹幕": ("danmaku", "danmu"),
+    "弹幕": ("danmaku", "danmu"), "开发者": ("developer",),
+    "上映": ("theater", "theatre", "cinema"), "票房": ("box",), "北美": ("america",),
+    "捷径": ("shortcut",), "快捷指令": ("shortcut",), "维修": ("repair",), "换新": ("exchange",),
+    "即时": ("realtime", "breaking", "instant"), "学术": ("scholar", "academic"),
 }  # fmt: skip
 GLOSSARY_WEIGHT = 0.6
 ENTITY_WEIGHT = 0.1
@@ -173,7 +176,9 @@ def question_terms(question: str) -> dict[str, float]:
     or ENTITY_WEIGHT for a term found only inside a subject value (see ``entities_split``)."""
     plain, entities = entities_split(question)
     terms = dict.fromkeys(text_terms(plain, question=True), 1.0)
-    for term in list(terms):
+    # Chinese glossary words longer than a term's two characters are looked for whole (开发者)
+    longer = [zh for zh in GLOSSARY if len(zh) > 2 and zh in plain]
+    for term in [*terms, *longer]:
         for other in GLOSSARY_PAIRS.get(term, ()):
             terms.setdefault(other, GLOSSARY_WEIGHT)
     for entity in entities:

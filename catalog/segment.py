@@ -135,6 +135,15 @@ def zh_leads_as_function(run: str) -> bool:
     return first is not None and (first.flag in FUNCTION_FLAGS or first.flag.startswith("r"))
 
 
+def zh_function_less(run: str) -> str:
+    """A Chinese run without the verbs, pronouns, adverbs and prepositions that lead it (只在
+    显卡: 显卡; 帮我在原神: 原神)."""
+    words = list(segmenter().cut(run, HMM=True)) if CJK_ONLY_RE.search(run) else []
+    while len(words) > 1 and (words[0].flag in FUNCTION_FLAGS or words[0].flag.startswith("r")):
+        run = run[len(words.pop(0).word) :]
+    return run
+
+
 def zh_ends_as_function(run: str) -> bool:
     """The last word of a Chinese run is a function word or a place word (在, 上, 里, 关注):
     what stands before a name, never the name's start ("上ChinaJoy" is ChinaJoy on a site)."""

@@ -53,7 +53,7 @@ ADDRESS_RE = re.compile(
     r"(?:\bhttps?://|(?<![\w.@/\-]))(?:www\.)?"
     r"((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{2,12})(?::\d{1,5})?"
     r"((?:/(?:[\w\-.~%!$&'*+,;=:@]+|[^\x00-\x7f\s\u3000-\u303f\uff00-\uffef]+)?)*)"
-    r"(?:\?([^#\s]*))?(?:#\S*)?",
+    r"(?:\?([^#\s]*))?(?:#(\S*))?",
     re.I | re.ASCII,
 )
 TRAILING = ".,;:!'"  # sentence punctuation after an address is not part of it
@@ -78,10 +78,15 @@ def page_addresses(text: str) -> list[Address]:
     found = []
     for match in ADDRESS_RE.finditer(text):
         has_scheme = bool(SCHEME_RE.match(match.group(0)))
-        path = _trimmed(match.group(2))
+        path, query = match.group(2), match.group(3) or ""
+        fragment = (match.group(4) or "").removeprefix("!")
+        if not path.strip("/") and not query and fragment.startswith("/"):
+            # a page a script routes by its fragment: music.163.com/#/playlist?id=3778678
+            path, _, query = fragment.partition("?")
+        path = _trimmed(path)
         segments = tuple(unquote(s) for s in path.split("/") if s)
-        if segments or has_scheme or match.group(3):
-            query = _trimmed(match.group(3) or "")
+        if segments or has_scheme or query:
+            query = _trimmed(query)
             found.append(Address(match.group(1).casefold(), segments, query))
     return found[:MAX_ADDRESSES]
 
@@ -104,6 +109,16 @@ def radar_hits(text: str) -> list[RadarHit]:
     return []
 
 
+def route_page_values(route: Route, text: str) -> dict[str, str] | None:
+    """The values the first page ``text`` gives that one of ``route``'s own rules reads, though
+    a more specific rule of another route reads the page too (zhihu.com/people/:id is a user's
+    activities; ``/:usertype/:id`` reads it for their posts); None when no rule of it does."""
+    for address in page_addresses(text):
+        if hits := _route_hits(route, address):
+            return dict(hits[0].values)
+    return None
+
+
 def _address_hits(address: Address) -> list[RadarHit]:
     routes = Route.objects.filter(
         # a rule's source may leave out the host: the platform's own site is meant
@@ -115,8 +130,10 @@ def _address_hits(address: Address) -> list[RadarHit]:
     site: list[Route] | None = None  # the site's routes, read once for all that try them
     if not hits:
         site = _host_routes(address)
+        respelled = _respelled(address)
         hits = (
             _template_hits(address, site)
+            or (respelled and _template_hits(respelled, site))
             or _url_documented_hits(address, site)
             or _template_hits(_section_less(address), site, literal=True)
         )
@@ -173,6 +190,27 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
                 hits.append(hit)
                 break
     return hits
+
+
+# A segment that runs a kind and its number together: thepaper.cn/user_3346780
+KIND_NUMBER_RE = re.compile(r"([a-z]{2,})_(\d+)", re.I)
+
+
+def _respelled(address: Address) -> Address | None:
+    """The page as a route's path would spell it, when the site spells it otherwise: a kind
+    and its number as two segments (``user_3346780`` for ``/user/:pphId``), a plural kind as
+    the route's singular (huxiu.com/tags/4126.html for ``/tag/:id``). None when the same."""
+    segments: list[str] = []
+    for segment in address.segments:
+        if joined := KIND_NUMBER_RE.fullmatch(segment):
+            segments += joined.groups()
+        elif re.fullmatch(r"[a-z]{3,}s", segment) and not segment.endswith("ss"):
+            segments.append(segment[:-1])
+        else:
+            segments.append(segment)
+    if tuple(segments) == address.segments:
+        return None
+    return Address(address.host, tuple(segments), address.query)
 
 
 def _title_less(address: Address) -> Address | None:

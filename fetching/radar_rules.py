@@ -3,7 +3,7 @@
 segment below a rule, a rest parameter's whole path."""
 
 from catalog.models import Route
-from fetching.radar_match import PARAM_RE, SCHEME_RE, Address, source_match
+from fetching.radar_match import PARAM_RE, SCHEME_RE, Address, query_as_path, source_match
 
 
 def renamed(values: dict[str, str], key: str) -> dict[str, str] | None:
@@ -18,7 +18,15 @@ def renamed(values: dict[str, str], key: str) -> dict[str, str] | None:
 
 def tail_taken(key: str, address: Address) -> dict[str, str] | None:
     """The values of a source that names none, for a route taking some: the route's path
-    ends as the page's does (ccst.jlu.edu.cn/xwzx/zsjy.htm for ``/ccst/xwzx/:category``)."""
+    ends as the page's does (ccst.jlu.edu.cn/xwzx/zsjy.htm for ``/ccst/xwzx/:category``), its
+    query's one value first (music.163.com/playlist?id=3778678 for ``/music/playlist/:id``)."""
+    for queried in query_as_path(address):
+        if values := _tail_values(key, queried):
+            return values
+    return _tail_values(key, address)
+
+
+def _tail_values(key: str, address: Address) -> dict[str, str] | None:
     segments = [s for s in key.split("/") if s]
     tail = segments[-len(address.segments) :] if address.segments else []
     if not tail or len(tail) != len(address.segments):

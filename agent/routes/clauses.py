@@ -1,7 +1,8 @@
 """Names an English question puts in a subject's place without a marker: after a question's
 auxiliary ("What did elonmusk post"), before a kind of account ("the golang organization"),
 before the artifacts a name publishes ("fabric-api versions"), as the subject of a clause after
-"when" ("when shroud goes live"). Read by ``agent.routes.entities``.
+"when" ("when shroud goes live"), after "following" ("who started following antfu"). Read by
+``agent.routes.entities``.
 """
 
 import re
@@ -28,6 +29,8 @@ WHOLE_WORDS = frozenset(
 # A kind of thing right after "the X" names X ("the golang organization"), and so it does after
 # a preposition or first ("events in mastodon org", "postgres image new tags").
 KIND_LEADS = frozenset(("", *str.split("the in of for from by on at")))
+# Verbs whose object is someone on a platform ("who started following sindresorhus")
+FOLLOWING = frozenset(str.split("following follows followed"))
 SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
 SLUG_KINDS = EN_KIND_NOUNS | {"tag"}
 
@@ -95,7 +98,9 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
             after in ("has", "have") and i + 2 < len(lows) and lows[i + 2].endswith("ed")
         )
         acting = before in WHOLE_WORDS and does and token.islower()
-        named = asked or relative or kind or subordinate or contracted or acting
+        # "who started following sindresorhus": whom someone follows is named after the verb
+        followed = before in FOLLOWING and token.islower()
+        named = asked or relative or kind or subordinate or contracted or acting or followed
         if named and _subject_word(token, excluded):
             found.append(token)
     return found

@@ -137,7 +137,11 @@ def tables_owned(
             if len(caption) <= MAX_CAPTION_NAMING and (score := _captioned(n, parameters, caption))
         ]
         owner = owner or (max(captioned)[2] if captioned else None)
-        # a table right under another, no caption of its own, goes on listing that one's
+        defaulted = [n for n in names if default_of(n, parameters.get(n), description) in values]
+        # a table right under another, no caption of its own, goes on listing that one's,
+        # unless it lists another's default (TapTap's sorts, 默认为 `created`, under its boards)
+        if not caption and previous and defaulted and previous not in defaulted:
+            owner = owner or defaulted[0]
         owner = owner or (previous if not caption and previous else None)
         # one captioned by a value's label of a parameter lists the next one's (Kantar's
         # "#### Taiwan" tables list categories of the Taiwan region)
@@ -146,9 +150,7 @@ def tables_owned(
         # it lists (无产者评论's 全部文章)
         owner = owner or (pointing[0] if len(pointing) == 1 else None)
         # or the one whose documented default it lists (热搜榜 realtime: 榜单, 默认为 realtime)
-        owner = owner or next(
-            (n for n in names if default_of(n, parameters.get(n), description) in values), None
-        )
+        owner = owner or next(iter(defaulted), None)
         # or the one parameter whose example is written as the table's values are (bilibili's
         # :tid, 33, for tables of numbers; not :embed, a setting taking any value)
         owner = owner or _shaped_as(names, example, values)

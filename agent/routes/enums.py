@@ -172,6 +172,10 @@ LABEL_PARTS_RE = re.compile(r"\s*[\uff0f\u3001]\s*")
 MISSPELT_MIN = 6  # letters a word has at least to be read misspelt
 
 
+# Two Latin words hyphened that a value writes as one: back-end, e-sports
+HYPHENED_RE = re.compile(r"(?<![\w-])[a-z]+-[a-z]+(?![\w-])")
+
+
 def option_named(
     question: str, choices: list[tuple[str, str]], *, loose: bool, apart: str | None = None
 ) -> str | None:
@@ -197,6 +201,8 @@ def option_named(
     ):
         return value
     question = HOME_PAGE_RE.sub(r"\1page", question)
+    # "back-end" says backend too
+    question = HYPHENED_RE.sub(lambda m: f"{m.group(0)} {m.group(0).replace('-', '')}", question)
     asked = _translated(question)  # 评论 names `comments`, "hot" names 热门
     # the order asked for ("sorted by newest", 按最新排) asks for its word as such
     order = zh_simplified(" ".join(m.group(0) for m in ORDERED_BY_RE.finditer(question)))

@@ -68,9 +68,11 @@ PAREN_VALUE_RE = re.compile(
 HASHTAG_RE = re.compile(rf"(?<![\w&#])#([{CJK}]+)#|(?<![\w&#])#((?=\w*[^\W\d_])[\w][\w\-]*)", re.I)
 REF_RE = re.compile(r"(?<![\w&#])#(\d+)(?!\w)|(?<=[A-Za-z0-9])#(\d+)(?!\w)")
 WHAT_KEY_RE = re.compile(rf"[A-Za-z]{{2,12}}\s+{WHAT_WORDS}\s*[:=]?\s*$", re.I)
-# A number keyed by an id's name outside parentheses: "fid -7", "uid=123", "tid: 555".
+# A number keyed by an id's name outside parentheses: "fid -7", "uid=123", "tid: 555", "the
+# woeid should be 23424975".
 KEYED_ID_RE = re.compile(
-    r"\b((?:(?:app|user|room|post|group|forum|topic|channel)\s+)?[a-z]{0,4}id)\s*(?:[:=]\s*|\s+)"
+    r"\b((?:(?:app|user|room|post|group|forum|topic|channel)\s+)?[a-z]{0,4}id)"
+    r"\s*(?:[:=]\s*|\s+(?:(?:is|should\s+be)\s+)?)"
     r"(-?\d+)\b",
     re.I,
 )
@@ -129,9 +131,10 @@ ID_RE = re.compile(
 LETTERS_RE = re.compile(rf"{NOT_LATIN_BEFORE}([A-Za-z0-9]{{8,40}}){NOT_LATIN_AFTER}", re.ASCII)
 # Where a token turns from small letters to capitals or digits and back
 TURN_RE = re.compile(r"[a-z](?=[A-Z0-9])|[A-Z](?=[a-z0-9])|[0-9](?=[A-Za-z])")
-# A domain said alone, perhaps with a trailing "/" ("https://nekoya.booth.pm/")
+# A domain said alone, perhaps with a trailing "/" ("https://nekoya.booth.pm/"); not a
+# script's name (Vue.js, Three.ts: no such top-level domain)
 DOMAIN_RE = re.compile(
-    rf"{NOT_LATIN_BEFORE}((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}})"
+    rf"{NOT_LATIN_BEFORE}((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{{2,12}})(?<!\.js)(?<!\.ts)"
     rf"(?![{LATIN}_\-@]|\.[{LATIN}]|/[\w%~.\-])",
     re.I | re.ASCII,
 )

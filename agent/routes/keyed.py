@@ -2,12 +2,15 @@
 豆瓣's recommended lists), whose keys a table documents: each key, what it does, the values it
 accepts and its default. The question asks for a key's value when it turns a switch from its
 default ("skip the forwarded messages": ``includeFwd=0``; "只看主题帖": ``only_thread=1``) or
-says a number of a key accepting a range ("评分8分以上": ``score=8``); the parameter is written
-as their query, in the table's order."""
+says a number of a key accepting a range ("评分8分以上": ``score=8``) or marks a name of the
+kind a key accepting any name is of ("只在显卡吧里搜": ``kw=显卡``); the parameter is written as
+their query, in the table's order."""
 
 import re
 from typing import NamedTuple
 
+from agent.routes.marked import marked_before
+from agent.routes.markers import ZH_BEFORE_MARKERS
 from agent.routes.slots import Slot
 from agent.routes.switches import SwitchSaid, switch_named
 from agent.routes.tables import table_cells
@@ -23,6 +26,8 @@ SWITCH_ACCEPTS_RE = re.compile(r"(?:0\s*/\s*1|true\s*/\s*false)(?:\s*/\s*true\s*
 # A switch of which items a feed keeps, by what its description starts with (not how they are
 # shown: "Show media tags in the title")
 ITEMS_SWITCH_RE = re.compile(r"include|exclude|only|只看|只|仅|包含|是否包含", re.I)
+# What a key accepting any name says it accepts: 任意名称, "any name"
+ANY_NAME_RE = re.compile(r"任意|any\b", re.I)
 # A range of whole numbers accepted: 0-10
 RANGE_RE = re.compile(r"(\d+)\s*[-~\u2013]\s*(\d+)$")
 # Words of what a ranged key does that say no thing of it: 筛选评分 filters by 评分
@@ -89,11 +94,23 @@ def number_asked(row: KeyRow, question: str) -> str | None:
     return None
 
 
+def name_asked(row: KeyRow, text: str) -> str | None:
+    """The name the question marks with the kind a key accepting any name is of ("在名为 kw
+    的贴吧中搜索", any name: 显卡 of "只在显卡吧里搜"), its platform's names blanked in
+    ``text``; None when it marks none."""
+    if not ANY_NAME_RE.match(row.accepts):
+        return None
+    kinds = tuple(m for m in ZH_BEFORE_MARKERS if m in row.does)
+    named = marked_before(text, set(), kinds) if kinds else []
+    return named[0] if named else None
+
+
 def keyed_query_fill(
-    slots: list[Slot], description: str, question: str, values: dict, sources: dict
+    slots: list[Slot], description: str, question: str, values: dict, sources: dict, text: str
 ) -> None:
     """An optional parameter taking a query of keys that a table lists (in its own description
-    or the route's) is written as the keys the question asks a value of."""
+    or the route's) is written as the keys the question asks a value of (``text``: the question
+    with its platform's names blanked)."""
     said = SwitchSaid.of(question)
     for slot in slots:
         if slot.name in values or not slot.optional or slot.subject:
@@ -101,6 +118,9 @@ def keyed_query_fill(
         chosen = []
         for row in key_rows(slot.description) or key_rows(description):
             value = switch_asked(row, said) or number_asked(row, question)
+            # a name another parameter takes already is not said again ("原神吧": the forum)
+            if value is None and (name := name_asked(row, text)) not in values.values():
+                value = name
             if value is not None and value != row.default:
                 chosen.append(f"{row.key}={value}")
         if chosen:

@@ -15,7 +15,9 @@ EN_PHRASE_MARKERS = (
     *("mentioning", "mention", "mentions", "regarding", "concerning"),
 )
 # What a search is called before what it looks for ("the search term neutrino"): no part of it.
-SEARCH_NOUNS = frozenset(str.split("term terms keyword keywords query queries phrase string"))
+SEARCH_NOUNS = frozenset(
+    str.split("term terms keyword keywords query queries phrase string word words")
+)
 TOPIC_LEADS = frozenset(("about", "regarding", "concerning", "mentioning", "mention", "mentions"))
 EN_WORD_MARKERS = frozenset(
     str.split(

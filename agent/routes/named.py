@@ -1,7 +1,8 @@
 """What of a route's name the question says (the route node's offline choice, ``fit``).
 
-- ``name_said``: the words of a route's name the question says, and those it does not (a
-  route that qualifies what was asked reads a narrower feed than the one asked for);
+- ``name_said``: the words of a route's name the question says (in Chinese, an English word
+  the glossary gives), and those it does not (a route that qualifies what was asked reads a
+  narrower feed than the one asked for);
 - ``kind_said``: the kinds of subject (channel, user, repository...) the route takes that the
   question names;
 - ``kind_named``: the values the question calls by a subject parameter's name ("the alpine
@@ -12,13 +13,22 @@ import itertools
 import re
 
 from agent.question import EN_STOP
-from agent.routes.entities import Asked, zh_content
+from agent.routes.entities import Asked
 from agent.routes.forms import CJK_RE
+from agent.routes.marked import zh_content
 from agent.routes.markers import AUTHOR_MARKERS, ZH_AFTER_MARKERS, ZH_BEFORE_MARKERS
 from agent.routes.platform_names import platform_blank
 from agent.routes.slots import Slot, words_of
 from agent.routes.words import GENERIC
-from agent.vocabulary import EN_KIND_NOUNS, INTENTS, LATIN_WORD_RE, ZH_KIND_NOUNS, plural_stem
+from agent.vocabulary import (
+    EN_KIND_NOUNS,
+    FILLER_ZH,
+    INTENTS,
+    LATIN_WORD_RE,
+    ZH_KIND_NOUNS,
+    plural_stem,
+)
+from catalog.search_terms import GLOSSARY
 from fetching.paths import template_parameters
 
 # Kinds of value a route's parameter may be named for: "the alpine tag", "the main branch"
@@ -51,6 +61,7 @@ def name_said(
     asked = question.casefold()
     # "I want to *follow* it" asks for a feed, it names no Following route
     latin = set(LATIN_WORD_RE.findall(asked)) - SUBSCRIBING
+    glossed = _glossed(asked)
     joined = words_joined(asked)
     said = unsaid = 0
     name = platform_blank(route_name, platform_words).casefold()
@@ -62,12 +73,28 @@ def name_said(
             content = "" if word in GENERIC or word in EN_STOP else word
         else:
             content = zh_content(word)
-        said += bool(content) and (content in joined or _word_said(content, latin, asked))
+        said += bool(content) and (
+            content in joined
+            or _word_said(content, latin, asked)
+            or plural_stem(content) in glossed
+        )
         qualifier = "" if word in EN_KIND_NOUNS and word[:4] in taken else _qualifier(word)
         unsaid += bool(qualifier) and not (
-            qualifier in joined or _word_said(qualifier, latin, asked)
+            qualifier in joined
+            or _word_said(qualifier, latin, asked)
+            or plural_stem(qualifier) in glossed
         )
     return said, unsaid
+
+
+def _glossed(asked: str) -> set[str]:
+    """The English of the feed words a question says in Chinese, its filler aside ("通知我" asks
+    for a feed, names no Notifications): 学术 is Scholar, 构建 a Build."""
+    for filler in sorted((f for f in FILLER_ZH if len(f) > 1), key=len, reverse=True):
+        asked = asked.replace(filler, " ")
+    words = {w for zh, english in GLOSSARY.items() if zh in asked for w in english}
+    words |= {w for english, zh in INTENTS.values() if any(c in asked for c in zh) for w in english}
+    return {plural_stem(w) for w in words}
 
 
 def _qualifier(word: str) -> str:

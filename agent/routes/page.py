@@ -24,13 +24,13 @@ from agent.context import RunContext
 from agent.routes.fit import route_intents, route_reading, route_said
 from agent.routes.keyed import keyed_query_fill
 from agent.routes.queries import LINK_QUERY_RE, query_fill, takes_query
-from agent.routes.settings import settings_fill
+from agent.routes.settings import names_region, settings_fill
 from agent.routes.slots import route_slots
 from agent.routes.unsaid import close_gaps
 from catalog.models import Route
 from catalog.search import RouteHit
 from fetching.paths import RoutePathRejected, path_build, template_parameters
-from fetching.radar import RadarHit
+from fetching.radar import RadarHit, route_page_values
 
 
 def page_hits(ctx: RunContext) -> list[RadarHit]:
@@ -78,7 +78,9 @@ def page_path(ctx: RunContext, candidates: list[RouteHit]) -> tuple[str, int] | 
         serving = [h for h in hits if asked & route_intents(routes[h.route_id])]
         if serving:
             hits = serving
-        elif filled := _filled_by_page(hits, [routes[c.route_id] for c in candidates], asked):
+        elif filled := _filled_by_page(
+            hits, [routes[c.route_id] for c in candidates], asked, query
+        ):
             return filled
     rank = {c.route_id: i for i, c in enumerate(candidates)}
 
@@ -159,14 +161,14 @@ def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
     slots = route_slots(route.path, route.parameters, route.description, route.example)
     given = dict(hit.values)
     open_slots = [s for s in slots if s.name not in given]
-    if not any(s.choices or takes_query(s) for s in open_slots):
+    if not any(s.choices or names_region(s) or takes_query(s) for s in open_slots):
         return hit.path
     words, excluded, hosts = route_reading(route)
     asked = ctx.reading.route_subjects(words, excluded, hosts)
     values, sources = dict(given), {}
     query_fill(slots, ctx.rewrite.query, values, sources, hosts)
     settings_fill(slots, ctx.rewrite.query, asked, words, set(excluded), values, sources, hosts)
-    keyed_query_fill(slots, route.description, ctx.rewrite.query, values, sources)
+    keyed_query_fill(slots, route.description, ctx.rewrite.query, values, sources, asked.text)
     # a language at its default is the question's own, not asked for (taptap.cn's zh-CN)
     defaults = {s.name: s.default for s in slots if s.chooses_language}
     named = {
@@ -187,15 +189,18 @@ def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
 
 
 def _filled_by_page(
-    hits: list[RadarHit], candidates: list[Route], asked: frozenset[str]
+    hits: list[RadarHit], candidates: list[Route], asked: frozenset[str], query: str
 ) -> tuple[str, int] | None:
     """The first candidate serving the kind of feed asked for whose parameters the page's values
-    fill by name (a repository page's user and repo fill the repository's releases)."""
-    values = {k: v for hit in hits for k, v in hit.values}
+    fill by name (a repository page's user and repo fill the repository's releases), or that
+    one of its own rules reads the page for (张佳玮's zhihu.com/people page and 文章: its posts)."""
     for route in candidates:
         if not asked & route_intents(route):
             continue
+        values = {k: v for hit in hits for k, v in hit.values}
         names = [(name, optional) for name, _regex, optional in template_parameters(route.path)]
+        if any(not optional and name not in values for name, optional in names):
+            values = {**values, **(route_page_values(route, query) or {})}
         if any(not optional and name not in values for name, optional in names):
             continue
         if not any(name in values for name, _optional in names):

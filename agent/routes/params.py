@@ -24,9 +24,10 @@ from urllib.parse import unquote
 
 from agent.question import EN_STOP
 from agent.routes.dates import date_fill
-from agent.routes.entities import Asked, Entity, marked_after, question_read
+from agent.routes.entities import Asked, Entity, question_read
 from agent.routes.forms import CJK_RE, TICKER_RE
 from agent.routes.keyed import keyed_query_fill
+from agent.routes.marked import marked_after
 from agent.routes.named import kind_named
 from agent.routes.pathed import path_fill
 from agent.routes.places import place_fill
@@ -202,15 +203,17 @@ def _named_before_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[s
     for word in asked.topic if kinds else ():
         if not word.isascii() or word.casefold() in used | EN_KIND_NOUNS:
             continue  # a kind of subject itself is no name ("my favourite streamer ... live")
-        pattern = rf"(?:(\w+)\s+)?(?<![\w-]){re.escape(word)}\s+(?:([a-z]+)\s+)?([a-z]+)"
+        pattern = rf"(?<![\w-]){re.escape(word)}\s+(?:([a-z]+)\s+)?([a-z]+)"
         after = re.search(pattern, asked.text, re.I)
-        if not after or (after.group(1) or "").lower() in UNNAMING:
+        # within two words after one ("my favourite woodworking channel")
+        before = re.findall(r"\w+", asked.text[: after.start()])[-2:] if after else []
+        if not after or any(b.lower() in UNNAMING for b in before):
             continue
-        between, last = (after.group(2) or "").lower(), after.group(3).lower()
+        between, last = (after.group(1) or "").lower(), after.group(2).lower()
         # the kind right after the word, or after one word that is no topic and no stop word
         # (the platform's name: "the mysql docker image")
         if (between or last) in kinds or (
-            last in kinds and after.group(2) not in topics and between not in EN_STOP
+            last in kinds and after.group(1) not in topics and between not in EN_STOP
         ):
             lower = (slot.example or "").islower()
             return word.lower() if lower else word
@@ -297,7 +300,7 @@ def params_fill(
     fit += sum(2 for s in slots if s.subject and sources.get(s.name) == "page")
     keyed_settings(slots, asked, values, sources, used)
     switch_fill(slots, asked.text, values, sources)
-    keyed_query_fill(slots, description, question, values, sources)
+    keyed_query_fill(slots, description, question, values, sources, asked.text)
     unsaid_fill(slots, values, sources, asked.text)
     path = path_build(template, defaults_dropped(slots, values))
     return FilledPath(path=path, params=values, sources=sources, fit=fit)

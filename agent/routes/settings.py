@@ -8,20 +8,24 @@ from itertools import pairwise
 
 from agent.question import EN_STOP
 from agent.regions import REGION_ALIASES, regions_said
+from agent.routes.amounts import amounts_fill
 from agent.routes.concepts import SYNONYMS
-from agent.routes.entities import Asked, marked_after
+from agent.routes.entities import Asked
 from agent.routes.enums import option_named, option_widened, said_within
 from agent.routes.forms import DOMAIN_RE, QUERY_KEY
+from agent.routes.marked import marked_after
 from agent.routes.platform_names import platform_blank
 from agent.routes.queries import takes_query
 from agent.routes.slots import ID_SAID_RE, Slot, shape_of, words_of
 from agent.routes.words import usable
 from agent.vocabulary import NEGATED_RE, RESIDENCE_RE, SEARCHED_RE
 
-# A parameter named for a country or region (by its last word) takes the one the question names.
+# A page address's scheme and host
+HOST_RE = re.compile(r"(?:https?://)?((?:[a-z0-9\-]+\.)+[a-z]{2,12})(?=[/:?])", re.I)
 # At most this many listed values joined for one parameter ("watches and jewellery")
 MAX_JOINED = 4
 TWO_LETTERS_RE = re.compile(r"[A-Za-z]{2}")
+# A parameter named for a country or region (by its last word) takes the one the question names.
 REGION_PARAMS = frozenset(str.split("country region area market store"))
 # The words a site uses for a category ("the business section"), and a value of lower-case
 # words as a category's example writes it (engineering)
@@ -67,6 +71,11 @@ def settings_fill(
     own = {word.casefold() for word in platform_words}  # Reuters' author "reuters" is no ask
     domains = [d for d in DOMAIN_RE.findall(question) if own & set(d.casefold().split("."))]
     question = platform_blank(question, [*hosts, *domains])
+    # nor the host of a page's address (www.taptap.cn/app/168332 says no zh_CN)
+    question = HOST_RE.sub(
+        lambda m: " " * len(m.group(0)) if own & set(m.group(1).casefold().split(".")) else m[0],
+        question,
+    )
     apart = platform_blank(question, platform_words)
     only_as_name = said_within(question, apart)
     told = SEARCHED_RE.sub("搜索", RESIDENCE_RE.sub(" ", question))  # 搜一下 names 搜索文章
@@ -88,8 +97,7 @@ def settings_fill(
         loose = not slot.optional
         # where the asker lives ("I live in Singapore and read 8world") asks for no section,
         # though it may say their store's region
-        regional = set(words_of(slot.name)[-1:]) & REGION_PARAMS
-        said = question if regional else told
+        said = question if names_region(slot) else told
         value = option_named(said, others, loose=loose, apart=apart) if others != choices else None
         if value := value or option_named(said, choices, loose=loose, apart=apart):
             # a value the question names that narrows this one: 最多觀看 (hot) of 本週 (hot/week)
@@ -102,6 +110,7 @@ def settings_fill(
     _region_fill(slots, question, values, sources)
     _language_fill(slots, question, values, sources)
     _settings_said(slots, asked, values, sources, excluded)
+    amounts_fill(slots, question, values, sources)
     _spread(slots, asked, values, sources)
     _quoted_fill(slots, asked, values, sources)
 
@@ -229,14 +238,18 @@ def _parent_fill(slots: list[Slot], values: dict, sources: dict) -> None:
             del values[lower.name], sources[lower.name]
 
 
+def names_region(slot: Slot) -> bool:
+    """The parameter is named for a country or region (by its last word: ``:country``)."""
+    return bool(set(words_of(slot.name)[-1:]) & REGION_PARAMS)
+
+
 def _region_fill(slots: list[Slot], question: str, values: dict, sources: dict) -> None:
     """A country or region the question names ("the US store", 国区, 日服) fills a parameter
     named for one: a listed value that is its code, else its code in the example's case."""
     said = sorted(regions_said(question))
     codes = [c for code in said for c in (code, *REGION_ALIASES.get(code, ()))]
     for slot in slots:
-        last = words_of(slot.name)[-1:]
-        if not codes or slot.name in values or not last or last[0] not in REGION_PARAMS:
+        if not codes or slot.name in values or not names_region(slot):
             continue
         example = slot.example or slot.default or ""
         if slot.choices:
@@ -292,11 +305,11 @@ def _language_fill(slots: list[Slot], question: str, values: dict, sources: dict
 
 def _written_as(slot: Slot, code: str) -> str | None:
     """A language's code as the parameter writes it: the one listed value that is it (``vi``
-    labelled Tiếng Việt; not one of ``zh-Hans`` and ``zh-Hant``), else in two letters or three
-    as its example or default does."""
+    labelled Tiếng Việt, ``en_US``; not one of ``zh-Hans`` and ``zh-Hant``), else in two
+    letters or three as its example or default does."""
     if slot.choices:
         codes = (code, THREE_LETTER.get(code, code))
-        listed = {v for _label, v in slot.choices if v.casefold().split("-")[0] in codes}
+        listed = {v for _label, v in slot.choices if re.split("[-_]", v.casefold())[0] in codes}
         return listed.pop() if len(listed) == 1 else None
     form = _code_form(slot.example or slot.default or "")
     return THREE_LETTER.get(code) if form == "three" else code if form == "two" else None

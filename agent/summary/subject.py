@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from agent.question import CJK_RE, EN_STOP, WORD_RE
-from agent.routes.entities import marked_after
 from agent.routes.fit import template_intents, template_literals
 from agent.routes.forms import DURATION_RE, POSSESSIVE_RE, ZH_SPAN_WORD_RE, address_host
+from agent.routes.marked import marked_after
 from agent.routes.markers import EN_PHRASE_MARKERS, ZH_TOPIC_MARKERS
 from agent.routes.platform_names import platform_blank
 from agent.routes.slots import route_slots

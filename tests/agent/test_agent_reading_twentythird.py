@@ -73,7 +73,8 @@ def test_a_tables_switch_of_which_items_are_kept_is_turned_from_its_default():
     values, sources = {}, {}
     slots = [_extra(KEY_TABLE)]
 
-    keyed_query_fill(slots, "", "the channel, but skip the forwarded messages", values, sources)
+    question = "the channel, but skip the forwarded messages"
+    keyed_query_fill(slots, "", question, values, sources, question)
 
     assert values == {"routeParams": "includeFwd=0"}
     assert sources == {"routeParams": "option"}
@@ -90,7 +91,7 @@ def test_a_tables_switch_of_which_items_are_kept_is_turned_from_its_default():
 def test_a_switch_said_as_its_default_or_of_how_items_show_is_left_out(question):
     values: dict = {}
 
-    keyed_query_fill([_extra(KEY_TABLE)], "", question, values, {})
+    keyed_query_fill([_extra(KEY_TABLE)], "", question, values, {}, question)
 
     assert values == {}
 
@@ -132,7 +133,7 @@ def test_a_number_out_of_a_keys_range_is_not_its_value():
     )
     values: dict = {}
 
-    keyed_query_fill([_extra("额外参数")], table, "评分 80 以上", values, {})
+    keyed_query_fill([_extra("额外参数")], table, "评分 80 以上", values, {}, "评分 80 以上")
 
     assert values == {}
 
