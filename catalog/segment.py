@@ -135,13 +135,12 @@ def zh_leads_as_function(run: str) -> bool:
     return first is not None and (first.flag in FUNCTION_FLAGS or first.flag.startswith("r"))
 
 
-def zh_function_less(run: str) -> str:
-    """A Chinese run without the verbs, pronouns, adverbs and prepositions that lead it (只在
-    显卡: 显卡; 帮我在原神: 原神)."""
+def zh_placed_less(run: str) -> str:
+    """A Chinese run without what leads it up to a preposition (只在显卡: 显卡; 帮我在原神:
+    原神); one with none is whole (具身智能, whose 具身 is tagged a verb)."""
     words = list(segmenter().cut(run, HMM=True)) if CJK_ONLY_RE.search(run) else []
-    while len(words) > 1 and (words[0].flag in FUNCTION_FLAGS or words[0].flag.startswith("r")):
-        run = run[len(words.pop(0).word) :]
-    return run
+    at = max((i for i, w in enumerate(words[:-1]) if w.flag == "p"), default=-1)
+    return "".join(w.word for w in words[at + 1 :]) if at >= 0 else run
 
 
 def zh_ends_as_function(run: str) -> bool:

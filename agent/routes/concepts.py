@@ -9,10 +9,11 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("最热", "热门", "最火", "热榜", "hot", "hottest", "popular"),
     ("最新", "latest", "new", "newest"),
     ("重要", "important"),
+    ("即时", "实时", "breaking"),
     # "answers newest first": sorted by when each was created (said so, not "newest" alone)
     ("newest first", "latest first", "按时间", "发布时间", "created"),
     # the most recent first, of a site listing "recent" beside "trending"
-    ("most recent", "by newest", "by latest", "recent"),
+    ("最新", "most recent", "by newest", "by latest", "recent"),
     ("推荐", "recommend", "recommended"),
     ("精选", "featured"),
     ("精华", "digest", "essence"),

@@ -90,23 +90,58 @@ def _grams(text: str) -> set[str]:
 
 def said_translated(question: str, name: str) -> bool:
     """Every word of ``name`` (a route's name) is said by the question in either language:
-    临时展览 says "Temporary Exhibitions"."""
+    临时展览 says "Temporary Exhibitions"; 即时新闻, written as one word, "breaking news"."""
     grams = _grams(name)
-    return bool(grams) and grams <= _translated(question)
+    if not grams:
+        return False
+    if grams <= _translated(question):
+        return True
+    # a Chinese run said concept by concept, each one covering its characters
+    words = _concept_words(question)
+    runs = re.findall(r"[^\sa-z0-9\W]+", zh_simplified(name.lower()))
+    latin = {g for g in grams if g.isascii()}
+    return bool(runs) and latin <= _translated(question) and all(_covered(r, words) for r in runs)
+
+
+def _covered(run: str, words: frozenset[str]) -> bool:
+    """Every character of ``run`` is part of one of ``words`` found in it."""
+    covered = [False] * len(run)
+    for word in words:
+        for match in re.finditer(re.escape(word), run):
+            covered[match.start() : match.end()] = [True] * len(word)
+    return all(covered)
+
+
+def _named_rows(question: str) -> list[tuple[str, ...]]:
+    """The concepts the question names, by a word of either language."""
+    said = _grams(question)
+    low = zh_simplified(question.lower())
+    # a word compared stemmed, as the question's are: "automotive" is automotiv; said by the
+    # question, not by another concept's words (中文's zh and cn are no zh-cn)
+    return [
+        words
+        for words in SYNONYMS
+        if any(w in low if not w.isascii() or " " in w else _grams(w) <= said for w in words)
+    ]
+
+
+@functools.lru_cache(maxsize=256)
+def _concept_words(question: str) -> frozenset[str]:
+    """The Chinese words of the concepts the question names, and its own Chinese runs."""
+    low = zh_simplified(question.lower())
+    own = re.findall(r"[^\sa-z0-9\W]+", low)
+    return frozenset(
+        [*own, *(w for words in _named_rows(question) for w in words if not w.isascii())]
+    )
 
 
 @functools.lru_cache(maxsize=256)
 def _translated(question: str) -> frozenset[str]:
     """The question's grams, plus the other-language words of each concept it names."""
-    said = _grams(question)
-    grams = set(said)
-    low = zh_simplified(question.lower())
-    for words in SYNONYMS:
-        # a word compared stemmed, as the question's are: "automotive" is automotiv; said by
-        # the question, not by another concept's words (中文's zh and cn are no zh-cn)
-        if any(w in low if not w.isascii() or " " in w else _grams(w) <= said for w in words):
-            for word in words:
-                grams |= _grams(word)
+    grams = set(_grams(question))
+    for words in _named_rows(question):
+        for word in words:
+            grams |= _grams(word)
     return frozenset(grams)
 
 

@@ -305,13 +305,13 @@ def said_whole(query: str, route: Route, path: FilledPath) -> int:
     name = _name_words(route)
     apart = platform_blank(query, platform_words(route.platform))  # 关键评论网 says no 评论
     length = len("".join(name)) if name and _words_said(apart, name) else 0
-    # said only in the other language (临时展览: "Temporary Exhibitions"), it weighs least
-    length = length or int(bool(name) and said_translated(apart, " ".join(name)))
     # a word of its own path said names it as its name does (Zaobao's "realtime section":
     # ``/zaobao/realtime``, over a route listing ``realtime`` among its values)
     own = {w.casefold() for name in platform_words(route.platform) for w in name.split()}
     wanted = NEGATED_RE.sub(" ", query)  # "not the chinese edition" names no /chinese
     length = length or sum(len(w) for w in _path_words_said(wanted, route) - own)
+    # said only in the other language (临时展览: "Temporary Exhibitions"), it weighs least
+    length = length or int(bool(name) and said_translated(apart, " ".join(name)))
     chosen = [k for k, source in path.sources.items() if source == "option"]
     if chosen:
         slots = route_slots(route.path, route.parameters, route.description, route.example)
@@ -331,6 +331,7 @@ def values_written(query: str, path: FilledPath) -> int:
     return sum(
         source == "option"
         and len(value := path.params.get(name, "")) >= 3
+        and LATIN_LETTER_RE.search(value) is not None  # a number (7.5) is no word written
         and re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", query, re.I | re.ASCII) is not None
         for name, source in path.sources.items()
     )

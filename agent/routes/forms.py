@@ -76,6 +76,8 @@ KEYED_ID_RE = re.compile(
     r"(-?\d+)\b",
     re.I,
 )
+# A video's part by its number: 第2P (keyed "p", as a ``:pid`` is)
+PART_RE = re.compile(r"第\s*(\d{1,4})\s*[Pp](?![A-Za-z])")
 # Digits in hyphenated groups (an ORCID 0000-0001-5109-3700, a date 2025-10-01): one value.
 DASHED_RE = re.compile(r"(?<![\w\-])(\d{2,}(?:-[\dX]{2,})+)(?![\w\-])")
 # A Maven (Gradle) coordinate, group:artifact, the group dotted: a pair as owner/name is.
@@ -190,6 +192,7 @@ def forms_read(text: str) -> tuple[str, list[Formed]]:
     text = BARE_URL_RE.sub(lambda m: _address_value(m, found), text)
     text = PAREN_VALUE_RE.sub(lambda m: _paren_value(m, found), text)
     text = KEYED_ID_RE.sub(lambda m: _keyed_id(m, found), text)
+    text = PART_RE.sub(lambda m: _part(m, found), text)
     text = SAID_VALUE_RE.sub(lambda m: _said_value(m, found), text)
     text = POSSESSED_SLUG_RE.sub(lambda m: _possessed_slug(m, found), text)
     for pattern, kind in (
@@ -278,6 +281,11 @@ def _keyed_id(match: re.Match[str], found: list[Formed]) -> str:
     query = match.start() > 0 and match.string[match.start() - 1] in "?&"
     found.append(Formed("number", match.group(2), QUERY_KEY + key if query else key))
     return match.group(0)[: match.start(2) - match.start(0)] + " " * len(match.group(2))
+
+
+def _part(match: re.Match[str], found: list[Formed]) -> str:
+    found.append(Formed("number", match.group(1), "p"))
+    return " " * len(match.group(0))
 
 
 def _kind_of(value: str) -> str:

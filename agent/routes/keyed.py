@@ -9,11 +9,13 @@ their query, in the table's order."""
 import re
 from typing import NamedTuple
 
+from agent.routes.amounts import MINIMUM_SAID_RE
 from agent.routes.marked import marked_before
 from agent.routes.markers import ZH_BEFORE_MARKERS
+from agent.routes.queries import takes_query
 from agent.routes.slots import Slot
 from agent.routes.switches import SwitchSaid, switch_named
-from agent.routes.tables import table_cells
+from agent.routes.tables import table_rows
 
 # A table of a query's keys, by its headers: the key, what it does, what it accepts, its default
 KEY_HEADERS = frozenset(("key", "parameter", "键", "参数", "额外参数"))
@@ -26,10 +28,14 @@ SWITCH_ACCEPTS_RE = re.compile(r"(?:0\s*/\s*1|true\s*/\s*false)(?:\s*/\s*true\s*
 # A switch of which items a feed keeps, by what its description starts with (not how they are
 # shown: "Show media tags in the title")
 ITEMS_SWITCH_RE = re.compile(r"include|exclude|only|只看|只|仅|包含|是否包含", re.I)
+# A parameter's description that says it takes extra keys
+EXTRA_RE = re.compile(r"额外参数|extra param", re.I)
 # What a key accepting any name says it accepts: 任意名称, "any name"
 ANY_NAME_RE = re.compile(r"任意|any\b", re.I)
 # A range of whole numbers accepted: 0-10
-RANGE_RE = re.compile(r"(\d+)\s*[-~\u2013]\s*(\d+)$")
+RANGE_RE = re.compile(r"(\d+(?:\.\d+)?)\s*[-~\u2013]\s*(\d+(?:\.\d+)?)$")
+# What a ranged key does that is a rating: the least one said ("8分以上") is its value
+RATING_RE = re.compile(r"评分|分数|score|rating", re.I)
 # Words of what a ranged key does that say no thing of it: 筛选评分 filters by 评分
 FRAME_ZH_RE = re.compile(r"筛选|过滤|最低|最小|最高|最大|设置|指定")
 CJK_RUN_RE = re.compile(r"[\u4e00-\u9fff]{2,}")
@@ -43,25 +49,28 @@ class KeyRow(NamedTuple):
 
 
 def key_rows(text: str) -> list[KeyRow]:
-    """The rows of the table of a query's keys in ``text``; none when it has no such table."""
-    rows = [[cell.strip(" `") for cell in row] for row in table_cells(text)]
-    header = [cell.casefold() for cell in rows[0]] if rows else []
-    at = [
-        next((i for i, c in enumerate(header) if c in KEY_HEADERS), -1),
-        next((i for i, c in enumerate(header) if c in SAID_HEADERS), -1),
-        next((i for i, c in enumerate(header) if c.startswith(ACCEPT_HEADERS)), -1),
-        next((i for i, c in enumerate(header) if c.startswith(DEFAULT_HEADERS)), -1),
-    ]
-    if -1 in at:
-        return []
-    found = []
-    for row in rows[1:]:
-        if len(row) > max(at):
-            key, does, accepts, default = (row[i] for i in at)
-            key = key.replace("\\_", "_")
-            if KEY_RE.fullmatch(key):
-                found.append(KeyRow(key, does, accepts, default.casefold()))
-    return found
+    """The rows of the table of a query's keys in ``text`` (of its tables, the first whose
+    headers say key, meaning, accepted values and default); none when it has no such table."""
+    for block in table_rows(text):
+        rows = [[cell.strip(" `") for cell in row] for row in block]
+        header = [cell.casefold() for cell in rows[0]]
+        at = [
+            next((i for i, c in enumerate(header) if c in KEY_HEADERS), -1),
+            next((i for i, c in enumerate(header) if c in SAID_HEADERS), -1),
+            next((i for i, c in enumerate(header) if c.startswith(ACCEPT_HEADERS)), -1),
+            next((i for i, c in enumerate(header) if c.startswith(DEFAULT_HEADERS)), -1),
+        ]
+        if -1 in at:
+            continue
+        found = []
+        for row in rows[1:]:
+            if len(row) > max(at):
+                key, does, accepts, default = (row[i] for i in at)
+                key = key.replace("\\_", "_")
+                if KEY_RE.fullmatch(key):
+                    found.append(KeyRow(key, does, accepts, default.casefold()))
+        return found
+    return []
 
 
 def switch_asked(row: KeyRow, said: SwitchSaid) -> str | None:
@@ -86,12 +95,21 @@ def number_asked(row: KeyRow, question: str) -> str | None:
     accepted = RANGE_RE.match(row.accepts)
     if not accepted:
         return None
+    low, high = float(accepted.group(1)), float(accepted.group(2))
     words = [*CJK_RUN_RE.findall(FRAME_ZH_RE.sub(" ", row.does)), row.key]
-    for word in words:
-        match = re.search(rf"{re.escape(word)}\s*(?:[:=]|在|是|为)?\s*(\d+)", question, re.I)
-        if match and int(accepted.group(1)) <= int(match.group(1)) <= int(accepted.group(2)):
-            return match.group(1)
-    return None
+    said = [
+        match.group(1)
+        for word in words
+        if (
+            match := re.search(
+                rf"{re.escape(word)}\s*(?:[:=]|在|是|为)?\s*(\d+(?:\.\d+)?)", question, re.I
+            )
+        )
+    ]
+    # a rating's least said without its name ("只要8分以上的")
+    if RATING_RE.search(row.does) and (least := MINIMUM_SAID_RE.search(question)):
+        said.append(next(g for g in least.groups() if g))
+    return next((n for n in said if low <= float(n) <= high), None)
 
 
 def name_asked(row: KeyRow, text: str) -> str | None:
@@ -108,15 +126,16 @@ def name_asked(row: KeyRow, text: str) -> str | None:
 def keyed_query_fill(
     slots: list[Slot], description: str, question: str, values: dict, sources: dict, text: str
 ) -> None:
-    """An optional parameter taking a query of keys that a table lists (in its own description
-    or the route's) is written as the keys the question asks a value of (``text``: the question
-    with its platform's names blanked)."""
+    """An optional parameter taking a query of keys that a table lists (in its own description,
+    or in the route's when it takes extra keys) is written as the keys the question asks a
+    value of (``text``: the question with its platform's names blanked)."""
     said = SwitchSaid.of(question)
     for slot in slots:
         if slot.name in values or not slot.optional or slot.subject:
             continue
+        rows = key_rows(slot.description) or (_takes_keys(slot) and key_rows(description))
         chosen = []
-        for row in key_rows(slot.description) or key_rows(description):
+        for row in rows or []:
             value = switch_asked(row, said) or number_asked(row, question)
             # a name another parameter takes already is not said again ("原神吧": the forum)
             if value is None and (name := name_asked(row, text)) not in values.values():
@@ -125,3 +144,11 @@ def keyed_query_fill(
                 chosen.append(f"{row.key}={value}")
         if chosen:
             values[slot.name], sources[slot.name] = "&".join(chosen), "option"
+
+
+def _takes_keys(slot: Slot) -> bool:
+    """The parameter takes extra keys as a query: so its example shows, or its name or
+    description says (``:routeParams``, 额外参数, "extra parameters")."""
+    return (
+        takes_query(slot) or slot.name == "routeParams" or bool(EXTRA_RE.search(slot.description))
+    )

@@ -39,7 +39,7 @@ from agent.vocabulary import (
     PUT_EN,
     intent_word,
 )
-from catalog.segment import zh_ends_as_function, zh_function_less, zh_leads_as_function
+from catalog.segment import zh_ends_as_function, zh_leads_as_function, zh_placed_less
 
 # Where a Chinese word ends: filler of two characters or more, and the particles. Single
 # characters such as 上 or 在 start words too (上海), so they do not cut.
@@ -192,8 +192,8 @@ def marked_after(text: str, markers: Iterable[str], excluded: set[str]) -> list[
 def marked_before(
     text: str, excluded: set[str], markers: tuple[str, ...] = ZH_BEFORE_MARKERS
 ) -> list[str]:
-    """The names said right before one of ``markers`` (原神吧, "可转债 这个话题"), without a
-    verb, pronoun, adverb or preposition that leads them (只在显卡吧: 显卡)."""
+    """The names said right before one of ``markers`` (原神吧, "可转债 这个话题"), without what
+    leads them up to a preposition (只在显卡吧: 显卡)."""
     values = []
     for marker in markers:
         # 吧 before a question mark asks ("有中文版吧?"): no forum
@@ -205,7 +205,7 @@ def marked_before(
             if not runs or not before.endswith(runs[-1]):
                 continue
             run = _latin_tail(runs[-1].strip(".-_"))
-            word = run if run.isascii() else zh_function_less(_zh_last_word(run))
+            word = run if run.isascii() else zh_placed_less(_zh_last_word(run))
             if len(word) > 1 and usable(word, excluded) and not any(f == word for f in FILLER_ZH):
                 values.append(word)
     return values

@@ -137,8 +137,11 @@ def _takes_place(name: str, optional: bool, choices: list) -> bool:
     return not optional and not choices and words_of(name)[-1:] == ["area"]
 
 
-# A parameter's description that says it is switched on or off by true, false, yes or no.
-SWITCH_SAID_RE = re.compile(r"(?<![\w-])(?:true|false)(?![\w-])", re.I)
+# A parameter's description that says it is switched on or off by true, false, yes or no,
+# or by any value at all ("use any values for yes", 任意值为关闭).
+SWITCH_SAID_RE = re.compile(
+    r"(?<![\w-])(?:true|false)(?![\w-])|\bany values? for\b|任意值(?:为|则|开启|关闭)", re.I
+)
 
 
 def route_slots(template: str, parameters: object, description: str, example: str) -> list[Slot]:

@@ -274,14 +274,22 @@ def _all_slugs(cells: list[str]) -> bool:
     return all(SLUG_RE.fullmatch(cell.removeprefix("/")) for cell in cells if cell)
 
 
+def table_rows(text: str) -> list[list[list[str]]]:
+    """Each table in ``text`` as its rows of cells stripped of spaces, rules left out."""
+    blocks: list[list[list[str]]] = [[]]
+    for line in text.splitlines():
+        if not (match := TABLE_ROW_RE.match(line)):
+            if blocks[-1]:
+                blocks.append([])
+        elif not TABLE_RULE_RE.match(line):
+            blocks[-1].append([cell.strip() for cell in match.group(1).split("|")])
+    return [block for block in blocks if block]
+
+
 def table_cells(text: str) -> list[list[str]]:
     """The rows of the tables in ``text`` as their cells stripped of spaces, rules left out
     (a table of a query's keys reads its own headers)."""
-    return [
-        [cell.strip() for cell in match.group(1).split("|")]
-        for line in text.splitlines()
-        if (match := TABLE_ROW_RE.match(line)) and not TABLE_RULE_RE.match(line)
-    ]
+    return [row for block in table_rows(text) for row in block]
 
 
 def query_table_values(text: str) -> list[tuple[str, str]]:

@@ -5,6 +5,7 @@ import pytest
 
 from agent.routes.amounts import amounts_fill
 from agent.routes.entities import question_read
+from agent.routes.enums import said_translated
 from agent.routes.slots import Slot
 from fetching.radar import page_addresses
 from tests.agent.test_agent_route_offline import first_path, route
@@ -254,3 +255,30 @@ def test_a_page_a_less_specific_rule_reads_serves_the_kind_of_feed_asked_for():
     question = "new posts by this zhihu user https://www.zhihu.com/people/diygod"
 
     assert first_path(question) == "/zhihu/posts/people/diygod"
+
+
+def test_a_ranged_rating_key_takes_the_least_said_among_several_tables():
+    assert (
+        first_path("豆瓣热播新剧里的韩剧, 只要评分7.5分以上的")
+        == "/douban/list/tv_korean/score=7.5"
+    )
+
+
+def test_a_key_table_of_the_route_fills_only_the_parameter_taking_extra_keys():
+    assert first_path("豆瓣热播新剧里的韩剧, 只要8分以上的") == "/douban/list/tv_korean/score=8"
+
+
+def test_a_parameter_any_value_switches_on_takes_no_name():
+    question = "list the contributors of vitejs/vite with the fewest commits first"
+
+    assert first_path(question) == "/github/contributors/vitejs/vite"
+
+
+def test_a_videos_part_said_as_its_number_and_p_fills_its_part():
+    assert first_path("BV1xx411c7mD 这个视频第3P的弹幕") == "/bilibili/video/danmaku/BV1xx411c7mD/3"
+
+
+def test_a_chinese_name_written_as_one_word_is_said_concept_by_concept():
+    assert said_translated("Lianhe Zaobao breaking news", "即时新闻")
+    assert not said_translated("Lianhe Zaobao news", "即时新闻")
+    assert first_path("Lianhe Zaobao breaking news, the world section") == "/zaobao/realtime/world"
