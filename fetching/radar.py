@@ -13,7 +13,8 @@ a literal segment must be equal, ``:name`` takes one segment, ``:name?`` may be 
 match on a query string or a fragment (single-page sites) are left out: the path alone does not
 decide them. Of the rules an address matches, those with more literal segments are the more
 specific ones (``/:user/:repo/issues`` over ``/:user/:repo/:type``); every route of the most
-specific level is a hit, for the question's other words to choose among.
+specific level is a hit, for the question's other words to choose among. Pages that only a
+route's description shows are read by ``fetching.radar_described``.
 """
 
 import re
@@ -22,14 +23,14 @@ from urllib.parse import unquote
 from django.db.models import Q
 
 from catalog.models import Platform, Route
-from catalog.search_fields import registrable_domain
 from fetching.paths import (
-    rest_parameters,
     template_parameters,
     template_values,
 )
+from fetching.radar_described import described_hits
 from fetching.radar_match import (
     SCHEME_RE,
+    TRAILING,
     Address,
     RadarHit,
     query_as_path,
@@ -56,20 +57,14 @@ ADDRESS_RE = re.compile(
     r"(?:\?([^#\s]*))?(?:#(\S*))?",
     re.I | re.ASCII,
 )
-TRAILING = ".,;:!'"  # sentence punctuation after an address is not part of it
 MAX_ADDRESSES = 3
 REST_PARAM_RE = re.compile(r":(\w+)\{\.[+*]\}\??")  # a route's :path{.+} takes the rest
-# A page address a route's description shows: "`https://magazinelib.com/?s=new+yorker`"
-DESCRIBED_URL_RE = re.compile(r"https?://[^\s<>`\"'\]|\\]+")
-# A route path a description shows, backticked: "此时路由为 [`/nenu/yjsy/xwdt/xnxw`](...)"
-SHOWN_PATH_RE = re.compile(r"`(/[^`\s]+)`")
 # A parameter documented as read off the page's address: "can be found in the url", 可在 URL 中找到
 URL_DOCUMENTED_RE = re.compile(
     r"\b(?:in|from)\s+(?:the\s+)?(?:page'?s?\s+)?url\b|url\s*中|网址中", re.I
 )
 # The shapes a value may take, narrowest first: a page's segment must take its example's
 VALUE_SHAPES = [re.compile(p) for p in (r"\d+", r"[a-z]+", r"[A-Za-z]+", r"[a-z0-9]+", r"[\w\-]+")]
-DASHED = "__dashed"  # a pattern's group for a value whose "-" stand for the address's "/"
 PAGE_EXTENSION_RE = re.compile(r"\.(?:s?html?|php|aspx?|jsp)$", re.I)
 
 
@@ -142,7 +137,7 @@ def _address_hits(address: Address) -> list[RadarHit]:
     if not hits or (address.query and not any(h.values for h in hits)):
         # a rule that reads nothing of the page's query (list?clmId=...) gives way to a
         # described address that does
-        hits = _described_hits(address) or hits
+        hits = described_hits(address) or hits
     if not hits:  # the last resort: the site above the page's host
         hits = _template_hits(address, _parent_routes(address), literal=True)
     if address.query and not any(h.literals for h in hits) and all(h.values for h in hits):
@@ -362,103 +357,6 @@ def _url_documented_hits(address: Address, site: list[Route]) -> list[RadarHit]:
         ):
             hits.append(hit)
     return hits
-
-
-def _described_hits(address: Address) -> list[RadarHit]:
-    """Without a rule for the page or a route path it matches, the routes whose description
-    shows a page address holding the route's example values: magazinelib's "you get url
-    `https://magazinelib.com/?s=new+yorker`, the query is `new+yorker`" maps any search of the
-    site; webtoons' "list?title_no=894" a series. The example's values are where the page's go."""
-    domain = registrable_domain(address.host)  # yangtzeu.edu.cn, not edu.cn
-    routes = Route.objects.filter(enabled=True, platform__enabled=True).filter(
-        Q(description__icontains=domain) | Q(parameters__icontains=domain)
-    )
-    page = address.host + "".join("/" + s for s in address.segments)
-    page += f"?{address.query}" if address.query else ""
-    hits = []
-    for route in routes.select_related("platform"):
-        for pattern, literals in _described_patterns(route, domain):
-            if matched := re.fullmatch(pattern, page, re.I):
-                values = {
-                    _undashed(k): unquote(v).replace("/", "-") if k != _undashed(k) else unquote(v)
-                    for k, v in matched.groupdict().items()
-                }
-                if hit := route_hit(route, route_key(route), values, literals):
-                    hits.append(hit)
-                    break
-    return hits
-
-
-def _described_patterns(route: Route, domain: str) -> list[tuple[str, int]]:
-    """The page addresses on ``domain`` that a route's description shows, as patterns taking
-    its parameters where the values of its example (or of a route path the description shows:
-    "网址为 `https://yjsy.nenu.edu.cn/xwdt/xnxw.htm` ... 路由为 `/nenu/yjsy/xwdt/xnxw`") stand,
-    with their literal segments. An address that leaves out a required parameter's value, or
-    holds none, maps nothing."""
-    key = route_key(route)
-    tokens = template_parameters(route.path)
-    required = {name for name, _regex, optional in tokens if not optional}
-    rest = rest_parameters(route.path)  # :path{.+}
-    spec = route.parameters if isinstance(route.parameters, dict) else {}
-    text = " ".join([route.description or "", *(str(v) for v in spec.values())])
-    shown = [
-        p for p in SHOWN_PATH_RE.findall(text) if p.startswith(f"/{route.platform.namespace}/")
-    ]
-    patterns = []
-    for example in dict.fromkeys([route.example or "", *shown]):
-        values = template_values(route.path, example)
-        # a one-letter value stands anywhere; a one-digit one only alone (`?cid=1`)
-        values = {k: unquote(v) for k, v in values.items() if len(v) >= 2 or v.isdigit()}
-        for url in dict.fromkeys(DESCRIBED_URL_RE.findall(text)):
-            if key != "/" and (found := _described_pattern(url, domain, values, required, rest)):
-                patterns.append(found)
-    return list(dict.fromkeys(patterns))
-
-
-def _described_pattern(
-    url: str, domain: str, values: dict[str, str], required: set[str], rest: set[str]
-) -> tuple[str, int] | None:
-    """One described page address as a pattern taking the parameters where ``values`` stand
-    in it, with its literal segments; None when it is another site's or holds them wrongly."""
-    page = SCHEME_RE.sub("", url).removeprefix("www.").rstrip(TRAILING + ")").rstrip("/")
-    page = page.replace("/?", "?")  # the site's root searched: as the page's address is
-    if not re.split(r"[/?]", page)[0].casefold().endswith(domain):
-        return None
-    holes = sorted(
-        (m.start(), m.end(), name)
-        for name, value in values.items()
-        for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", page)
-    )
-    if not holes:  # a value that writes the address's "/" as "-" (ngd's xwzx-ywdt-index)
-        holes = sorted(
-            (m.start(), m.end(), name + DASHED)
-            for name, value in values.items()
-            if "-" in value
-            for m in re.finditer(
-                rf"(?<![A-Za-z0-9]){re.escape(value.replace('-', '/'))}(?![A-Za-z0-9])", page
-            )
-        )
-    taken = {_undashed(name) for _start, _end, name in holes}
-    if not taken or not required <= taken or len(taken) < len(holes):
-        return None  # a value twice in the address, or a required one not in it
-    pattern, at = "", 0
-    for start, end, name in holes:
-        # a rest parameter takes segments; a value that is a query (order=sell_desc&s=34) one
-        taken_as = ".+?" if name in rest or name != _undashed(name) else "[^/?&#.]+?"
-        taken_as = "[^/?#]+?" if "=" in values.get(name, "") and name not in rest else taken_as
-        pattern += re.escape(page[at:start]) + f"(?P<{name}>{taken_as})"
-        at = end
-    pattern += re.escape(page[at:]) + "/?"
-    literals = sum(
-        1
-        for s in page.split("?")[0].split("/")[1:]
-        if s and not any(v in s for v in values.values())
-    )
-    return pattern, literals
-
-
-def _undashed(name: str) -> str:
-    return name.removesuffix(DASHED)
 
 
 def _page_less(value: str, example: str) -> str:

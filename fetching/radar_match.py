@@ -9,6 +9,7 @@ from catalog.models import Route
 from fetching.paths import SEGMENT_SAFE, RoutePathRejected, path_confine, route_for_path
 
 SCHEME_RE = re.compile(r"^https?://", re.I)
+TRAILING = ".,;:!'"  # sentence punctuation after an address is not part of it
 PARAM_RE = re.compile(r":(\w+)([?*]?)|\*(\w+)")
 
 
