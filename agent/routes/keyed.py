@@ -32,7 +32,7 @@ ITEMS_SWITCH_RE = re.compile(r"include|exclude|only|只看|只|仅|包含|是否
 EXTRA_RE = re.compile(r"额外参数|extra param", re.I)
 # What a key accepting any name says it accepts: 任意名称, "any name"
 ANY_NAME_RE = re.compile(r"任意|any\b", re.I)
-# A range of whole numbers accepted: 0-10
+# A range of numbers accepted: 0-10, 0.0-10.0
 RANGE_RE = re.compile(r"(\d+(?:\.\d+)?)\s*[-~\u2013]\s*(\d+(?:\.\d+)?)$")
 # What a ranged key does that is a rating: the least one said ("8分以上") is its value
 RATING_RE = re.compile(r"评分|分数|score|rating", re.I)

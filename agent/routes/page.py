@@ -193,11 +193,13 @@ def _filled_by_page(
 ) -> tuple[str, int] | None:
     """The first candidate serving the kind of feed asked for whose parameters the page's values
     fill by name (a repository page's user and repo fill the repository's releases), or that
-    one of its own rules reads the page for (张佳玮's zhihu.com/people page and 文章: its posts)."""
+    one of its own rules reads the page for ("new posts" and a zhihu.com/people page: the
+    user's posts, ``/zhihu/posts/:usertype/:id``)."""
+    page_values = {k: v for hit in hits for k, v in hit.values}
     for route in candidates:
         if not asked & route_intents(route):
             continue
-        values = {k: v for hit in hits for k, v in hit.values}
+        values = page_values
         names = [(name, optional) for name, _regex, optional in template_parameters(route.path)]
         if any(not optional and name not in values for name, optional in names):
             values = {**values, **(route_page_values(route, query) or {})}
