@@ -169,6 +169,8 @@ def _glossary_pairs() -> dict[str, tuple[str, ...]]:
 
 
 GLOSSARY_PAIRS = _glossary_pairs()
+# Chinese glossary words longer than a two-character term: a question's text is searched for them
+LONG_GLOSSARY = tuple(zh for zh in GLOSSARY if len(zh) > 2)
 
 
 def question_terms(question: str) -> dict[str, float]:
@@ -177,7 +179,7 @@ def question_terms(question: str) -> dict[str, float]:
     plain, entities = entities_split(question)
     terms = dict.fromkeys(text_terms(plain, question=True), 1.0)
     # Chinese glossary words longer than a term's two characters are looked for whole (开发者)
-    longer = [zh for zh in GLOSSARY if len(zh) > 2 and zh in plain]
+    longer = [zh for zh in LONG_GLOSSARY if zh in plain]
     for term in [*terms, *longer]:
         for other in GLOSSARY_PAIRS.get(term, ()):
             terms.setdefault(other, GLOSSARY_WEIGHT)

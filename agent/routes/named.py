@@ -9,6 +9,7 @@
   tag"), for parameter filling.
 """
 
+import functools
 import itertools
 import re
 
@@ -87,14 +88,20 @@ def name_said(
     return said, unsaid
 
 
-def _glossed(asked: str) -> set[str]:
+# Chinese filler of two characters or more, longest first: blanked before a feed word is read
+FILLER_ZH_LONGEST = sorted((f for f in FILLER_ZH if len(f) > 1), key=len, reverse=True)
+
+
+@functools.lru_cache(maxsize=256)
+def _glossed(asked: str) -> frozenset[str]:
     """The English of the feed words a question says in Chinese, its filler aside ("通知我" asks
-    for a feed, names no Notifications): 学术 is Scholar, 构建 a Build."""
-    for filler in sorted((f for f in FILLER_ZH if len(f) > 1), key=len, reverse=True):
+    for a feed, names no Notifications): 学术 is Scholar, 构建 a Build. Read once a question,
+    not once for each route's name."""
+    for filler in FILLER_ZH_LONGEST:
         asked = asked.replace(filler, " ")
     words = {w for zh, english in GLOSSARY.items() if zh in asked for w in english}
     words |= {w for english, zh in INTENTS.values() if any(c in asked for c in zh) for w in english}
-    return {plural_stem(w) for w in words}
+    return frozenset(plural_stem(w) for w in words)
 
 
 def _qualifier(word: str) -> str:
