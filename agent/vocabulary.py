@@ -277,6 +277,7 @@ NEGATED_RE = re.compile(
     rf"|(?:(?<!\u662f)\u4e0d\u662f|(?<!\u8981)\u4e0d\u8981|\u4e0d\u9700\u8981|\u65e0\u9700|\u4e0d\u7528"
     rf"|\u4e0d\u542b|\u4e0d\u770b"  # 不是, 不要, 不需要, 无需, 不用, 不含, 不看
     rf"|\u4e0d\u60f3|\u5514\u60f3|\u5514\u8981"  # 不想, and Cantonese 唔想, 唔要
+    rf"|\u4e0d\u6311|\u4e0d\u9650|\u4e0d\u7ba1"  # 不挑, 不限, 不管: none in particular
     rf"|\u9664\u4e86|\u800c\u975e|\u6392\u9664)[^{_BREAK}]{{1,8}}"
     rf"|[^{_BREAK}]{{1,10}}(?:\u4e0d\u7528|\u4e0d\u8981|\u4e0d\u9700\u8981)\u4e86?(?=[{_BREAK}]|$)",
     re.I,

@@ -49,7 +49,7 @@ STARTING_ALIASES: dict[str, list[str]] = {
     "caixin": ["财新"],
     "people": ["人民网", "人民日报"],
     "reuters": ["路透社"],
-    "nytimes": ["纽约时报", "New York Times", "NYT"],
+    "nytimes": ["纽约时报", "纽约时报中文网", "New York Times", "NYT"],
     "bbc": ["BBC中文", "英国广播公司"],
     "arxiv": ["arXiv", "预印本"],
     "nature": ["自然杂志", "Nature journal"],

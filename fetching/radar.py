@@ -109,7 +109,8 @@ def route_page_values(route: Route, text: str) -> dict[str, str] | None:
     a more specific rule of another route reads the page too (zhihu.com/people/:id is a user's
     activities; ``/:usertype/:id`` reads it for their posts); None when no rule of it does."""
     for address in page_addresses(text):
-        if hits := _route_hits(route, address):
+        moved = _moved(address)
+        if hits := _route_hits(route, address) or (moved and _route_hits(route, moved)):
             return dict(hits[0].values)
     return None
 
@@ -131,9 +132,12 @@ def _address_hits(address: Address) -> list[RadarHit]:
             or (respelled and _template_hits(respelled, site))
             or _url_documented_hits(address, site)
             or _template_hits(_section_less(address), site, literal=True)
+            or _template_hits(address, site, literal=True, kind_less=True)
         )
     if not hits and (titled := _title_less(address)):
         hits = _address_hits(titled)
+    if not hits and (moved := _moved(address)):
+        hits = _address_hits(moved)
     if not hits or (address.query and not any(h.values for h in hits)):
         # a rule that reads nothing of the page's query (list?clmId=...) gives way to a
         # described address that does
@@ -187,6 +191,8 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
     return hits
 
 
+# A route path's first word, a kind, before its parameters: /tweet of /tweet/:id/status/:status
+LEADING_KIND_RE = re.compile(r"^/[a-z]+(?=/:)")
 # A segment that runs a kind and its number together: thepaper.cn/user_3346780
 KIND_NUMBER_RE = re.compile(r"([a-z]{2,})_(\d+)", re.I)
 
@@ -208,6 +214,17 @@ def _respelled(address: Address) -> Address | None:
     return Address(address.host, tuple(segments), address.query)
 
 
+def _moved(address: Address) -> Address | None:
+    """The page at its site's new host, when the old one is the name of a platform that has moved
+    (twitter.com/NASA for the platform ``twitter`` at x.com); None otherwise."""
+    name, _dot, rest = address.host.partition(".")
+    platform = Platform.objects.filter(enabled=True, namespace=name).first()
+    host = _site_host(platform.url) if platform and platform.url and "." not in rest else ""
+    if not host or host == address.host or name in host.split("."):
+        return None
+    return Address(host, address.segments, address.query)
+
+
 def _title_less(address: Address) -> Address | None:
     """The page without the title a site writes after its number (hk01.com/zone/2/娛樂 is
     zone 2's page; news/123/some-title is news 123's): None when it writes none."""
@@ -225,19 +242,26 @@ def _section_less(address: Address) -> Address:
     return Address(address.host, address.segments[1:], address.query)
 
 
-def _template_hits(address: Address, site: list[Route], *, literal: bool = False) -> list[RadarHit]:
+def _template_hits(
+    address: Address, site: list[Route], *, literal: bool = False, kind_less: bool = False
+) -> list[RadarHit]:
     """Without a rule for the page, the routes of the site whose own paths it matches: RSSHub
     mirrors many a site's addresses (cnblogs.com/cate/python is ``/cnblogs/cate/:type``; a rest
     parameter takes the page's path, its ``.shtml`` aside when the example writes none). A
-    literal segment of the route's must match, unless the route takes the page's whole path."""
+    literal segment of the route's must match, unless the route takes the page's whole path.
+    ``kind_less``: the route's path below the kind its first word names, which the site does not
+    write (x.com/NASA/status/1790466286127411496 is ``/tweet/:id/status/:status``)."""
     hits = []
     for route in site:
         key = route_key(route)
-        source = address.host + REST_PARAM_RE.sub(r":\1*", key)
+        mirrored = LEADING_KIND_RE.sub("", key) if kind_less else key
+        if kind_less and mirrored == key:
+            continue
+        source = address.host + REST_PARAM_RE.sub(r":\1*", mirrored)
         matched = source_match(source, address)
         # a path of parameters alone (/:language/:domain?) would take any page: a literal
         # segment must match, unless the route takes the page's whole path
-        if not matched or not matched[0] or not (matched[1] or source != address.host + key):
+        if not matched or not matched[0] or not (matched[1] or source != address.host + mirrored):
             continue
         if literal and not matched[1]:  # below a section, only a literal segment matched says
             continue

@@ -17,6 +17,8 @@ from fetching.radar_match import SCHEME_RE, TRAILING, Address, RadarHit, route_h
 DESCRIBED_URL_RE = re.compile(r"https?://[^\s<>`\"'\]|\\]+")
 # A route path a description shows, backticked: "此时路由为 [`/nenu/yjsy/xwdt/xnxw`](...)"
 SHOWN_PATH_RE = re.compile(r"`(/[^`\s]+)`")
+# A page's title before its id in one segment: the "collection-" of collection-7e67004f23f9
+TITLED_RE = re.compile(r"(?<=/)[a-z0-9]+(?:-[a-z0-9]+)*-$", re.I)
 DASHED = "__dashed"  # a pattern's group for a value whose "-" stand for the address's "/"
 
 
@@ -66,16 +68,44 @@ def _described_patterns(route: Route, domain: str) -> list[tuple[str, int]]:
         # a one-letter value stands anywhere; a one-digit one only alone (`?cid=1`)
         values = {k: unquote(v) for k, v in values.items() if len(v) >= 2 or v.isdigit()}
         for url in dict.fromkeys(DESCRIBED_URL_RE.findall(text)):
-            if key != "/" and (found := _described_pattern(url, domain, values, required, rest)):
+            twins = _twins(url, values, required)
+            found = _described_pattern(url, domain, values | twins, required, rest, set(twins))
+            if key != "/" and found:
                 patterns.append(found)
     return list(dict.fromkeys(patterns))
 
 
+def _twins(url: str, values: dict[str, str], required: set[str]) -> dict[str, str]:
+    """The values an address holds in their example's stead, written alike (a list's id after
+    its title: ``collection-7e67004f23f9`` beside the example's ``f2d8d48096a9``), for the
+    required parameters whose example value it does not hold: one such word each, else none."""
+    twins = {}
+    for name in required:
+        value = values.get(name, "")
+        if len(value) < 6 or value in url:
+            continue
+        found = {w for w in re.findall(r"[A-Za-z0-9]+", url) if _form(w) == _form(value)}
+        if len(found) == 1:
+            twins[name] = found.pop()
+    return twins
+
+
+def _form(word: str) -> tuple[int, bool, bool]:
+    """A word's length and whether it holds digits and letters: what an id's form keeps."""
+    return len(word), any(c.isdigit() for c in word), any(c.isalpha() for c in word)
+
+
 def _described_pattern(
-    url: str, domain: str, values: dict[str, str], required: set[str], rest: set[str]
+    url: str,
+    domain: str,
+    values: dict[str, str],
+    required: set[str],
+    rest: set[str],
+    titled: set[str] = frozenset(),
 ) -> tuple[str, int] | None:
     """One described page address as a pattern taking the parameters where ``values`` stand
-    in it, with its literal segments; None when it is another site's or holds them wrongly."""
+    in it, with its literal segments; None when it is another site's or holds them wrongly.
+    A value of ``titled`` may follow any title in its segment (``_twins``)."""
     page = SCHEME_RE.sub("", url).removeprefix("www.").rstrip(TRAILING + ")").rstrip("/")
     page = page.replace("/?", "?")  # the site's root searched: as the page's address is
     if not re.split(r"[/?]", page)[0].casefold().endswith(domain):
@@ -102,7 +132,10 @@ def _described_pattern(
         # a rest parameter takes segments; a value that is a query (order=sell_desc&s=34) one
         taken_as = ".+?" if name in rest or name != _undashed(name) else "[^/?&#.]+?"
         taken_as = "[^/?#]+?" if "=" in values.get(name, "") and name not in rest else taken_as
-        pattern += re.escape(page[at:start]) + f"(?P<{name}>{taken_as})"
+        lead = page[at:start]
+        title = TITLED_RE.search(lead) if name in titled else None  # each page's own
+        lead = re.escape(lead[: title.start()]) + "[^/?#]*-" if title else re.escape(lead)
+        pattern += lead + f"(?P<{name}>{taken_as})"
         at = end
     pattern += re.escape(page[at:]) + "/?"
     literals = sum(

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from agent.question import ZH_NUMBERS
 from agent.routes.concepts import SORT_WORDS, SYNONYMS
 from agent.routes.words import GENERIC
-from agent.vocabulary import FILLER_ZH_SET, NEGATED_RE, ORDERED_BY_RE
+from agent.vocabulary import FILLER_ZH_SET, NEGATED_RE, ORDERED_BY_RE, intent_word
 from catalog.search_terms import word_stem
 from catalog.segment import zh_simplified, zh_words
 
@@ -59,6 +59,10 @@ QUOTED_LABEL_RE = re.compile(
 # The site's home said as one thing: "front page" is no "front".
 CJK_CHAR_RE = re.compile(r"[\u4e00-\u9fff]")
 HOME_PAGE_RE = re.compile(r"\b(front|home)[\s-]+page\b", re.I)
+# An order said around what it sorts ("sort their works by rating"): read as "sorted by rating"
+ORDERED_APART_RE = re.compile(
+    r"\b(?:sort|rank|order)(?:ed|ing)?(?:\s+(?!by\b)\w+){1,4}?\s+by\s+(\w+)", re.I
+)
 
 
 def spans(text: str) -> set[str]:
@@ -170,16 +174,27 @@ def asked_for(word: str, question: str) -> bool:
 def label_said(question: str, choices: list[tuple[str, str]], value: str) -> int:
     """How long a label of ``value`` the question says whole, as such ("F.I.X 字幕侠": 8; 0 for
     "最近上映" against 正在上映, whose words it shares only in part), spaces aside."""
-    said = _grams(TOPIC_FRAME_RE.sub(" ", NEGATED_RE.sub(" ", question)))
+    asked = TOPIC_FRAME_RE.sub(" ", NEGATED_RE.sub(" ", question))
+    said = _grams(asked)
+    labels = [
+        label
+        for label, v in choices
+        if v == value and label.lower() not in PASSING and len(label.strip()) >= 2
+    ]
+    # or said in the other language, as its concept words it ("hong kong stocks": 港股), by no
+    # word for any kind of feed or thing ("announcements" of 通知公告)
+    words = [
+        w
+        for label in labels
+        for row in SYNONYMS
+        if label in row
+        for w in row
+        if w.isascii() and not intent_word(w) and w not in GENERIC
+    ]
     return max(
         (
-            len(label.replace(" ", ""))
-            for label, v in choices
-            if v == value
-            and label.lower() not in PASSING
-            and len(label.strip()) >= 2
-            and (grams := _grams(label))
-            and grams <= said
+            *(len(label.replace(" ", "")) for label in labels if set() < _grams(label) <= said),
+            *(len(w.replace(" ", "")) for w in words if asked_for(w, asked)),
         ),
         default=0,
     )
@@ -224,6 +239,10 @@ def option_named(
     labels said alike, the one said more often in ``apart`` (the question without the names of
     its platform and route: 太平洋科技's 科技新闻 says no 科技) is read."""
     counted = (apart if apart is not None else question).lower()
+    # a word said in passing is asked for as such when another value is turned down ("the
+    # newest stuff, not the hot tab": 最新)
+    refused = _translated(" ".join(m.group(0) for m in NEGATED_RE.finditer(question)))
+    contrasted = any(set() < _grams(t) <= refused for choice in choices for t in choice)
     question = NEGATED_RE.sub(" ", question)  # "not the 3D portraits" asks for none of them
     asked_spans = spans(question)
     for label, value in choices:
@@ -240,7 +259,9 @@ def option_named(
     question = HYPHENED_RE.sub(lambda m: f"{m.group(0)} {m.group(0).replace('-', '')}", question)
     asked = _translated(question)  # 评论 names `comments`, "hot" names 热门
     # the order asked for ("sorted by newest", 按最新排) asks for its word as such
-    order = zh_simplified(" ".join(m.group(0) for m in ORDERED_BY_RE.finditer(question)))
+    orders = [m.group(0) for m in ORDERED_BY_RE.finditer(question)]
+    orders += [f"sorted by {m.group(1)}" for m in ORDERED_APART_RE.finditer(question)]
+    order = zh_simplified(" ".join(orders))
     ordered = _translated(order) | {
         g for row in SORT_WORDS if row[0] in order for word in row[1:] for g in _grams(word)
     }
@@ -284,6 +305,7 @@ def option_named(
                 (text.isascii() and asked_for(text, question))
                 or _quoted(text, question)
                 or bool(grams & ordered)
+                or (contrasted and _asked_translated(text, question))
             )
             if passing and not loose and not asked_as_such:
                 continue
@@ -315,6 +337,12 @@ def option_named(
     return (
         _spread_label(question, choices) or _misspelt(question, choices) or _lone(question, choices)
     )
+
+
+def _asked_translated(label: str, question: str) -> bool:
+    """A Latin word of ``label``'s concept is asked for as such (最新: "the newest stuff")."""
+    rows = (row for row in SYNONYMS if label in row)
+    return any(w.isascii() and asked_for(w, question) for row in rows for w in row)
 
 
 def _shared_grams(choices: list[tuple[str, str]]) -> set[str]:

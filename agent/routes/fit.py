@@ -19,6 +19,7 @@ from agent.routes.forms import QUOTED_RE, address_host
 from agent.routes.named import NAME_WORD_RE, name_said, words_joined
 from agent.routes.params import FilledPath, params_fill
 from agent.routes.platform_names import platform_blank
+from agent.routes.queries import WRITTEN_QUERY_RE
 from agent.routes.slots import PARAM_TOKEN_RE as PARAM_RE
 from agent.routes.slots import pointed_above, route_slots, route_words
 from agent.routes.unsaid import NOT_NAMED
@@ -215,6 +216,24 @@ def intent_said(query: str, route: Route) -> int:
     serves: among a platform's routes, the one for what was asked. The platform's own name
     asks for none (``intents_apart``)."""
     return len(intents_apart(query, intent_blanks(route.platform)) & route_intents(route))
+
+
+def options_intent(query: str, route: Route, path: FilledPath) -> int:
+    """How many languages the question asks for the listed values ``path`` takes serve: NYT's
+    news in "Traditional Chinese" serves 中文 as its Chinese briefing does. A query written out
+    (``hl=en-GB&gl=GB``) asks its own parameter, no language of a feed."""
+    chosen = {k: v for k, v in path.params.items() if path.sources.get(k) == "option"}
+    if not chosen:
+        return 0
+    slots = route_slots(route.path, route.parameters, route.description, route.example)
+    languages = [s for s in slots if s.chooses_language and s.name in chosen]
+    labels = " ".join(
+        [label for s in languages for label, v in s.choices if v == chosen[s.name]]
+        + [chosen[s.name] for s in languages]
+    )
+    unwritten = WRITTEN_QUERY_RE.sub(" ", query)
+    asked = intents_apart(unwritten, intent_blanks(route.platform)) & LANGUAGE_INTENTS
+    return len(asked & asked_intents(labels))
 
 
 @functools.lru_cache(maxsize=1024)  # asked again for each route of a platform

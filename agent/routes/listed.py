@@ -115,8 +115,8 @@ SAID_LIST_RE = re.compile(
 # or a clause of the description that is a list alone: "排序方式, hot或new, 默认为new"
 CLAUSE_LIST_RE = re.compile(
     r"(?:^|(?<=[\uff0c,;\uff1b\u3002:\uff1a]))\s*"
-    r"([a-z0-9_\-]{1,40}(?:\s*(?:\u6216|\u3001|/|\bor\b)\s*[a-z0-9_\-]{1,40})+)"
-    r"\s*(?=$|[\uff0c,;\uff1b\u3002])"
+    r"([a-z0-9_\-]{1,40}(?:\s*(?:\u6216|\u3001|/|\bor\b|\band\b)\s*[a-z0-9_\-]{1,40})+)"
+    r"\s*(?=$|[\uff0c,;\uff1b\u3002]|\s*[(\uff08])"  # (or what it says of them follows)
 )
 # or values each with its label after a space, listed: "live_time 开播时间, online 人气"
 SPACED_PAIR_RE = re.compile(

@@ -3,6 +3,7 @@
 given ("UP 主的最新投稿", "the repo I care about", "by the lab I follow"). The markers are
 ``agent.routes.markers``'; ``agent.routes.entities`` reads a question's subjects with them."""
 
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -45,6 +46,9 @@ from catalog.segment import zh_ends_as_function, zh_leads_as_function, zh_placed
 # characters such as 上 or 在 start words too (上海), so they do not cut.
 ZH_CUT = [w for w in FILLER_ZH if len(w) > 1] + ["的", "了", "吗", "呢", "吧", "啥"]
 GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
+# Where a clause ends: a comma, a semicolon, a question or exclamation mark, a full stop
+CLAUSE_END_RE = re.compile(r"[,;!?\uff0c\u3002\uff1b\uff01\uff1f\u3001]|\.(?:\s|$)")
+APPOSED_KINDS = EN_KIND_NOUNS | {"tag", "tags"}  # the name a kind follows: "the alpine tag"
 LATIN_TAIL_RE = re.compile(r"(.*[^\x00-\x7f])([A-Za-z][\w.+#\-]*)")
 
 
@@ -80,10 +84,19 @@ ZH_COPULAS = frozenset({"\u662f", "\u4e3a", "\u70ba"})  # 是, 为, 為 alone
 def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -> str:
     """The word (or, for ``phrase``, up to four words) at ``start``, skipping stop words."""
     words: list[str] = []
-    previous = ""
+    previous, end = "", start
     for match in TOKEN_RE.finditer(text, start):
         token = match.group(0)
         skipped, previous = previous, token.lower()
+        # "articles from Huxiu, the main feed": the marker's clause ends unnamed, unless a name
+        # stands apart with its kind ("the nginx image on Docker Hub, the alpine tag")
+        if (
+            not words
+            and CLAUSE_END_RE.search(text, end, match.start())
+            and not _apposed(text, match.start())
+        ):
+            break
+        end = match.end()
         if CJK_RE.match(token) and not words and token in ZH_COPULAS:
             continue  # "剧集id是 qEzRyY3v": the name follows the copula
         if CJK_RE.match(token):
@@ -136,6 +149,13 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
         if not phrase or len(words) == 4 or text[match.end() : match.end() + 1] in ",.;?!":
             break
     return " ".join(words)
+
+
+def _apposed(text: str, start: int) -> bool:
+    """The words from ``start`` name a kind of subject after its name ("the alpine *tag*")."""
+    words = [w.casefold() for w in WORD_TOKEN_RE.findall(text[start : start + 40])]
+    words = list(itertools.dropwhile(lambda w: w in EN_STOP, words))
+    return len(words) > 1 and words[1] in APPOSED_KINDS
 
 
 def _owned(text: str, start: int) -> bool:

@@ -12,6 +12,7 @@ from agent.routes.fit import (
     feed_named,
     intent_refused,
     intent_said,
+    options_intent,
     own_language,
     path_said,
     path_words_joined,
@@ -62,7 +63,10 @@ def offline_choice(
         filled = quoted
     said = {route.pk: route_said(query, route) for _ns, route, _path, _below in filled}
     region = {route.pk: region_said(query, route) for _ns, route, _path, _below in filled}
-    intent = {route.pk: intent_said(query, route) for _ns, route, _path, _below in filled}
+    intent = {
+        route.pk: intent_said(query, route) or options_intent(query, route, path)
+        for _ns, route, path, _below in filled
+    }
     filled = [
         f for f in filled if not f[3] or said[f[1].pk][0] or intent[f[1].pk] or f[2].names_subject
     ]

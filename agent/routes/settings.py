@@ -20,6 +20,8 @@ from agent.routes.slots import ID_SAID_RE, Slot, shape_of, words_of
 from agent.routes.words import usable
 from agent.vocabulary import NEGATED_RE, RESIDENCE_RE, SEARCHED_RE
 
+# What a parameter's description first names it: 标签 of "标签\uff0c留空为全部", tag of "Tag, ..."
+DESCRIPTION_HEAD_RE = re.compile(r"[^\W\d_]{2,12}(?=\s*[\uff0c,\u3002:\uff1a(\uff08])")
 # A page address's scheme and host
 HOST_RE = re.compile(r"(?:https?://)?((?:[a-z0-9\-]+\.)+[a-z]{2,12})(?=[/:?])", re.I)
 # At most this many listed values joined for one parameter ("watches and jewellery")
@@ -67,7 +69,8 @@ def settings_fill(
 ) -> None:
     """Fill the settings the question names into ``values`` (``sources``: "option"). The
     platform's ``hosts`` name none (vom.mn says no ``mn``), nor another host of its name's
-    (taptap.cn says no ``cn``)."""
+    (taptap.cn says no ``cn``). A parameter the question turns down ("不挑标签", no tag in
+    particular) takes none."""
     own = {word.casefold() for word in platform_words}  # Reuters' author "reuters" is no ask
     domains = [d for d in DOMAIN_RE.findall(question) if own & set(d.casefold().split("."))]
     question = platform_blank(question, [*hosts, *domains])
@@ -78,10 +81,13 @@ def settings_fill(
     )
     apart = platform_blank(question, platform_words)
     only_as_name = said_within(question, apart)
+    refused = " ".join(m.group(0) for m in NEGATED_RE.finditer(question)).casefold()
     told = SEARCHED_RE.sub("搜索", RESIDENCE_RE.sub(" ", question))  # 搜一下 names 搜索文章
     apart = platform_blank(apart, sorted(excluded, key=len, reverse=True))  # and its route's
     # (a query written out whole is read already: Google News's hl, gl and ceid are its keys)
     for slot in (s for s in slots if s.choices and not (s.name in values and takes_query(s))):
+        if _kind_refused(slot, refused):
+            continue
         # nor a label said only inside the platform's name: 中国作家网's journal 《中国作家》,
         # 理想生活实验室's 实验室 TV ("Qiushi Journal (求是) on qstheory.cn" says 求是 apart)
         # and a label says what it does besides the platform's name ("AtCoder Typical
@@ -113,6 +119,15 @@ def settings_fill(
     amounts_fill(slots, question, values, sources)
     _spread(slots, asked, values, sources)
     _quoted_fill(slots, asked, values, sources)
+
+
+def _kind_refused(slot: Slot, refused: str) -> bool:
+    """The question turns down what the parameter is, as its description first names it (标签
+    and "不挑标签")."""
+    head = DESCRIPTION_HEAD_RE.match(slot.description)
+    if not head or not head[0].isascii():
+        return bool(head) and head[0] in refused
+    return re.search(rf"\b{re.escape(head[0].casefold())}s?\b", refused) is not None
 
 
 def _joined(slot: Slot, said: str, choices: list, value: str, loose: bool) -> str:

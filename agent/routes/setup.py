@@ -17,6 +17,7 @@ still.
 - When the question names a subject, the waiting route that reads it plainly (its name asks
   nothing the question does not: Weibo's 博主 for "微博用户 X") fits better than readable
   routes that read a narrower feed of it (the user's bookmarks).
+- The page the question gives decides which waiting route fits, where one's Radar rules read it.
 - A platform the question names whose routes all wait so (``platforms_waiting``: Pixiv, whose
   routes the import leaves disabled) is still the platform asked for, not one the search finds
   in its place; with no route of it readable, its waiting route that fits best is the one named.
@@ -35,6 +36,7 @@ from agent.routes.named import kind_said
 from catalog.models import Platform, Route
 from fetching.models import Outcome
 from fetching.paths import RoutePathRejected
+from fetching.radar import route_page_values
 
 # Routes waiting for staff: left disabled by the import for what the instance may lack, or
 # enabled and refused for a missing configuration.
@@ -69,6 +71,10 @@ def setup_needed(query: str, namespaces: list[str], readable: list[Route]) -> li
         about = [r for r in about if route_said(query, r)[0]]
     if any(_filled(query, r)[0] for r in about):
         return []
+    # the page the question gives, which a waiting route's own rules read (x.com/elonmusk is
+    # the user's timeline), says which
+    if paged := next((r for r in routes if route_page_values(r, query) is not None), None):
+        return [{"source": paged.platform.name, "route": paged.path}]
     if about:  # readable routes about it, none of them fillable from it ("Twitter 用户 X 的推文"
         # fits a single tweet's route, which asks for the tweet): only the waiting route that
         # reads the subject it names plainly beats asking

@@ -49,10 +49,11 @@ _LEFT_OUT_RE = re.compile(
     r"[^,.;!?]{1,40}|(?:去掉|屏蔽|过滤|别看|不显示|不包括|不包含)[^\uff0c\u3002\uff1b\uff01\uff1f]{1,12}"
 )
 # "only the toots that have pictures", 只看带图的 (只要, 只看, 只想看, 仅看, 只): what follows
-# names all that is wanted
+# names all that is wanted; and what "only" follows ("media only pls")
 _ONLY_RE = re.compile(
     r"(?<!not )\b(?:only|just)\b([^.;!?]{1,60})"  # "not only the photos" asks for more
     r"|(?:\u53ea\u8981|\u53ea\u770b|\u53ea\u60f3\u770b|\u4ec5\u770b|\u53ea)([^\u3002\uff1b\uff01\uff1f]{1,14})"
+    r"|\b([a-z]+(?:\s+[a-z]+)?)\s+only\b(?=\s*(?:[,.;!?]|pls\b|please\b|plz\b|$))"
 )
 
 
@@ -108,7 +109,7 @@ class SwitchSaid(NamedTuple):
         text = question.casefold()
         refusals = (*NEGATED_RE.finditer(text), *_LEFT_OUT_RE.finditer(text))
         wanted = _LEFT_OUT_RE.sub(" ", NEGATED_RE.sub(" ", text))
-        only = " ".join(m.group(1) or m.group(2) for m in _ONLY_RE.finditer(wanted))
+        only = " ".join(next(filter(None, m.groups())) for m in _ONLY_RE.finditer(wanted))
         return cls(" ".join(m.group(0) for m in refusals), wanted, only)
 
     def turned(self, words: tuple[str, ...]) -> bool | None:
