@@ -84,8 +84,8 @@ KIND_EN = frozenset(
     hours time times favourite favorite favourites favorites about author authors group groups
     course courses comic comics prefecture
     project projects org organization profile profiles report reports photo photos picture
-    pictures music song songs movie movies book books webtoon webtoons manga novel novels squad
-    squads
+    pictures pic pics media music song songs movie movies book books webtoon webtoons manga
+    novel novels squad squads
     forum forums city cities area areas region regions district districts province
     provinces"""
     )

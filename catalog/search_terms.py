@@ -82,6 +82,7 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "上映": ("theater", "theatre", "cinema"), "票房": ("box",), "北美": ("america",),
     "捷径": ("shortcut",), "快捷指令": ("shortcut",), "维修": ("repair",), "换新": ("exchange",),
     "即时": ("realtime", "breaking", "instant"), "学术": ("scholar", "academic"),
+    "创意工坊": ("workshop",), "调仓": ("rebalance", "rebalancing"),
 }  # fmt: skip
 GLOSSARY_WEIGHT = 0.6
 ENTITY_WEIGHT = 0.1

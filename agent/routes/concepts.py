@@ -13,7 +13,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     # "answers newest first": sorted by when each was created (said so, not "newest" alone)
     ("newest first", "latest first", "按时间", "发布时间", "created"),
     # the most recent first, of a site listing "recent" beside "trending"
-    ("最新", "most recent", "by newest", "by latest", "recent"),
+    ("最新", "most recent", "by newest", "by latest", "newest first", "latest first", "recent"),
     ("推荐", "recommend", "recommended"),
     ("精选", "featured"),
     ("精华", "digest", "essence"),
@@ -104,6 +104,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("论文", "paper", "papers"),
     ("研究", "research"),
     ("报告", "report", "reports"),
+    ("财报", "earnings", "earnings report", "earnings reports", "report", "reports"),
     ("政策", "policy", "policies"),
     ("通知公告", "通知", "公告", "notice", "notices", "announcement", "announcements"),
     ("活动", "event", "events"),
@@ -114,6 +115,9 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("图片", "photo", "photos", "picture"),
     ("评论", "吐槽", "comment", "comments"),
     ("讨论", "discussion", "discussions", "discuss"),
+    ("提交", "submitted", "submission", "submissions", "submit"),
+    ("创意工坊", "workshop"),
+    ("调仓", "rebalance", "rebalancing", "rebalances"),
     ("安卓", "android"),
     ("苹果", "apple"),
     ("微软", "microsoft"),

@@ -42,6 +42,7 @@ from agent.routes.markers import (
     AUTHOR_MARKERS,
     EN_PHRASE_MARKERS,
     EN_WORD_MARKERS,
+    PERSON_BEFORE_MARKERS,
     ZH_AFTER_MARKERS,
     ZH_TOPIC_MARKERS,
 )
@@ -185,6 +186,7 @@ def question_read(
     markers = (*sorted(EN_WORD_MARKERS), *ZH_AFTER_MARKERS)
     marked = marked_before(rest, skip) + marked_after(rest, markers, skip) + owners
     accounts = {*marked_after(rest, AUTHOR_MARKERS, skip), *owners}
+    accounts |= set(marked_before(rest, skip, PERSON_BEFORE_MARKERS))  # "patio11 这个用户"
     found += [
         Entity(v, _kind_of(v), marked=True, role="account" if v in accounts else "") for v in marked
     ]

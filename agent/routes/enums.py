@@ -37,6 +37,9 @@ TIME_ADVERBS |= {"yearly": "year", "annually": "year", "annual": "year"}
 PASSING = frozenset({"all", "latest", "new", "newest", "news", "default", "全部", "最新", "新闻"})
 # Values that are words of the asker's own ("in my language": Malay's `my` is not asked for)
 PRONOUNS_EN = frozenset(str.split("i me my our us your his her its it their"))
+# What the asker does with a feed ("can I follow", "want to track"): no value of one (NetEase's
+# ranking by ``follow``)
+ASKER_VERB_RE = re.compile(r"\b(i|to|we|you|u)\s+(?:follow|subscribe|track)\b", re.I)
 # A passing word after these is said in passing, never asked for ("what's new", "anything new").
 PASSING_AFTER_RE = re.compile(r"\b(?:what'?s|what\s+is|anything|something|all\s+the)\s+$", re.I)
 # Words that take something as well as what else was asked for.
@@ -59,6 +62,10 @@ QUOTED_LABEL_RE = re.compile(
 # The site's home said as one thing: "front page" is no "front".
 CJK_CHAR_RE = re.compile(r"[\u4e00-\u9fff]")
 HOME_PAGE_RE = re.compile(r"\b(front|home)[\s-]+page\b", re.I)
+# What comes first said around what it sorts ("the newest reviews first"): "newest first"
+FIRST_ORDER_RE = re.compile(
+    r"\b(newest|latest|oldest|most\s+recent)(?:\s+\w+){1,2}?\s+first\b", re.I
+)
 # An order said around what it sorts ("sort their works by rating"): read as "sorted by rating"
 ORDERED_APART_RE = re.compile(
     r"\b(?:sort|rank|order)(?:ed|ing)?(?:\s+(?!by\b)\w+){1,4}?\s+by\s+(\w+)", re.I
@@ -254,13 +261,14 @@ def option_named(
         value := option_named(rest, choices, loose=loose, apart=apart)
     ):
         return value
-    question = HOME_PAGE_RE.sub(r"\1page", question)
+    question = HOME_PAGE_RE.sub(r"\1page", ASKER_VERB_RE.sub(r"\1 ", question))
     # "back-end" says backend too
     question = HYPHENED_RE.sub(lambda m: f"{m.group(0)} {m.group(0).replace('-', '')}", question)
     asked = _translated(question)  # 评论 names `comments`, "hot" names 热门
     # the order asked for ("sorted by newest", 按最新排) asks for its word as such
     orders = [m.group(0) for m in ORDERED_BY_RE.finditer(question)]
     orders += [f"sorted by {m.group(1)}" for m in ORDERED_APART_RE.finditer(question)]
+    orders += [f"{m.group(1)} first" for m in FIRST_ORDER_RE.finditer(question)]
     order = zh_simplified(" ".join(orders))
     ordered = _translated(order) | {
         g for row in SORT_WORDS if row[0] in order for word in row[1:] for g in _grams(word)

@@ -69,10 +69,10 @@ HASHTAG_RE = re.compile(rf"(?<![\w&#])#([{CJK}]+)#|(?<![\w&#])#((?=\w*[^\W\d_])[
 REF_RE = re.compile(r"(?<![\w&#])#(\d+)(?!\w)|(?<=[A-Za-z0-9])#(\d+)(?!\w)")
 WHAT_KEY_RE = re.compile(rf"[A-Za-z]{{2,12}}\s+{WHAT_WORDS}\s*[:=]?\s*$", re.I)
 # A number keyed by an id's name outside parentheses: "fid -7", "uid=123", "tid: 555", "the
-# woeid should be 23424975".
+# woeid should be 23424975", "WOEID 是 2459115".
 KEYED_ID_RE = re.compile(
     r"\b((?:(?:app|user|room|post|group|forum|topic|channel)\s+)?[a-z]{0,4}id)"
-    r"\s*(?:[:=]\s*|\s+(?:(?:is|should\s+be)\s+)?)"
+    r"\s*(?:[:=\uff1a]\s*|(?:\u662f|\u4e3a|\u70ba)\s*|\s+(?:(?:is|should\s+be)\s+)?)"
     r"(-?\d+)\b",
     re.I,
 )

@@ -2,6 +2,7 @@
 豆瓣's recommended lists), whose keys a table documents: each key, what it does, the values it
 accepts and its default. The question asks for a key's value when it turns a switch from its
 default ("skip the forwarded messages": ``includeFwd=0``; "只看主题帖": ``only_thread=1``) or
+names a value its description lists by its label ("they recommend": ``curations=0``) or
 says a number of a key accepting a range ("评分8分以上": ``score=8``) or marks a name of the
 kind a key accepting any name is of ("只在显卡吧里搜": ``kw=显卡``); the parameter is written as
 their query, in the table's order."""
@@ -10,6 +11,8 @@ import re
 from typing import NamedTuple
 
 from agent.routes.amounts import MINIMUM_SAID_RE
+from agent.routes.enums import option_named
+from agent.routes.listed import inline_values
 from agent.routes.marked import marked_before
 from agent.routes.markers import ZH_BEFORE_MARKERS
 from agent.routes.queries import takes_query
@@ -112,6 +115,15 @@ def number_asked(row: KeyRow, question: str) -> str | None:
     return next((n for n in said if low <= float(n) <= high), None)
 
 
+def listed_asked(row: KeyRow, question: str) -> str | None:
+    """The value the question names of those a key's description lists with their labels
+    ("`0`: Recommended, `1`: Not Recommended" and "only the games they recommend"); None when
+    it names none."""
+    choices = [(label, v) for label, v in inline_values(row.does) if label != v]
+    value = option_named(question, choices, loose=False) if choices else None
+    return value if value is not None and value in row.accepts else None
+
+
 def name_asked(row: KeyRow, text: str) -> str | None:
     """The name the question marks with the kind a key accepting any name is of ("在名为 kw
     的贴吧中搜索", any name: 显卡 of "只在显卡吧里搜"), its platform's names blanked in
@@ -137,6 +149,7 @@ def keyed_query_fill(
         chosen = []
         for row in rows or []:
             value = switch_asked(row, said) or number_asked(row, question)
+            value = value or listed_asked(row, question)
             # a name another parameter takes already is not said again ("原神吧": the forum)
             if value is None and (name := name_asked(row, text)) not in values.values():
                 value = name

@@ -20,7 +20,9 @@ INLINE_VALUE_RE = re.compile(
     # (up to an "or": "`categories` 分类或 `tags` 标签")
     r"|\s?([\u4e00-\u9fff][^\s\uff0c,\u3002;\uff1b`()\uff08\uff09\u6216\u3001]{0,11})"
     # or a label it is "for" or "as": "`en-hk` for Hong Kong English", "`jp` as Japanese"
-    r"|\s+(?:for|as)\s+([A-Z][A-Za-z ]{1,30}?)(?=\s*(?:[,;.]|$|\s+(?:and|or)\b)))?"
+    r"|\s+(?:for|as)\s+([A-Z][A-Za-z ]{1,30}?)(?=\s*(?:[,;.]|$|\s+(?:and|or)\b))"
+    # or an English label after a colon: "`0`: Recommended, `1`: Not Recommended"
+    r"|\s*:\s*([A-Z][A-Za-z ]{1,30}?)(?=\s*(?:[,;.|]|$)))?"
 )
 # or a quoted label said to be it, before it: "“跟贴榜”对应`follow`"
 LABEL_BEFORE_RE = re.compile(

@@ -46,6 +46,8 @@ from catalog.segment import zh_ends_as_function, zh_leads_as_function, zh_placed
 # characters such as 上 or 在 start words too (上海), so they do not cut.
 ZH_CUT = [w for w in FILLER_ZH if len(w) > 1] + ["的", "了", "吗", "呢", "吧", "啥"]
 GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
+# Particles that lead a verb's object (把仓库, 被): what stands before them names no one
+OBJECT_LEADS = ("\u628a", "\u88ab")  # 把, 被
 # Where a clause ends: a comma, a semicolon, a question or exclamation mark, a full stop
 CLAUSE_END_RE = re.compile(r"[,;!?\uff0c\u3002\uff1b\uff01\uff1f\u3001]|\.(?:\s|$)")
 APPOSED_KINDS = EN_KIND_NOUNS | {"tag", "tags"}  # the name a kind follows: "the alpine tag"
@@ -226,6 +228,8 @@ def marked_before(
                 continue
             run = _latin_tail(runs[-1].strip(".-_"))
             word = run if run.isascii() else zh_placed_less(_zh_last_word(run))
+            if word.endswith(OBJECT_LEADS):  # "想把仓库动态推到群里": what 把 leads is the object
+                continue
             if len(word) > 1 and usable(word, excluded) and not any(f == word for f in FILLER_ZH):
                 values.append(word)
     return values

@@ -53,3 +53,4 @@ AUTHOR_MARKERS = (
 ZH_BEFORE_MARKERS = (
     *("标签", "话题", "频道", "专栏", "仓库", "圈子", "吧", "用户", "博主", "房间", "直播间"),
 )
+PERSON_BEFORE_MARKERS = ("用户", "博主")  # of those, the ones after a person's name

@@ -25,6 +25,7 @@ from agent.vocabulary import (
     EN_KIND_NOUNS,
     FILLER_ZH,
     INTENTS,
+    ITEM_EN,
     LATIN_WORD_RE,
     ZH_KIND_NOUNS,
     plural_stem,
@@ -63,6 +64,7 @@ def name_said(
     # "I want to *follow* it" asks for a feed, it names no Following route
     latin = set(LATIN_WORD_RE.findall(asked)) - SUBSCRIBING
     glossed = _glossed(asked)
+    glossed_zh = _glossed_zh(frozenset(plural_stem(w) for w in latin))
     joined = words_joined(asked)
     said = unsaid = 0
     name = platform_blank(route_name, platform_words).casefold()
@@ -78,6 +80,7 @@ def name_said(
             content in joined
             or _word_said(content, latin, asked)
             or plural_stem(content) in glossed
+            or any(zh in content for zh in glossed_zh)
         )
         qualifier = "" if word in EN_KIND_NOUNS and word[:4] in taken else _qualifier(word)
         unsaid += bool(qualifier) and not (
@@ -102,6 +105,17 @@ def _glossed(asked: str) -> frozenset[str]:
     words = {w for zh, english in GLOSSARY.items() if zh in asked for w in english}
     words |= {w for english, zh in INTENTS.values() if any(c in asked for c in zh) for w in english}
     return frozenset(plural_stem(w) for w in words)
+
+
+@functools.lru_cache(maxsize=256)
+def _glossed_zh(stems: frozenset[str]) -> frozenset[str]:
+    """The Chinese of the feed words a question says in English, words said of any feed
+    (news, updates) aside: "rebalancing" says 调仓 of 组合最新调仓信息."""
+    return frozenset(
+        zh
+        for zh, english in GLOSSARY.items()
+        if any(e in stems and e not in ITEM_EN and e not in GENERIC for e in english)
+    )
 
 
 def _qualifier(word: str) -> str:

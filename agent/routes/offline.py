@@ -5,7 +5,7 @@ What each route says of the question is read by ``agent.routes.fit``."""
 
 import re
 
-from agent.regions import regions_said
+from agent.regions import REGIONS, regions_said
 from agent.routes.fit import (
     HOST_IN_NAME_RE,
     LANGUAGE_INTENTS,
@@ -30,9 +30,10 @@ from agent.routes.forms import CJK_RE
 from agent.routes.named import kind_said
 from agent.routes.params import FilledPath
 from agent.routes.platform_names import platform_blank
-from agent.routes.slots import route_slots
+from agent.routes.settings import REGION_PARAMS
+from agent.routes.slots import route_slots, words_of
 from agent.routes.unsaid import NOT_NAMED
-from agent.vocabulary import EN_KIND_NOUNS
+from agent.vocabulary import EN_KIND_NOUNS, plural_stem
 from catalog.models import Route
 
 
@@ -71,8 +72,9 @@ def offline_choice(
         f for f in filled if not f[3] or said[f[1].pk][0] or intent[f[1].pk] or f[2].names_subject
     ]
     # "iThome Taiwan" with a route reading Taiwan's site: the region is no one's name
-    if any(region[f[1].pk] > 0 for f in filled):
-        filled = [f for f in filled if not f[2].names_subject or not _region_only(f[2])]
+    # (or with a route taking the country asked for: YouTube's charts for "South Korea")
+    if any(region[f[1].pk] > 0 or _region_taken(f[2]) for f in filled):
+        filled = [f for f in filled if not f[2].names_subject or not _region_only(f[2], query)]
     named = [f for f in filled if f[2].names_subject]
     # (or words that suit the search's parameter poorly: "want to see newly disclosed reports")
     if named and all(f[2].searches_only or f[2].fit < 0 for f in named):
@@ -183,6 +185,7 @@ def _names_values(
         [(k, v) for k, v in path.params.items() if path.sources.get(k) == "option"] if path else []
     )
     words |= {w for _k, value in chosen for w in re.split(r"[\W_]+", value.casefold()) if w}
+    words |= {k.casefold() for k, _value in chosen}  # "the Americas markets": market america
     if chosen:  # and its label: 科普教育's tkkt is 太空课堂
         slots = route_slots(route.path, route.parameters, route.description, route.example)
         labels = {(s.name, v): label for s in slots for label, v in s.choices if v != label}
@@ -193,7 +196,7 @@ def _names_values(
     name = name.casefold()
     return bool(values) and all(
         v in words
-        or _unkinded(v) <= words
+        or {plural_stem(w) for w in _unkinded(v)} <= {plural_stem(w) for w in words}
         or any(v in w for w in parts)
         or (CJK_RE.match(v) and len(v) > 1 and v in name)
         for v in values
@@ -204,7 +207,25 @@ def _unkinded(value: str) -> set[str]:
     return {w for w in re.split(r"[\W_]+", value) if w and w not in EN_KIND_NOUNS} or {value}
 
 
-def _region_only(path: FilledPath) -> bool:
-    """Every subject value of ``path`` is a country's or a region's name: Taiwan, 日本."""
+def _region_only(path: FilledPath, query: str) -> bool:
+    """Every subject value of ``path`` is a country's or a region's name (Taiwan, 日本) or a
+    word of one the question says (South of South Korea)."""
+    words = {
+        w.casefold()
+        for code in regions_said(query)
+        for name in REGIONS[code][0]
+        for w in name.split()
+    }
     named = [v for k, v in path.params.items() if path.sources.get(k) not in NOT_NAMED]
-    return bool(named) and all(regions_said(v) and len(v) <= 20 for v in named)
+    return bool(named) and all(
+        (regions_said(v) or v.casefold() in words) and len(v) <= 20 for v in named
+    )
+
+
+def _region_taken(path: FilledPath) -> bool:
+    """``path`` takes a country or a region the question names (a listed value of a parameter
+    named for one: ``country``)."""
+    return any(
+        source == "option" and set(words_of(k)[-1:]) & REGION_PARAMS
+        for k, source in path.sources.items()
+    )

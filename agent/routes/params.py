@@ -28,6 +28,7 @@ from agent.routes.entities import Asked, Entity, question_read
 from agent.routes.forms import CJK_RE, TICKER_RE
 from agent.routes.keyed import keyed_query_fill
 from agent.routes.marked import marked_after
+from agent.routes.markers import AUTHOR_MARKERS
 from agent.routes.named import kind_named
 from agent.routes.pathed import path_fill
 from agent.routes.places import place_fill
@@ -122,6 +123,11 @@ def _asked_of(entity: Entity, slot: Slot) -> bool:
     )
 
 
+# Kinds of someone a Chinese question puts before a name ("UP 主 1565155"), as ``kind_before``
+# finds them
+SUBJECT_KINDS_ZH = frozenset(
+    m.replace(" ", "").casefold() for m in AUTHOR_MARKERS if CJK_RE.search(m)
+)
 # A parameter's name for whose a thing is
 OWNER_WORDS = frozenset(str.split("owner user username author account"))
 
@@ -158,8 +164,10 @@ def _subject_value(
     for entity in candidates:
         if entity.value.casefold().lstrip("@") not in used and fits(entity, slot):
             # keyed by the kind its description names ("分区id 86" for a 分区 ID), it is given
-            # for this parameter as a key's value is
+            # for this parameter as a key's value is; after a kind of someone its description
+            # names, it suits it the better ("UP 主 1565155": a user's id, no list's)
             suits = 2 if kind_keyed(entity.value, slot, asked.text) else fit_of(entity, slot)
+            suits += kind_before(entity.value, slot, asked.text) in SUBJECT_KINDS_ZH
             return formed_as(entity, slot, asked), entity.kind, suits
     shape = shape_of(slot.example)
     if shape == "ticker":  # capitals, where a ticker is asked for: NVDA
@@ -275,9 +283,11 @@ def params_fill(
     date_fill(slots, asked.text, values, sources)
     said_fill(slots, asked.text, excluded, values, sources)
     kinded, elsewhere = kind_named(slots, asked)
+    by_name = {s.name: s for s in slots}
     for name, value in kinded.items():
-        values.setdefault(name, value)
-        sources.setdefault(name, "marked")
+        if fits(Entity(value, "marked", marked=True), by_name[name]):  # in its form: no word
+            values.setdefault(name, value)  # for BBC's topic ckr7mn6r003t ("the Chinese topic")
+            sources.setdefault(name, "marked")
     used = {v.casefold().lstrip("@") for v in values.values()}  # @mkbhd is mkbhd, used once
     used |= elsewhere
     fit = 0

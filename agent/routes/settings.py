@@ -326,14 +326,18 @@ def _written_as(slot: Slot, code: str) -> str | None:
         codes = (code, THREE_LETTER.get(code, code))
         listed = {v for _label, v in slot.choices if re.split("[-_]", v.casefold())[0] in codes}
         return listed.pop() if len(listed) == 1 else None
-    form = _code_form(slot.example or slot.default or "")
+    written = slot.example or slot.default or ""
+    form = _code_form(written)
+    if form == "two" and written.partition("-")[0] == code:
+        return written  # the default's own locale (Epic's en-US for "english is fine")
     return THREE_LETTER.get(code) if form == "three" else code if form == "two" else None
 
 
 def _code_form(written: str) -> str | None:
     """How a language parameter's example or default writes a language: by two letters (or
-    none written), by three (``eng``), or as neither."""
-    if re.fullmatch(r"(?:[a-z]{2})?", written):
+    none written, or a locale, whose region the question does not say: Google Doodles'
+    ``zh-CN`` takes ``ja``), by three (``eng``), or as neither."""
+    if re.fullmatch(r"(?:[a-z]{2}(?:-[A-Z]{2})?)?", written):
         return "two"
     return "three" if written in THREE_LETTER.values() else None
 

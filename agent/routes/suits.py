@@ -21,6 +21,10 @@ NUMBERED_RE = re.compile(r"\d{5}")
 WORD_NUMBERED_RE = re.compile(r"[A-Za-z]+(?:[-_]\d+)+")
 DIGIT_RE = re.compile(r"\d")
 PLUS_JOINED_RE = re.compile(r"\w+(?:\+\w+)+")
+# A parameter described as a kind's name: 吧名, a forum's
+CJK_KIND_HEAD_RE = re.compile(r"([\u4e00-\u9fff])\u540d")
+# An id of eight characters or more mixing two digits or more among letters: ckr7mn6r003t
+DIGITS_AMID_RE = re.compile(r"(?=(?:[a-z]*\d){2})(?=(?:\d*[a-z]){2})[a-z0-9]{8,}", re.I)
 # An opaque id of letters in both cases and digits: mlmE4JMAAAAJ
 MIXED_ID_RE = re.compile(r"(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z0-9_-]{8,}")
 
@@ -73,6 +77,12 @@ def fits(entity: Entity, slot: Slot) -> bool:
         return False  # an id numbered as id408709785 is, never a word ("Apple TV")
     if shape == "id" and MIXED_ID_RE.fullmatch(slot.example or "") and not _opaque(entity.value):
         return False  # nor a mixed one (Scholar's mlmE4JMAAAAJ) a word ("retrieval", "Chrome")
+    if (
+        shape == "id"
+        and DIGITS_AMID_RE.fullmatch(slot.example or "")
+        and not DIGIT_RE.search(entity.value)
+    ):
+        return False  # nor one of letters and digits mixed (BBC's ckr7mn6r003t) "Chinese"
     if WORD_NUMBERED_RE.fullmatch(slot.example or ""):  # a board as forum-6-1, an issue as
         return WORD_NUMBERED_RE.fullmatch(entity.value) is not None  # IJPL-174543: never "S1"
     if entity.kind == "topic":  # "about X", "搜索 X": something to search for, not a name
@@ -132,6 +142,9 @@ KIND_ID_RE = re.compile(r"([\u4e00-\u9fff]{2,})\s*id\s*[:=\uff1a]?\s*$", re.I)
 KIND_TAIL_RE = re.compile(r"(?:[\s\W_]|(?<![A-Za-z])id|[\u662f\u4e3a\u70ba])+$", re.I)
 
 
+MIXED_KIND_RE = re.compile(r"[A-Za-z]+\s?[\u4e00-\u9fff]+$")
+
+
 def kind_said_before(value: str, slot: Slot, text: str) -> bool:
     """Right before ``value`` the question says the kind its parameter's description names
     (晋江作品 6921873: "作品 id"; 豆瓣小组 shanghaizufang: "豆瓣小组的 id"; "社群 ID 是 3")."""
@@ -150,8 +163,12 @@ def kind_before(value: str, slot: Slot, text: str) -> str:
     """The kind ``kind_said_before`` finds, or ""."""
     at = text.find(value)
     before = KIND_TAIL_RE.sub("", text[max(0, at - 12) : max(0, at)])
-    kind = re.findall(r"[\u4e00-\u9fff]{2,}$|[A-Za-z]{3,}$", before)
     said = slot.description.casefold()
+    # a kind of Latin letters and Chinese, spaced or not, is said whole: UP 主 of "UP 主主页"
+    if at > 0 and (mixed := MIXED_KIND_RE.search(before)):
+        kind = re.sub(r"\s+", "", mixed.group(0)).casefold()
+        return kind if kind in said.replace(" ", "") else ""
+    kind = re.findall(r"[\u4e00-\u9fff]{2,}$|[A-Za-z]{3,}$", before)
     if at > 0 and kind and any(kind[0][i : i + 2] in said for i in range(len(kind[0]) - 1)):
         return kind[0]
     return ""
@@ -181,6 +198,10 @@ def _formed(entity: Entity, slot: Slot, asked: Asked) -> str:
         value = value.lower()  # a place written as its example writes one: Chengdu is chengdu
     if entity.kind == "handle" and (slot.example or "").startswith("@") and "@" not in value:
         return f"@{value}"
+    # a name written with the kind its parameter names it by: 「考研吧」 for 吧名 is 考研
+    kind = CJK_KIND_HEAD_RE.match(slot.description)
+    if kind and CJK_RE.search(value) and value.endswith(kind[1]) and len(value) > len(kind[1]):
+        value = value.removesuffix(kind[1])
     if searched_slot(slot) and entity.kind == "marked" and value.isascii() and value in asked.topic:
         start = asked.topic.index(value)
         following = itertools.takewhile(str.isascii, asked.topic[start : start + 4])

@@ -32,6 +32,7 @@ SWITCH_TOPICS: list[tuple[str, ...]] = [
     ),
     ("转发", "forward", "forwarded", "forwards", "reposts", "reposted"),
     ("主题帖", "thread", "threads", "topic posts"),
+    ("片源", "可播放", "能播放", "playable", "streamable", "watchable"),
 ]
 # The words a switch's description says around what it names.
 _FRAME_WORDS = frozenset(
@@ -63,8 +64,8 @@ def switch_named(text: str) -> tuple[str, ...]:
     text = text.casefold()
     latin = {w for w in re.findall(r"[a-z]{3,}", text) if w not in _FRAME_WORDS | EN_STOP}
     chinese = set(_CJK_RUN_RE.findall(_FRAME_ZH_RE.sub(" ", text)))
-    for row in SWITCH_TOPICS:
-        if latin & set(row) or chinese & set(row):
+    for row in SWITCH_TOPICS:  # (a Chinese word anywhere in a run: 仅看有可播放片源的影片)
+        if latin & set(row) or any(w in run for run in chinese for w in row if not w.isascii()):
             return row
     return ()
 

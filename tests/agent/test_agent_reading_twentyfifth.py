@@ -128,3 +128,83 @@ def test_a_name_apposed_with_its_kind_after_a_comma_is_still_named():
     question = "builds of the official redis image on Docker Hub, the bookworm tag"
 
     assert first_path(question) == "/dockerhub/build/library/redis/bookworm"
+
+
+def test_what_the_asker_does_with_a_feed_names_no_value():
+    choices = [("跟贴", "follow"), ("点击", "click")]
+
+    assert option_named("can I follow the click ranking", choices, loose=False) == "click"
+    assert option_named("can I follow this ranking", choices, loose=False) is None
+
+
+def test_a_name_before_yonghu_is_a_users():
+    assert first_path("HN 上 pg 这个用户提交的帖子") == "/hackernews/submitted/sources/pg"
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("Steam 创意工坊里 appid 255710 的搜索结果", "/steam/workshopsearch/255710"),
+        ("华尔街见闻财经日历 财报那一栏", "/wallstreetcn/calendar/report"),
+    ],
+)
+def test_chinese_feed_words_meet_their_english(question, path):
+    assert first_path(question) == path
+
+
+def test_an_english_word_of_a_chinese_route_name_makes_the_run_ask_for_its_subject():
+    chosen, ctx = route("the rebalancing of a xueqiu portfolio a friend runs")
+
+    assert chosen is False and ctx.paths == []
+    assert [n["parameter"] for n in ctx.needs] == ["id"]
+
+
+def test_a_value_a_keys_description_lists_by_its_label_is_asked_for():
+    question = "reviews of steam curator 1234567-Some-Curator, just the ones it recommends"
+
+    assert first_path(question) == "/steam/curator/1234567-Some-Curator/curations=0"
+
+
+def test_a_value_said_with_its_parameters_name_is_the_routes_listed_value():
+    question = "Baidu Gushitong indices for the bond markets"
+
+    assert first_path(question) == "/baidu/gushitong/index/bond"
+
+
+def test_a_number_right_after_the_kind_a_parameter_names_suits_that_parameter():
+    assert first_path("B站 UP 主 2267573 的专栏文章") == "/bilibili/user/article/2267573"
+    assert first_path("B站专栏文集 25611") == "/bilibili/readlist/25611"
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("东京的推特趋势, WOEID 是 1118370", "/twitter/trends/1118370"),
+        ("贴吧「法考吧」的帖子, 按最新回复排", "/baidu/tieba/forum/法考/replied"),
+        ("豆瓣热播新剧韩剧 只看能播放的", "/douban/list/tv_korean/playable=1"),
+        ("谷歌涂鸦 要韩文版的", "/google/doodles/ko"),
+        ("taptap.io/app/12345 reviews, the newest ones first", "/taptap/intl/review/12345/recent"),
+        ("youtube music top videos chart in South Korea", "/youtube/charts/TopVideos/kr"),
+    ],
+)
+def test_keys_kinds_switches_languages_orders_and_regions_said(question, path):
+    assert first_path(question) == path
+
+
+def test_two_kinds_of_thing_slashed_are_no_owner_and_name():
+    question = "follow the #gardening hashtag on mastodon.social, just posts with pics/media"
+
+    assert first_path(question) == "/mastodon/tag/mastodon.social/gardening/true"
+
+
+def test_a_word_for_a_kind_named_before_it_takes_the_parameters_form_or_nothing():
+    _chosen, ctx = route("What's new on the BBC Chinese topic page I follow?")
+
+    assert not any("topics/Chinese" in path for path, _route in ctx.paths)
+
+
+def test_what_ba_leads_is_an_object_and_names_no_one():
+    chosen, ctx = route("我在码云上维护的那个仓库, 想把仓库动态推到群里")
+
+    assert chosen is False and ctx.paths == []
+    assert {n["parameter"] for n in ctx.needs} == {"owner", "repo"}
