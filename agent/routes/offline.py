@@ -30,8 +30,8 @@ from agent.routes.forms import CJK_RE
 from agent.routes.named import kind_said
 from agent.routes.params import FilledPath
 from agent.routes.platform_names import platform_blank
-from agent.routes.settings import REGION_PARAMS
-from agent.routes.slots import route_slots, words_of
+from agent.routes.settings import region_named
+from agent.routes.slots import route_slots
 from agent.routes.unsaid import NOT_NAMED
 from agent.vocabulary import EN_KIND_NOUNS, plural_stem
 from catalog.models import Route
@@ -225,7 +225,4 @@ def _region_only(path: FilledPath, query: str) -> bool:
 def _region_taken(path: FilledPath) -> bool:
     """``path`` takes a country or a region the question names (a listed value of a parameter
     named for one: ``country``)."""
-    return any(
-        source == "option" and set(words_of(k)[-1:]) & REGION_PARAMS
-        for k, source in path.sources.items()
-    )
+    return any(source == "option" and region_named(k) for k, source in path.sources.items())

@@ -255,7 +255,12 @@ def _parent_fill(slots: list[Slot], values: dict, sources: dict) -> None:
 
 def names_region(slot: Slot) -> bool:
     """The parameter is named for a country or region (by its last word: ``:country``)."""
-    return bool(set(words_of(slot.name)[-1:]) & REGION_PARAMS)
+    return region_named(slot.name)
+
+
+def region_named(name: str) -> bool:
+    """A parameter's name names a country or region (by its last word: ``country``)."""
+    return bool(set(words_of(name)[-1:]) & REGION_PARAMS)
 
 
 def _region_fill(slots: list[Slot], question: str, values: dict, sources: dict) -> None:
