@@ -225,14 +225,16 @@ def options_intent(query: str, route: Route, path: FilledPath) -> int:
     chosen = {k: v for k, v in path.params.items() if path.sources.get(k) == "option"}
     if not chosen:
         return 0
+    unwritten = WRITTEN_QUERY_RE.sub(" ", query)
+    asked = intents_apart(unwritten, intent_blanks(route.platform)) & LANGUAGE_INTENTS
+    if not asked:  # most questions ask for no language: the route's slots go unread
+        return 0
     slots = route_slots(route.path, route.parameters, route.description, route.example)
     languages = [s for s in slots if s.chooses_language and s.name in chosen]
     labels = " ".join(
         [label for s in languages for label, v in s.choices if v == chosen[s.name]]
         + [chosen[s.name] for s in languages]
     )
-    unwritten = WRITTEN_QUERY_RE.sub(" ", query)
-    asked = intents_apart(unwritten, intent_blanks(route.platform)) & LANGUAGE_INTENTS
     return len(asked & asked_intents(labels))
 
 
