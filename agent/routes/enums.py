@@ -190,14 +190,7 @@ def label_said(question: str, choices: list[tuple[str, str]], value: str) -> int
     ]
     # or said in the other language, as its concept words it ("hong kong stocks": 港股), by no
     # word for any kind of feed or thing ("announcements" of 通知公告)
-    words = [
-        w
-        for label in labels
-        for row in SYNONYMS
-        if label in row
-        for w in row
-        if w.isascii() and not intent_word(w) and w not in GENERIC
-    ]
+    words = [w for lab in labels for w in _latin_of(lab) if not (intent_word(w) or w in GENERIC)]
     return max(
         (
             *(len(label.replace(" ", "")) for label in labels if set() < _grams(label) <= said),
@@ -349,8 +342,12 @@ def option_named(
 
 def _asked_translated(label: str, question: str) -> bool:
     """A Latin word of ``label``'s concept is asked for as such (最新: "the newest stuff")."""
-    rows = (row for row in SYNONYMS if label in row)
-    return any(w.isascii() and asked_for(w, question) for row in rows for w in row)
+    return any(asked_for(w, question) for w in _latin_of(label))
+
+
+def _latin_of(label: str) -> list[str]:
+    """The Latin words of each concept ``label`` is a word of (港股: "hong kong stocks")."""
+    return [w for row in SYNONYMS if label in row for w in row if w.isascii()]
 
 
 def _shared_grams(choices: list[tuple[str, str]]) -> set[str]:
