@@ -101,7 +101,8 @@ PUT_EN = frozenset(
         checking set told rely enjoy if possible ones forget forgets forgetting forgot text great
         awesome cool nice hilarious amazing way through via thru rsshub hi hello hey thanks thank
         wanna gonna into onto upon than overall default defaults settings specifically
-        especially particularly mainly mostly exactly preferably ideally actually really"""
+        especially particularly mainly mostly exactly preferably ideally actually really
+        lol lmao haha thx ty"""
     )
 )
 FILLER_EN = ITEM_EN | INDEFINITE_EN | ASKER_EN | PUT_EN
@@ -266,13 +267,13 @@ _BREAK = "\uff0c,\u3002.;\uff1b!\uff01?\uff1f()\uff08\uff09\\s"  # punctuation, 
 # How items are ordered: "sorted by heat", "ranked by votes", 按点击最多排, 按时间倒序. No one
 # named after its "by", and never a topic.
 ORDERED_BY_RE = re.compile(
-    r"\b(?:sort|rank|order)(?:ed|ing)?\s+by\s+[\w\-]+"
+    r"\b(?:sort|rank|order)(?:ed|ing)?\s+by\s+(?:(?:latest|last|newest|most|recent)\s+)?[\w\-]+"
     r"|\u6309\s*\S{1,6}?\s*(?:\u6392|\u5012\u5e8f|\u987a\u5e8f|\u964d\u5e8f|\u5347\u5e8f)",
     re.I,
 )
 NEGATED_RE = re.compile(
     r"\b(?:not|don't|can't|cannot|no|without|except(?:\s+for)?|excluding|rather\s+than|instead\s+of"
-    r"|other\s+than)\s+(?!just\b|only\b)(?:(?:the|a|an|any|every|all|full)\s+)?"
+    r"|other\s+than)\s+(?!just\b|only\b)(?:(?:the|a|an|any|every|all|full)\s+){0,2}"
     r"[\w\-]+(?:\.[\w\-]+)*(?:\s+(?!but\b)[\w\-]+){0,2}"  # "not leetcode.cn": the address
     rf"|(?:(?<!\u662f)\u4e0d\u662f|(?<!\u8981)\u4e0d\u8981|\u4e0d\u9700\u8981|\u65e0\u9700|\u4e0d\u7528"
     rf"|\u4e0d\u542b|\u4e0d\u770b"  # 不是, 不要, 不需要, 无需, 不用, 不含, 不看

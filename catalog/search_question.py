@@ -30,6 +30,7 @@ NAME_STRENGTH_CAP = 10.0
 CONTAINED_NAME_FACTOR = 0.25
 NAMED_TERM_FACTOR = 0.3
 SUBJECT_MARKERS = frozenset(("of", "from", "by"))
+FEED_WORDS = frozenset(("feed", "feeds", "rss"))
 # "the paper's own": an article run into the next word spells a one-word name (thepaper) by
 # chance; a name written so (The Guardian, The Verge) is found as its words.
 ARTICLES = frozenset(("the", "a", "an"))
@@ -242,10 +243,12 @@ def names_said(index: SearchIndex, question: str) -> dict[int, float]:
 
 def _after_subject_marker(canonical: str, span: tuple[int, int]) -> bool:
     """The name follows "of", "from" or "by": it says whose items, not where to read them;
-    not when it owns what follows ("the past 5 days of iciba's daily sentence")."""
+    not when it owns what follows ("the past 5 days of iciba's daily sentence"), nor after a
+    word for a feed ("a feed of GitHub reviewed advisories": where it is read)."""
     before = canonical[: span[0]].split()
     owns = canonical[span[1] :].startswith(" s ")  # 's, as the canonical text writes it
-    return bool(before) and before[-1] in SUBJECT_MARKERS and not owns
+    of_feed = len(before) > 1 and before[-2] in FEED_WORDS
+    return bool(before) and before[-1] in SUBJECT_MARKERS and not owns and not of_feed
 
 
 def _said_as_verb(canonical: str, span: tuple[int, int]) -> bool:

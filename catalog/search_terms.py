@@ -82,7 +82,8 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "上映": ("theater", "theatre", "cinema"), "票房": ("box",), "北美": ("america",),
     "捷径": ("shortcut",), "快捷指令": ("shortcut",), "维修": ("repair",), "换新": ("exchange",),
     "即时": ("realtime", "breaking", "instant"), "学术": ("scholar", "academic"),
-    "创意工坊": ("workshop",), "调仓": ("rebalance", "rebalancing"),
+    "创意工坊": ("workshop",), "调仓": ("rebalance", "rebalancing"), "本站": ("local",),
+    "跨站": ("federated",), "时间线": ("timeline",),
 }  # fmt: skip
 GLOSSARY_WEIGHT = 0.6
 ENTITY_WEIGHT = 0.1
@@ -197,7 +198,8 @@ def entities_split(question: str, namespaces: Container[str] = ()) -> tuple[str,
     ``rust-lang`` of rust-lang/rust is no platform called Lang. Values are the forms that say
     what they are: ``owner/name`` pairs (not two short acronyms, as in AI/ML), ``@handles``, and
     ids that mix letters and digits (UCaXkIU1QidjPwiAYu6GcHjg, BV1i7411M7N9, SH600519), but not
-    a platform's namespace said whole (1point3acres).
+    a platform's namespace said whole (1point3acres), nor one said with its one-letter other
+    name (Twitter/X).
     """
     found: list[str] = []
 
@@ -205,9 +207,17 @@ def entities_split(question: str, namespaces: Container[str] = ()) -> tuple[str,
         value = match.group(0)
         if "/" in value and all(len(part) <= 3 for part in value.split("/")):
             return value
-        if value.casefold() in namespaces:
+        if value.casefold() in namespaces or _renamed(value, namespaces):
             return value
         found.append(value)
         return " " * len(value)
 
     return ENTITY_RE.sub(keep, question), found
+
+
+def _renamed(value: str, namespaces: Container[str]) -> bool:
+    """``value`` is a platform's namespace and one letter, slashed: Twitter/X, X/Twitter."""
+    parts = value.casefold().split("/")
+    return len(parts) == 2 and any(
+        p in namespaces and len(other) == 1 for p, other in (parts, parts[::-1])
+    )

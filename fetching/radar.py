@@ -18,7 +18,7 @@ route's description shows are read by ``fetching.radar_described``.
 """
 
 import re
-from urllib.parse import unquote
+from urllib.parse import parse_qsl, unquote
 
 from django.db.models import Q
 
@@ -49,15 +49,19 @@ from fetching.radar_rules import (
 # A page's address: with its scheme, or bare with at least one path segment (a host alone, or
 # a word like "next.js", names no page). ASCII, so a Chinese word after it is not part of it
 # ("https://space.bilibili.com/2267573的投稿"); a whole segment of other letters is
-# ("https://www.4gamers.com.tw/news/tag/限時免費").
+# ("https://www.4gamers.com.tw/news/tag/限時免費"). Full-width punctuation ends it, query and
+# fragment too ("?tab=tech" and a full-width parenthesis after it).
 ADDRESS_RE = re.compile(
     r"(?:\bhttps?://|(?<![\w.@/\-]))(?:www\.)?"
     r"((?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{2,12})(?::\d{1,5})?"
     r"((?:/(?:[\w\-.~%!$&'*+,;=:@]+|[^\x00-\x7f\s\u3000-\u303f\uff00-\uffef]+)?)*)"
-    r"(?:\?([^#\s]*))?(?:#(\S*))?",
+    r"(?:\?([^#\s\u3000-\u303f\uff00-\uffef]*))?(?:#([^\s\u3000-\u303f\uff00-\uffef]*))?",
     re.I | re.ASCII,
 )
 MAX_ADDRESSES = 3
+# A parameter documented as a feed address's last segment; and a feed file's extension
+LAST_SEGMENT_RE = re.compile(r"\blast segment of\b.{0,80}\burl\b", re.I)
+FEED_EXTENSION_RE = re.compile(r"\.(?:xml|rss|atom)$", re.I)
 REST_PARAM_RE = re.compile(r":(\w+)\{\.[+*]\}\??")  # a route's :path{.+} takes the rest
 # A parameter documented as read off the page's address: "can be found in the url", 可在 URL 中找到
 URL_DOCUMENTED_RE = re.compile(
@@ -143,7 +147,10 @@ def _address_hits(address: Address) -> list[RadarHit]:
         # described address that does
         hits = described_hits(address) or hits
     if not hits:  # the last resort: the site above the page's host
-        hits = _template_hits(address, _parent_routes(address), literal=True)
+        parent = _parent_routes(address)
+        hits = _template_hits(address, parent, literal=True) or _url_documented_hits(
+            address, parent
+        )
     if address.query and not any(h.literals for h in hits) and all(h.values for h in hits):
         # a page named by its query's one value, where no rule names it by a word of its path
         # (youtube.com/playlist?list=... is no user "playlist")
@@ -175,6 +182,7 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
             if matched is None:
                 continue
             values = {k: _page_less(v, route.example or "") for k, v in matched[0].items()}
+            values |= _query_keyed(target, values, address)
             # a target naming no path of its route (CCC's "/creative-comic/:id" for
             # ``/book/:id``) gives way to the route's own, filled with the same values
             hit = route_hit(route, target, values, matched[1])
@@ -189,6 +197,14 @@ def _route_hits(route: Route, address: Address) -> list[RadarHit]:
                 hits.append(hit)
                 break
     return hits
+
+
+def _query_keyed(target: str, values: dict[str, str], address: Address) -> dict[str, str]:
+    """The target's parameters the page's path leaves open that its query keys by their name
+    (music.163.com/#/artist/album?id=6452 for ``/music/artist/:id``)."""
+    pairs = dict(parse_qsl(address.query))
+    names = {name for name, _regex, _optional in template_parameters(target)}
+    return {name: pairs[name] for name in names - set(values) if pairs.get(name, "").strip()}
 
 
 # A route path's first word, a kind, before its parameters: /tweet of /tweet/:id/status/:status
@@ -363,17 +379,24 @@ def _url_documented_hits(address: Address, site: list[Route]) -> list[RadarHit]:
     parameter documented as found in the page's address ("Category, can be found in the url of
     the page"): the page's last segment is it when it is shaped as the example's value
     (INFORMS' ``pubsonline.informs.org/journal/mnsc`` is ``/informs/mnsc``). Only on a site
-    none of whose routes has a rule: where rules are, they say which pages a route reads."""
+    none of whose routes has a rule: where rules are, they say which pages a route reads;
+    unless the parameter is documented as a feed address's last segment (NYT's
+    ``.../nyt/Technology.xml`` is ``/nytimes/rss/Technology``)."""
     ruled = {route.platform_id for route in site if route.radar}
     hits = []
-    for route in (r for r in site if r.platform_id not in ruled):  # a site Radar knows not
+    for route in site:
         tokens = template_parameters(route.path)
         spec = route.parameters if isinstance(route.parameters, dict) else {}
-        if len(tokens) != 1 or not URL_DOCUMENTED_RE.search(str(spec.get(tokens[0][0], ""))):
+        documented = str(spec.get(tokens[0][0], "")) if len(tokens) == 1 else ""
+        # a site Radar knows not; or a feed's address whose last segment the parameter is
+        # documented as ("the last segment of the official feed's url": NYT's Technology.xml)
+        last = LAST_SEGMENT_RE.search(documented)
+        if not (last or (route.platform_id not in ruled and URL_DOCUMENTED_RE.search(documented))):
             continue
         example = template_values(route.path, route.example or "").get(tokens[0][0], "")
         shape = next((s for s in VALUE_SHAPES if s.fullmatch(example)), None)
         segment = address.segments[-1] if address.segments else ""
+        segment = FEED_EXTENSION_RE.sub("", segment) if last else segment
         if (
             shape
             and shape.fullmatch(segment)

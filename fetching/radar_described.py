@@ -35,7 +35,10 @@ def described_hits(address: Address) -> list[RadarHit]:
     page += f"?{address.query}" if address.query else ""
     hits = []
     for route in routes.select_related("platform"):
-        for pattern, literals in _described_patterns(route, domain):
+        patterns = _described_patterns(route, domain)
+        # a page's query may hold more keys than the one shown (citations?user=N&hl=en)
+        loose = [(p.removesuffix("/?") + "(?:&[^#]*)?", n) for p, n in patterns if r"\?" in p]
+        for pattern, literals in patterns + loose:
             if matched := re.fullmatch(pattern, page, re.I):
                 values = {
                     _undashed(k): unquote(v).replace("/", "-") if k != _undashed(k) else unquote(v)

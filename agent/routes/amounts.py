@@ -17,15 +17,19 @@ COUNT_SAID_RE = re.compile(
     r"|(?:最新|最近|前)\s*(\d{1,3})\s*[条个篇项]",
     re.I,
 )
-# A parameter for the least rating or score an item has: 最低评分, "minimum rating"
+# A parameter for the least rating, score or votes an item has: 最低评分, "minimum rating",
+# "Filter papers by vote count"
 MINIMUM_DESCRIBED_RE = re.compile(
-    r"最低\s*(?:评分|分数|分)|(?:minimum|min\.?|lowest)\s+(?:rating|score|stars?)", re.I
+    r"最低\s*(?:评分|分数|分)|(?:minimum|min\.?|lowest)\s+(?:rating|score|stars?|votes?|points?)"
+    r"|\bfilter\b.*\bby\s+(?:up)?votes?\s+count",
+    re.I,
 )
-# The least the question asks for: 8分以上, 7.5 分及以上, "8 or higher", "at least 8", "8+"
+# The least the question asks for: 8分以上, 7.5 分及以上, "8 or higher", "at least 8", "8+",
+# "50 votes or more", "at least 30 upvotes"
 MINIMUM_SAID_RE = re.compile(
     r"(\d{1,2}(?:\.\d)?)\s*分\s*(?:及|或)?以上"
-    r"|(\d{1,2}(?:\.\d)?)\s*(?:\+|or\s+(?:higher|above|more|better))(?!\w)"
-    r"|\b(?:at\s+least|above|over|min(?:imum)?)\s+(?:a\s+)?(?:rating\s+of\s+)?(\d{1,2}(?:\.\d)?)\b",
+    r"|(\d{1,3}(?:\.\d)?)\s*(?:(?:up)?votes\s+)?(?:\+|or\s+(?:higher|above|more|better))(?!\w)"
+    r"|\b(?:at\s+least|above|over|min(?:imum)?)\s+(?:a\s+)?(?:rating\s+of\s+)?(\d{1,3}(?:\.\d)?)\b",
     re.I,
 )
 

@@ -82,7 +82,10 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         # "what's davidehrlich been logging": what has
         contracted = i > 0 and raw[i - 1] in CONTRACTED and after in ("been", "got", "done")
         # "the postgres image", and past a word of how it is put: "the official postgres image"
-        led = before in KIND_LEADS or (i >= 2 and before in GENERIC and lows[i - 2] in KIND_LEADS)
+        # ("recently active projects": what an adverb leads is said of them, no name)
+        led = before in KIND_LEADS or (
+            i >= 2 and before in GENERIC and not before.endswith("ly") and lows[i - 2] in KIND_LEADS
+        )
         # "the Chrome extension I rely on": the asker's clause says which; Chrome is no name
         owned = i + 2 < len(lows) and lows[i + 2] in CLAUSE_PRONOUNS
         # "fabric-api versions", "tokio releases": a name before the artifacts it publishes

@@ -209,7 +209,12 @@ def question_read(
         for k in keywords
         if _topical(k, platform) and not describes(k.lower(), skip) and not own_host(k, hosts)
     ]
-    found = [e for e in found if e.kind != "marked" or not askers_own(e.value, rest)]
+    # (the question as asked, too: "我在码云上维护的那个开源仓库" with the platform's name in it)
+    found = [
+        e
+        for e in found
+        if e.kind != "marked" or not (askers_own(e.value, rest) or askers_own(e.value, question))
+    ]
     # the start of the platform's name run together ("Barron's" of barronschina) names it
     found = [e for e in found if not _name_start(e.value, platform)]
     return Asked(text=text, entities=_unique(_names_whole(found)), topic=tuple(topic))

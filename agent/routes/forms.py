@@ -72,6 +72,8 @@ WHAT_KEY_RE = re.compile(rf"[A-Za-z]{{2,12}}\s+{WHAT_WORDS}\s*[:=]?\s*$", re.I)
 # woeid should be 23424975", "WOEID 是 2459115".
 KEYED_ID_RE = re.compile(
     r"\b((?:(?:app|user|room|post|group|forum|topic|channel)\s+)?[a-z]{0,4}id)"
+    # (of what, before "is": "the WOEID for London is 44418")
+    r"(?:\s+(?:for|of)\s+(?:the\s+)?[A-Za-z][\w\-]*(?=\s+(?:is|should)\b))?"
     r"\s*(?:[:=\uff1a]\s*|(?:\u662f|\u4e3a|\u70ba)\s*|\s+(?:(?:is|should\s+be)\s+)?)"
     r"(-?\d+)\b",
     re.I,
@@ -140,10 +142,10 @@ DOMAIN_RE = re.compile(
     rf"(?![{LATIN}_\-@]|\.[{LATIN}]|/[\w%~.\-])",
     re.I | re.ASCII,
 )
-# A span of time ("24 小时", "7 days") or how often ("every day"): when to read, never what
-# about.
+# A span of time ("24 小时", "7 days", "24-hour") or how often ("every day"): when to read,
+# never what about.
 DURATION_RE = re.compile(
-    r"\d+\s*(?:个)?(?:小时|天|日|周|星期|月|年|hours?|hrs?|days?|weeks?|months?|years?)"
+    r"\d+[\s\-]*(?:个)?(?:小时|天|日|周|星期|月|年|hours?|hrs?|days?|weeks?|months?|years?)"
     r"|\b(?:every|each)\s+(?:day|week|month|hour|morning|evening|night)\b"
     r"|\b7\s*[x\u00d7*]\s*24\b",  # round the clock: 7x24 快讯
     re.I,

@@ -50,6 +50,9 @@ GLUED_RE = re.compile(rf"[{LATIN}]+(?![{LATIN}_.\-/@])", re.ASCII)
 OBJECT_LEADS = ("\u628a", "\u88ab")  # 把, 被
 # Where a clause ends: a comma, a semicolon, a question or exclamation mark, a full stop
 CLAUSE_END_RE = re.compile(r"[,;!?\uff0c\u3002\uff1b\uff01\uff1f\u3001]|\.(?:\s|$)")
+NAMING_EN = frozenset({"named", "called"})
+# What leaves the one a marker names unnamed: "a certain user", "some user"
+UNNAMING_EN = frozenset(str.split("some certain particular specific any"))
 APPOSED_KINDS = EN_KIND_NOUNS | {"tag", "tags"}  # the name a kind follows: "the alpine tag"
 LATIN_TAIL_RE = re.compile(r"(.*[^\x00-\x7f])([A-Za-z][\w.+#\-]*)")
 
@@ -128,8 +131,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             break  # "the repo I care about", "from somebody I follow": no name is given
         if not phrase and low in TOPIC_LEADS:
             break  # "posts from Hacker News about Tesla": what follows is a topic
-        if not words and (low in EN_STOP or low in EN_WORD_MARKERS):
-            continue
+        if not words and (low in EN_STOP or low in EN_WORD_MARKERS or low in NAMING_EN):
+            continue  # "a user named zhang-jia-wei": the name follows
         if not words and (low in SEARCH_NOUNS or (phrase and low in GENERIC)):
             continue  # "search results on frieren", "for the word X": what is searched follows
         if phrase and words and low in PUT_EN:
@@ -139,6 +142,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             break
         if not phrase and _clause_head(text, match.end()):
             break  # "by the lab I follow": the asker's clause says which, no name does
+        if not phrase and not words and token.islower() and skipped.endswith("ly"):
+            break  # "a feed for recently active projects": what an adverb leads is no name
         if not phrase and (PAST_FORM_RE.fullmatch(token) or low in LIGHT_VERBS):
             break  # "the image on Docker Hub picked up": a verb, no name
         if token.islower() and low.endswith("ing") and skipped in PARTICIPLE_LEADS:
@@ -199,16 +204,34 @@ def marked_after(text: str, markers: Iterable[str], excluded: set[str]) -> list[
     for marker in markers:
         phrase = marker in EN_PHRASE_MARKERS
         # "organization's events": a possessive marker introduces nothing.
-        bound = rf"(?<![{LATIN}]){re.escape(marker)}(?![{LATIN}']|\s*'s)"
+        # "gitlab.gnome.org/explore": a marker ending a host is none
+        bound = rf"(?<![{LATIN}.]){re.escape(marker)}(?![{LATIN}']|\s*'s)"
         pattern = re.compile(bound if marker.isascii() else re.escape(marker), re.I)
         for match in pattern.finditer(text):
             if marker.isascii() and _owned(text, match.start()):
                 continue  # "the package our app depends on": the asker's own, unnamed
             if not marker.isascii() and text[: match.start()].rstrip().endswith(UNNAMED_ZH):
                 continue  # "某个豆瓣用户日记下面的回应": some user, and no name after
-            if value := _after(text, match.end(), excluded, phrase=phrase):
+            value = _after(text, match.end(), excluded, phrase=phrase)
+            verb_like = value.islower() and text[match.end() :].lstrip().startswith(value)
+            if verb_like and _indefinite_before(text, match.start(), excluded):
+                continue  # "a certain Zhihu user writes": some user, and a verb after
+            if value:
                 values.append(value)
     return values
+
+
+def _indefinite_before(text: str, start: int, excluded: set[str]) -> bool:
+    """The marker at ``start`` is some one left unnamed: "*a certain* Zhihu user", "*some*
+    twitter user" (a platform's name may stand between)."""
+    words = WORD_TOKEN_RE.findall(text[max(0, start - 40) : start])
+    for word in reversed(words[-4:]):
+        low = word.casefold()
+        if low in UNNAMING_EN:
+            return True
+        if not (word[:1].isupper() or low in excluded):
+            return False
+    return False
 
 
 def marked_before(

@@ -224,6 +224,7 @@ def kind_named(slots: list[Slot], asked: Asked) -> tuple[dict[str, str], set[str
         kind = plural_stem(after.group(1).casefold()) if after else ""
         if kind in names:
             found.setdefault(names[kind], entity.value)
-        elif kind in VALUE_KINDS and kind not in described:
+        # (a kind that ends a word the description says is its: "tag" of "Hashtag name")
+        elif kind in VALUE_KINDS and not any(w.endswith(kind) for w in described):
             elsewhere.add(entity.value.casefold())
     return found, elsewhere

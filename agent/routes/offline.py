@@ -6,6 +6,7 @@ What each route says of the question is read by ``agent.routes.fit``."""
 import re
 
 from agent.regions import REGIONS, regions_said
+from agent.routes.concepts import SYNONYMS
 from agent.routes.fit import (
     HOST_IN_NAME_RE,
     LANGUAGE_INTENTS,
@@ -194,13 +195,25 @@ def _names_values(
     # a value with its kind ("pip packages") is the value alone
     # a Chinese value anywhere in the name (付费 of 最新上架付费专栏)
     name = name.casefold()
+    spaceless = {w.replace(" ", "") for w in words}
     return bool(values) and all(
         v in words
         or {plural_stem(w) for w in _unkinded(v)} <= {plural_stem(w) for w in words}
         or any(v in w for w in parts)
         or (CJK_RE.match(v) and len(v) > 1 and v in name)
+        or (CJK_RE.match(v) and _in_latin(v) in spaceless)  # 安卓之家: "android 之家"
         for v in values
     )
+
+
+def _in_latin(value: str) -> str:
+    """A Chinese value with each concept word it holds in Latin (安卓之家: android之家)."""
+    for row in SYNONYMS:
+        latin = next((w for w in row if w.isascii()), None)
+        for word in row:
+            if latin and not word.isascii() and word in value:
+                value = value.replace(word, latin)
+    return value
 
 
 def _unkinded(value: str) -> set[str]:

@@ -11,7 +11,8 @@ parameter name; when none can, on the route of the page that fits the question's
 (GitHub has no feed of a repository's releases: "new releases of
 https://github.com/vercel/next.js" reads its events, not an unrelated feed of GitHub). A setting
 the route lists that the page leaves open takes the value the question names (爱思想's column
-page and "新时评": its 时评; the events of type release for "new releases"). The page's own query
+page and "新时评": its 时评; the events of type release for "new releases"), and a value the page's
+query keys as its description names it (HN's submitted?id=pg: the user). The page's own query
 names its feed before any of that (gcores.com/categories/45?tab=radios), and a route beside the
 page's with a word more that the question says reads the page's values (a tieba thread and
 只看楼主).
@@ -93,6 +94,8 @@ def page_path(ctx: RunContext, candidates: list[RouteHit]) -> tuple[str, int] | 
         return named
     if keyed := _keyed_beside(query, best, routes[best.route_id]):
         return keyed
+    if set_beside := _set_beside(ctx, best, [routes[c.route_id] for c in candidates], routes):
+        return set_beside
     return _with_settings(ctx, routes[best.route_id], best), best.route_id
 
 
@@ -158,11 +161,37 @@ def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
     """The page's path, with the settings the question names that the page does not give
     (爱思想's column page and "新时评": its :type 时评; the page's query, kpopping's
     ``kpics?gender=male``, for a parameter written as one)."""
-    slots = route_slots(route.path, route.parameters, route.description, route.example)
+    return _set_path(ctx, route, dict(hit.values)) or hit.path
+
+
+def _set_beside(
+    ctx: RunContext, hit: RadarHit, candidates: list[Route], routes: dict[int, Route]
+) -> tuple[str, int] | None:
+    """A route beside the page's taking the page's values and a setting the question names
+    that the page's route lists none of (a douban channel's page and 图书: the channel's
+    books, ``/douban/channel/:id/subject/2``)."""
     given = dict(hit.values)
+    page_route = routes[hit.route_id]
+    if not given or _set_path(ctx, page_route, given):
+        return None
+    literals = _literals(page_route.path)
+    for route in candidates:
+        names = {name for name, _regex, _optional in template_parameters(route.path)}
+        if route.pk == hit.route_id or not set(given) < names:
+            continue
+        if literals < _literals(route.path) and (path := _set_path(ctx, route, given)):
+            return path, route.pk
+    return None
+
+
+def _set_path(ctx: RunContext, route: Route, given: dict[str, str]) -> str | None:
+    """``route``'s path with the page's values ``given`` and the settings the question names
+    that they leave open; None when the question names none, or leaves a required one open."""
+    slots = route_slots(route.path, route.parameters, route.description, route.example)
     open_slots = [s for s in slots if s.name not in given]
-    if not any(s.choices or names_region(s) or takes_query(s) for s in open_slots):
-        return hit.path
+    keyed = _described_keys(open_slots, ctx.rewrite.query)
+    if not keyed and not any(s.choices or names_region(s) or takes_query(s) for s in open_slots):
+        return None
     words, excluded, hosts = route_reading(route)
     asked = ctx.reading.route_subjects(words, excluded, hosts)
     values, sources = dict(given), {}
@@ -176,8 +205,9 @@ def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
         for k, v in values.items()
         if sources.get(k) == "option" and k not in given and v != defaults.get(k)
     }
+    named |= keyed
     if not named:
-        return hit.path
+        return None
     # a setting named after one left open takes that one's default between them (TapTap's
     # review page in 繁體中文: its sort, ``helpful``, before the language)
     values = {**given, **named}
@@ -185,7 +215,24 @@ def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
     try:
         return path_build(route.path, values)
     except RoutePathRejected:
-        return hit.path
+        return None
+
+
+def _described_keys(slots: list, query: str) -> dict[str, str]:
+    """The open parameters whose description names a key of the page's query, with its value
+    (news.ycombinator.com/submitted?id=pg: Hacker News's :value, "set user ID")."""
+    pairs = {  # a page in parentheses ("(...submitted?id=pg)") keeps none of them
+        k.casefold(): v.rstrip(").,;!?")
+        for m in LINK_QUERY_RE.finditer(query)
+        for k, v in parse_qsl(m.group(2))
+    }
+    found = {}
+    for slot in slots:
+        words = set(re.findall(r"[a-z]+", slot.description.casefold()))
+        keys = [k for k, v in pairs.items() if k in words and re.fullmatch(r"[\w.~-]+", v)]
+        if slot.subject and len(keys) == 1:
+            found[slot.name] = pairs[keys[0]]
+    return found
 
 
 def _filled_by_page(

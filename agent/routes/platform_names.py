@@ -15,6 +15,11 @@ def platform_blank(question: str, words: Iterable[str]) -> str:
     either Chinese script (關鍵評論 is said 关键评论 too)."""
     words = {v for w in words if w and len(w) > 1 for v in zh_scripts(w)}
     for word in sorted(words, key=len, reverse=True):
+        if word.isascii():  # said with its one-letter other name: Twitter/X, X/Twitter
+            renamed = (
+                rf"(?<![\w./@\-])(?:{re.escape(word)}/[A-Za-z]|[A-Za-z]/{re.escape(word)})(?![\w/])"
+            )
+            question = re.sub(renamed, lambda m: " " * len(m.group(0)), question, flags=re.I)
         pattern = _name_pattern(word)
         if word.isascii():  # "The Economist's China section": the possessive goes with it
             pattern = re.compile(pattern.pattern + r"(?:'s)?", pattern.flags)

@@ -130,17 +130,25 @@ def _kind_refused(slot: Slot, refused: str) -> bool:
     return re.search(rf"\b{re.escape(head[0].casefold())}s?\b", refused) is not None
 
 
+# A parameter taking several values joined: "comma separated", 逗号分隔, 以英文逗号分隔
+COMMA_JOINED_RE = re.compile(r"\bcomma[\s-]separated\b|逗号分隔|以.{0,2}逗号", re.I)
+
+
 def _joined(slot: Slot, said: str, choices: list, value: str, loose: bool) -> str:
     """Every value the question names, joined, for a parameter whose example joins listed
     values with commas (FashionNetwork's ``5,6``: "watches and jewellery" is ``18,19``)."""
     parts = (slot.example or "").split(",")
     order = list(dict.fromkeys(v for _label, v in choices))  # the values, as listed
-    if len(parts) < 2 or not set(parts) <= set(order):
+    # (or whose description says so: GitHub's event types, "comma separated")
+    joins = (len(parts) > 1 and set(parts) <= set(order)) or COMMA_JOINED_RE.search(
+        slot.description
+    )
+    if not joins:
         return value
     found = [value]
     while len(found) < MAX_JOINED:
         labels = [label for label, v in choices if v in found]
-        rest = platform_blank(said, sorted(labels, key=len, reverse=True))
+        rest = NEGATED_RE.sub(" ", platform_blank(said, sorted(labels, key=len, reverse=True)))
         left = [(label, v) for label, v in choices if v not in found]
         more = option_named(rest, left, loose=loose)
         if not more or more in found:

@@ -7,6 +7,7 @@ words joined as the example joins them). ``agent.routes.params`` fills parameter
 import itertools
 import re
 
+from agent.question import EN_STOP
 from agent.routes.entities import Asked, Entity
 from agent.routes.forms import CJK_RE, DOMAIN_RE, QUERY_KEY
 from agent.routes.said import YEAR_RE, of_year
@@ -86,7 +87,9 @@ def fits(entity: Entity, slot: Slot) -> bool:
     if WORD_NUMBERED_RE.fullmatch(slot.example or ""):  # a board as forum-6-1, an issue as
         return WORD_NUMBERED_RE.fullmatch(entity.value) is not None  # IJPL-174543: never "S1"
     if entity.kind == "topic":  # "about X", "搜索 X": something to search for, not a name
-        return searched_slot(slot)
+        # (a #hashtag fits a parameter described as taking one: "Username / Hashtag name")
+        tagged = entity.role == "tag" and re.search(r"tag\b", slot.description, re.I)
+        return searched_slot(slot) or bool(tagged)
     if entity.kind in ("pair", "domain", "file"):
         return False
     if entity.kind == "number" and not entity.marked:  # keyed for it: "&id=1985"; a year's
@@ -120,7 +123,7 @@ def fit_of(entity: Entity, slot: Slot) -> int:
         return {"topic": 1, "account": -1, "tag": 2 if tagged else 0}.get(entity.role, 0)
     if example.startswith("@"):
         return 1 if entity.role == "account" else 0
-    shape = shape_of(example)
+    shape = slot_shape(slot)  # a host by its example, or by its default (gitlab.com)
     if shape == "id" and entity.kind == "id":
         return 1 if entity.value[:2] == example[:2] else -1
     if _domain_handle(entity, shape):
@@ -168,7 +171,12 @@ def kind_before(value: str, slot: Slot, text: str) -> str:
     if at > 0 and (mixed := MIXED_KIND_RE.search(before)):
         kind = re.sub(r"\s+", "", mixed.group(0)).casefold()
         return kind if kind in said.replace(" ", "") else ""
-    kind = re.findall(r"[\u4e00-\u9fff]{2,}$|[A-Za-z]{3,}$", before)
+    if at > 0 and (latin := re.search(r"[A-Za-z]{3,}$", before)):
+        # a Latin kind is a word of the description ("group"), not two letters of one: the
+        # "th" of "the" is in "earth", and "for the global trends" keys no WOEID
+        word = latin.group(0).casefold()
+        return latin.group(0) if word not in EN_STOP and word in re.findall(r"\w+", said) else ""
+    kind = re.findall(r"[\u4e00-\u9fff]{2,}$", before)
     if at > 0 and kind and any(kind[0][i : i + 2] in said for i in range(len(kind[0]) - 1)):
         return kind[0]
     return ""

@@ -5,7 +5,8 @@ after "by" is whose the feed is."""
 
 import re
 
-from agent.unnamed import ASKERS_KIND_EN
+from agent.routes.forms import CJK_RE
+from agent.unnamed import ASKERS_KIND_EN, ASKERS_KIND_ZH
 
 # "by the design studio ": the words before a quoted name that say whose it is
 QUOTED_BY_RE = re.compile(r"\b(?:by|from)\s+(?:[\w\-]+\s+){0,3}$", re.I)
@@ -13,10 +14,17 @@ QUOTED_BY_RE = re.compile(r"\b(?:by|from)\s+(?:[\w\-]+\s+){0,3}$", re.I)
 
 def askers_own(word: str, text: str) -> bool:
     """``word`` stands only between the asker's possessive and a kind of subject ("my team's
-    *front-end* repo"): it says which of the asker's own, it names no one."""
+    *front-end* repo", "我维护的那个*开源*仓库"): it says which of the asker's own, it names no
+    one."""
     folded, low = text.casefold(), word.casefold()
     spans = [m.span() for m in ASKERS_KIND_EN.finditer(folded)]
-    found = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(low)}(?!\w)", folded)]
+    if CJK_RE.match(word):  # "我维护的那个*开源*仓库": after the asker's clause, before the kind
+        spans += [
+            (m.start() + m.group(0).index("\u7684"), m.end())
+            for m in ASKERS_KIND_ZH.finditer(folded)
+        ]
+    bounded = rf"(?<!\w){re.escape(low)}(?!\w)" if not CJK_RE.match(word) else re.escape(low)
+    found = [m.start() for m in re.finditer(bounded, folded)]
     return bool(found) and all(any(a <= at < b for a, b in spans) for at in found)
 
 

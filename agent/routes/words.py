@@ -7,7 +7,7 @@ route's own words (``describes``). Read by ``agent.routes.entities`` and
 import re
 
 from agent.question import EN_STOP
-from agent.routes.forms import CJK_RE, ZH_SPAN_WORD_RE
+from agent.routes.forms import CJK_RE, DURATION_RE, ZH_SPAN_WORD_RE
 from agent.vocabulary import FILLER_EN, KIND_EN, intent_word, plural_stem
 
 # Words that say what kind of thing is asked for, or that no subject is named: never a subject.
@@ -31,6 +31,7 @@ def usable(word: str, excluded: set[str]) -> bool:
         and low not in EN_STOP
         and low not in GENERIC
         and not ZH_SPAN_WORD_RE.fullmatch(low)  # 这两天 says when, not who
+        and not DURATION_RE.fullmatch(low)  # nor does "24-hour"
         and not describes(low, excluded)
     )
 
