@@ -100,7 +100,9 @@ class EvalOutcome:
     def invented_subject(self) -> bool | None:
         if not self.case.no_example_entity:
             return None
-        return not self.needs_input and bool(self.subjects)
+        # a value the line's own expected path holds is none invented (a head line whose path
+        # takes a section the question names: BBC's /bbc/technology)
+        return not self.needs_input and bool(self.subjects) and not self.path_hit
 
     def as_dict(self) -> dict:
         return {

@@ -34,6 +34,7 @@ from agent.routes.pathed import path_fill
 from agent.routes.places import place_fill
 from agent.routes.queries import query_fill
 from agent.routes.said import YEAR_RE, of_year, said_fill
+from agent.routes.sections import genre_fill, section_fill
 from agent.routes.settings import keyed_settings, labelled, settings_fill
 from agent.routes.slots import (
     Slot,
@@ -282,6 +283,8 @@ def params_fill(
     place_fill(slots, asked.text, excluded, values, sources, tuple(platform_words))
     date_fill(slots, asked.text, values, sources)
     said_fill(slots, asked.text, excluded, values, sources)
+    section_fill(slots, description, asked.text, excluded, values, sources)
+    genre_fill(slots, f"{template} {route_name}", asked.text, excluded, values, sources)
     kinded, elsewhere = kind_named(slots, asked)
     by_name = {s.name: s for s in slots}
     for name, value in kinded.items():

@@ -200,3 +200,23 @@ def test_a_hashtag_before_the_word_tag_fills_a_parameter_taking_a_hashtag():
 
 def test_an_interjection_after_a_marker_is_no_name():
     assert "lol" not in _values("follow #cats on the app lol", platform="instagram")
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("BBC science news in full text", "/bbc/science"),
+        ("the bbc news health section please", "/bbc/health"),
+        ("BBC News", "/bbc"),
+        ("bbc sport golf news", "/bbc/sport/golf"),
+    ],
+)
+def test_a_section_said_reads_the_section_a_description_shows_in_an_address(question, path):
+    assert first_path(question) == path
+
+
+def test_a_kind_of_film_is_tagged_with_its_genre_where_the_settings_before_are_said():
+    question = "豆瓣电影分类 按评分最高排 7分以上的恐怖片"
+
+    assert first_path(question) == "/douban/movie/classification/S/7/恐怖"
+    assert first_path("豆瓣电影分类 恐怖片") == "/douban/movie/classification"

@@ -90,6 +90,10 @@ def test_an_invented_subject_counts_any_subject_value_where_the_question_names_n
     assert outcome(["a"], paths=["/a/care"], subjects=given, bare=True).invented_subject is True
     assert outcome(["a"], paths=["/a/care"], subjects=given).invented_subject is None
     assert outcome(["a"], paths=["/a/hot"], bare=True).invented_subject is False
+    expected = outcome(
+        ["a"], paths=["/a/care"], subjects=given, bare=True, expect_paths=["/a/care"]
+    )
+    assert expected.invented_subject is False  # the line's own path holds the value
     asked = outcome(["a"], needs=[NEED], bare=True)
     assert asked.invented_subject is False
     totals = totals_of([outcome(["a"], paths=["/a/care"], subjects=given, bare=True), asked])

@@ -20,7 +20,8 @@ fetched and no brief is saved.
 - example leak, over the lines that name no subject: the run did not end asking for input
   (``needs_input``) and a chosen path carries a subject value taken from its route's example;
 - invented subjects, over the lines that name no subject: the run did not end asking for
-  input and the first path gives a subject parameter a value (any value: the question gave none);
+  input and the first path gives a subject parameter a value (any value: the question gave none),
+  unless that path is one the line expects (its value is then the line's own);
 - needs input: the route node found no route it could fill and asked for what was missing;
 - needs setup: the only route that fits needs setting up by staff (``agent.routes.setup``), so
   nothing is read; the line's ``routes`` listing that route counts it as a *right* setup;
