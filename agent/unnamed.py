@@ -73,6 +73,11 @@ ONE_OF_KIND_EN = re.compile(
     rf"\b(?:a|an|one)\s+(?:{_KINDS})(?:'s|\u2019s)"
     rf"|\bone\s+of\s+(?:the|my|our|his|her|their)\s+(?:[\w.'\u2019-]+\s+){{0,2}}?(?:{_KINDS})\b"
 )
+# "how do I follow a public telegram channel": one of a kind to follow, which unsaid
+FOLLOWED_KIND_EN = re.compile(
+    rf"\b(?:follow|following|subscribe\s+to|subscribing\s+to|track|tracking)\s+(?:a|an)\s+"
+    rf"(?:[\w.'\u2019-]+\s+){{0,2}}?(?:{_KINDS})\b(?!\s+(?:called|named)\b|'s|\u2019s)"
+)
 _ZH_KINDS = "|".join(
     [
         *ZH_KIND_NOUNS,
@@ -129,6 +134,7 @@ def subject_unnamed(text: str) -> bool:
         or any(w in folded for w in UNNAMED_ZH)
         or ASKERS_KIND_EN.search(folded) is not None
         or ONE_OF_KIND_EN.search(folded) is not None
+        or FOLLOWED_KIND_EN.search(folded) is not None
         or ONE_OF_THEM_EN.search(folded) is not None
         or KIND_ASKERS_EN.search(folded) is not None
         or ASKERS_KIND_ZH.search(folded) is not None

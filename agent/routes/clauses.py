@@ -22,9 +22,9 @@ SUBORDINATORS = frozenset(str.split("when whenever once if after moment until ti
 CONTRACTED = frozenset(("what's", "who's", "where's", "whats"))
 QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
 # What a clause after them is all of ("everything patio11 submits", "stories pg has
-# submitted"): what someone does
+# submitted", "what sindresorhus stars"): what someone does
 WHOLE_WORDS = frozenset(
-    str.split("everything anything whatever stories posts articles links things stuff items")
+    str.split("everything anything whatever what stories posts articles links things stuff items")
 )
 # A kind of thing right after "the X" names X ("the golang organization"), and so it does after
 # a preposition or first ("events in mastodon org", "postgres image new tags").

@@ -36,7 +36,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("即将", "快要", "即将开始", "即将上映", "upcoming", "coming soon", "coming up"),
     ("最多观看", "观看最多", "被看最多", "看的人最多", "阅读最多", "most viewed", "most read"),
     ("点击最多", "最多点击", "点击排行", "most clicked", "most clicks"),
-    ("本月", "每月", "月榜", "这个月", "这月", "monthly"),
+    ("本月", "每月", "月榜", "这个月", "这月", "monthly", "month"),
     ("年榜", "yearly", "annual"),
     ("所有时间", "有史以来", "all time", "all-time", "infinity", "historical"),
     ("新闻", "news"),

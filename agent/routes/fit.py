@@ -42,6 +42,7 @@ LATIN_LETTER_RE = re.compile(r"[A-Za-z]")
 HOST_IN_NAME_RE = re.compile(r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}\b", re.I)
 # The kinds of feed that are a site's feed in one language (英文博客, 中文博客)
 LANGUAGE_INTENTS = frozenset({"english", "chinese"})
+KEYWORD_PARAM_RE = re.compile(r"/:(?:keyword|keywords|query|q)\b", re.I)
 # A host a Radar rule reads as written: space.bilibili.com, not a pattern (:subdomain.x.com).
 SECTION_HOST_RE = re.compile(r"[a-z0-9][a-z0-9.\-]*$")
 
@@ -186,8 +187,10 @@ def template_literals(template: str) -> str:
 
 def template_intents(name: str, template: str) -> frozenset[str]:
     """The kinds of feed a route serves (``agent.vocabulary.INTENTS``), read from its name and
-    its path's literal words past the namespace (``/gitee/releases/...``: releases)."""
-    return intents_of(f"{name} {template_literals(template)}")
+    its path's literal words past the namespace (``/gitee/releases/...``: releases), and a
+    search where a parameter is a keyword (Google Alerts' ``:keyword``)."""
+    searched = "search" if KEYWORD_PARAM_RE.search(template) else ""
+    return intents_of(f"{name} {template_literals(template)} {searched}")
 
 
 def route_intents(route: Route) -> frozenset[str]:

@@ -201,7 +201,7 @@ def _names_values(
         or {plural_stem(w) for w in _unkinded(v)} <= {plural_stem(w) for w in words}
         or any(v in w for w in parts)
         or (CJK_RE.match(v) and len(v) > 1 and v in name)
-        or (CJK_RE.match(v) and _in_latin(v) in spaceless)  # 安卓之家: "android 之家"
+        or (CJK_RE.search(v) and _in_latin(v) in spaceless)  # 安卓之家: "android 之家"
         for v in values
     )
 

@@ -220,3 +220,33 @@ def test_a_kind_of_film_is_tagged_with_its_genre_where_the_settings_before_are_s
 
     assert first_path(question) == "/douban/movie/classification/S/7/恐怖"
     assert first_path("豆瓣电影分类 恐怖片") == "/douban/movie/classification"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how can I follow a public telegram channel in my reader?",
+        "I'd like to subscribe to a telegram channel via RSS",
+    ],
+)
+def test_one_of_a_kind_to_follow_is_asked_for(question):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == []
+    assert [n["parameter"] for n in ctx.needs] == ["username"]
+
+
+def test_a_kind_to_follow_called_by_its_name_is_read():
+    assert first_path("follow a telegram channel called durov") == "/telegram/channel/durov"
+
+
+def test_a_route_taking_a_keyword_serves_a_keyword_asked_for():
+    assert first_path("a Google Alerts feed for the keyword Vercel") == "/google/alerts/Vercel"
+
+
+def test_a_latin_value_glued_to_a_chinese_word_meets_its_label():
+    assert first_path("IT之家 ipad之家 频道的订阅") == "/ithome/ipad"
+
+
+def test_what_someone_does_names_them():
+    assert first_path("track what gaearon stars on github") == "/github/starred_repos/gaearon"
