@@ -43,6 +43,7 @@ SHOWS_EN = frozenset(str.split("show shows program programs programme programmes
 ROLES_EN = frozenset(
     str.split(
         "advisor advisors adviser supervisor supervisors mentor mentors guy guys singer singers"
+        " researcher researchers scientist scientists professor professors journalist journalists"
     )
 )
 _KINDS = "|".join(

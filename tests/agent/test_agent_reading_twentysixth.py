@@ -250,3 +250,9 @@ def test_a_latin_value_glued_to_a_chinese_word_meets_its_label():
 
 def test_what_someone_does_names_them():
     assert first_path("track what gaearon stars on github") == "/github/starred_repos/gaearon"
+
+
+def test_a_researcher_the_asker_follows_is_someone_unnamed():
+    chosen, ctx = route("new citations of a researcher I follow on Google Scholar")
+
+    assert chosen is False and [n["parameter"] for n in ctx.needs] == ["id"]
