@@ -26,7 +26,7 @@ from agent.routes.fit import route_intents, route_reading, route_said
 from agent.routes.keyed import keyed_query_fill
 from agent.routes.queries import LINK_QUERY_RE, query_fill, takes_query
 from agent.routes.settings import names_region, settings_fill
-from agent.routes.slots import route_slots
+from agent.routes.slots import Slot, route_slots
 from agent.routes.unsaid import close_gaps
 from catalog.models import Route
 from catalog.search import RouteHit
@@ -94,9 +94,14 @@ def page_path(ctx: RunContext, candidates: list[RouteHit]) -> tuple[str, int] | 
         return named
     if keyed := _keyed_beside(query, best, routes[best.route_id]):
         return keyed
+    # the page's path with the settings the question names that the page does not give
+    # (爱思想's column page and "新时评": its :type 时评; the page's query, kpopping's
+    # ``kpics?gender=male``, for a parameter written as one)
+    if set_path := _set_path(ctx, routes[best.route_id], dict(best.values)):
+        return set_path, best.route_id
     if set_beside := _set_beside(ctx, best, [routes[c.route_id] for c in candidates], routes):
         return set_beside
-    return _with_settings(ctx, routes[best.route_id], best), best.route_id
+    return best.path, best.route_id
 
 
 def _named_beside(
@@ -157,13 +162,6 @@ def _feed_named_last(hit: RadarHit) -> bool:
     return len(hit.values) > 0 and all(last not in value for _name, value in hit.values)
 
 
-def _with_settings(ctx: RunContext, route: Route, hit: RadarHit) -> str:
-    """The page's path, with the settings the question names that the page does not give
-    (爱思想's column page and "新时评": its :type 时评; the page's query, kpopping's
-    ``kpics?gender=male``, for a parameter written as one)."""
-    return _set_path(ctx, route, dict(hit.values)) or hit.path
-
-
 def _set_beside(
     ctx: RunContext, hit: RadarHit, candidates: list[Route], routes: dict[int, Route]
 ) -> tuple[str, int] | None:
@@ -171,10 +169,9 @@ def _set_beside(
     that the page's route lists none of (a douban channel's page and 图书: the channel's
     books, ``/douban/channel/:id/subject/2``)."""
     given = dict(hit.values)
-    page_route = routes[hit.route_id]
-    if not given or _set_path(ctx, page_route, given):
+    if not given:
         return None
-    literals = _literals(page_route.path)
+    literals = _literals(routes[hit.route_id].path)
     for route in candidates:
         names = {name for name, _regex, _optional in template_parameters(route.path)}
         if route.pk == hit.route_id or not set(given) < names:
@@ -218,7 +215,7 @@ def _set_path(ctx: RunContext, route: Route, given: dict[str, str]) -> str | Non
         return None
 
 
-def _described_keys(slots: list, query: str) -> dict[str, str]:
+def _described_keys(slots: list[Slot], query: str) -> dict[str, str]:
     """The open parameters whose description names a key of the page's query, with its value
     (news.ycombinator.com/submitted?id=pg: Hacker News's :value, "set user ID")."""
     pairs = {  # a page in parentheses ("(...submitted?id=pg)") keeps none of them
