@@ -11,9 +11,11 @@ from agent.vocabulary import EN_KIND_NOUNS, KIND_EN, ZH_KIND_NOUNS
 # question asks for one, it is not read as asking for no one. "Some", "certain", "particular"
 # and "specific" are said of a thing that follows ("a specific country"), not of one before
 # them ("nothing country specific", "country-specific", "in particular").
+# Words that leave the one they lead unnamed: "some user", "a certain channel"
+UNNAMING_EN = ("some", "certain", "particular", "specific")
 UNNAMED_EN_RE = re.compile(
     r"(?<![\w-])(?:someone|somebody)(?![\w-])"
-    r"|(?<![\w-])(?:some|certain|particular|specific)\s+(?=[\w@])"
+    rf"|(?<![\w-])(?:{'|'.join(UNNAMING_EN)})\s+(?=[\w@])"
 )
 # "想订阅其中一种": one of things just said, none named
 ONE_OF_THEM_ZH = ("其中一个", "其中一种", "其中之一")

@@ -27,7 +27,7 @@ from agent.routes.markers import (
     ZH_BEFORE_MARKERS,
 )
 from agent.routes.words import GENERIC, PEOPLE, describes, feeds_named, usable
-from agent.unnamed import UNNAMED_ZH
+from agent.unnamed import UNNAMED_ZH, UNNAMING_EN
 from agent.vocabulary import (
     CLAUSE_PRONOUNS,
     EN_KIND_NOUNS,
@@ -51,8 +51,8 @@ OBJECT_LEADS = ("\u628a", "\u88ab")  # 把, 被
 # Where a clause ends: a comma, a semicolon, a question or exclamation mark, a full stop
 CLAUSE_END_RE = re.compile(r"[,;!?\uff0c\u3002\uff1b\uff01\uff1f\u3001]|\.(?:\s|$)")
 NAMING_EN = frozenset({"named", "called"})
-# What leaves the one a marker names unnamed: "a certain user", "some user"
-UNNAMING_EN = frozenset(str.split("some certain particular specific any"))
+# What leaves the one a marker names unnamed: "a certain user", "some user", "any user"
+UNNAMING_BEFORE = frozenset((*UNNAMING_EN, "any"))
 APPOSED_KINDS = EN_KIND_NOUNS | {"tag", "tags"}  # the name a kind follows: "the alpine tag"
 LATIN_TAIL_RE = re.compile(r"(.*[^\x00-\x7f])([A-Za-z][\w.+#\-]*)")
 
@@ -227,7 +227,7 @@ def _indefinite_before(text: str, start: int, excluded: set[str]) -> bool:
     words = WORD_TOKEN_RE.findall(text[max(0, start - 40) : start])
     for word in reversed(words[-4:]):
         low = word.casefold()
-        if low in UNNAMING_EN:
+        if low in UNNAMING_BEFORE:
             return True
         if not (word[:1].isupper() or low in excluded):
             return False

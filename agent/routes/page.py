@@ -31,7 +31,7 @@ from agent.routes.unsaid import close_gaps
 from catalog.models import Route
 from catalog.search import RouteHit
 from fetching.paths import RoutePathRejected, path_build, template_parameters
-from fetching.radar import RadarHit, route_page_values
+from fetching.radar import RadarHit, page_addresses, route_page_values
 
 
 def page_hits(ctx: RunContext) -> list[RadarHit]:
@@ -218,10 +218,12 @@ def _set_path(ctx: RunContext, route: Route, given: dict[str, str]) -> str | Non
 def _described_keys(slots: list[Slot], query: str) -> dict[str, str]:
     """The open parameters whose description names a key of the page's query, with its value
     (news.ycombinator.com/submitted?id=pg: Hacker News's :value, "set user ID")."""
-    pairs = {  # a page in parentheses ("(...submitted?id=pg)") keeps none of them
-        k.casefold(): v.rstrip(").,;!?")
-        for m in LINK_QUERY_RE.finditer(query)
-        for k, v in parse_qsl(m.group(2))
+    # the pages' queries as ``page_addresses`` trims them ("(...submitted?id=pg)": no ")"),
+    # and without the question's own mark ("...submitted?id=pg?")
+    pairs = {
+        k.casefold(): v.rstrip("?")
+        for address in page_addresses(query)
+        for k, v in parse_qsl(address.query)
     }
     found = {}
     for slot in slots:

@@ -17,13 +17,14 @@ def askers_own(word: str, text: str) -> bool:
     *front-end* repo", "我维护的那个*开源*仓库"): it says which of the asker's own, it names no
     one."""
     folded, low = text.casefold(), word.casefold()
+    chinese = CJK_RE.match(word) is not None
     spans = [m.span() for m in ASKERS_KIND_EN.finditer(folded)]
-    if CJK_RE.match(word):  # "我维护的那个*开源*仓库": after the asker's clause, before the kind
+    if chinese:  # "我维护的那个*开源*仓库": after the asker's clause, before the kind
         spans += [
             (m.start() + m.group(0).index("\u7684"), m.end())
             for m in ASKERS_KIND_ZH.finditer(folded)
         ]
-    bounded = rf"(?<!\w){re.escape(low)}(?!\w)" if not CJK_RE.match(word) else re.escape(low)
+    bounded = re.escape(low) if chinese else rf"(?<!\w){re.escape(low)}(?!\w)"
     found = [m.start() for m in re.finditer(bounded, folded)]
     return bool(found) and all(any(a <= at < b for a, b in spans) for at in found)
 

@@ -1,6 +1,8 @@
 """The twenty-sixth pass of issue 29's reading rules. Against the real catalog snapshot where
 a route is named, offline."""
 
+from urllib.parse import unquote
+
 import pytest
 
 from agent.routes.amounts import amounts_fill
@@ -256,3 +258,20 @@ def test_a_researcher_the_asker_follows_is_someone_unnamed():
     chosen, ctx = route("new citations of a researcher I follow on Google Scholar")
 
     assert chosen is False and [n["parameter"] for n in ctx.needs] == ["id"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "news.ycombinator.com/submitted?id=../../etc/passwd",
+        "news.ycombinator.com/submitted?id=%3Cscript%3Ealert(1)%3C/script%3E",
+        "https://music.163.com/#/artist/album?id=..%2F..%2Fadmin",
+        "https://music.163.com/#/artist/album?id=%00%0A",
+    ],
+)
+def test_a_hostile_value_in_a_pages_query_never_reaches_a_path(question):
+    _chosen, ctx = route(question)
+
+    for path, _route in ctx.paths:
+        assert ".." not in unquote(path) and "<" not in unquote(path), path
+        assert "\x00" not in unquote(path) and "\n" not in unquote(path), path
