@@ -37,8 +37,10 @@ SETTING_KINDS_EN = frozenset(
         " board boards forum forums subforum subforums"
     )
 )
-# What a search is for: "a keyword I keep searching" names none
-SEARCH_KINDS_EN = frozenset(str.split("keyword keywords term terms query queries hashtag hashtags"))
+# What a search is for: "a keyword I keep searching", "a search I care about" name none
+SEARCH_KINDS_EN = frozenset(
+    str.split("keyword keywords term terms query queries hashtag hashtags search searches")
+)
 # What the asker listens to or watches: "that radio show I listen to"
 SHOWS_EN = frozenset(str.split("show shows program programs programme programmes station stations"))
 # The people an asker has ("my thesis advisor"): someone unnamed, said so

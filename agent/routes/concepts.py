@@ -18,7 +18,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("精选", "featured"),
     ("精华", "digest", "essence"),
     ("全部", "所有", "all"),
-    ("今日", "今天", "当日", "每日", "日榜", "today", "daily"),
+    ("今日", "今天", "当日", "每日", "每天", "日榜", "today", "daily"),
     (
         "本周",
         "每周",
@@ -40,6 +40,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("年榜", "yearly", "annual"),
     ("所有时间", "有史以来", "all time", "all-time", "infinity", "historical"),
     ("新闻", "news"),
+    ("简报", "briefing", "briefings"),
     ("科技", "tech", "technology"),
     ("体育", "运动", "sport", "sports"),
     ("当期", "当前", "正在", "current", "present"),

@@ -57,12 +57,20 @@ from agent.vocabulary import (
     ITEM_EN,
     NEGATED_RE,
     ORDERED_BY_RE,
+    ZH_KIND_NOUNS,
 )
 
 # Words around a topic that are not part of it ("latest posts about X"): never a topic.
 EN_FILLER, ZH_FILLER = FILLER_EN, FILLER_ZH
 LATIN_RUN_RE = re.compile(r"[A-Za-z][A-Za-z']*")
 LOWER_PHRASE_RE = re.compile(r"(?<![\w.\-])[a-z]{2,}(?: [a-z]{2,}){2,}(?![\w.\-])")
+# A key of a query written out ("?gid=4893"): it says what the value after it is
+QUERY_KEY_RE = re.compile(r"(?<![\w.\-])[A-Za-z_][\w.\-]*(?==)")
+# A Latin word right after a kind of subject and 的, perhaps a short verb between ("频道的
+# shorts", "用户上传的 datasets"): what of it is asked for, not its name
+KIND_OWNS_RE = re.compile(
+    rf"((?:{'|'.join(ZH_KIND_NOUNS)})\s*[\u4e00-\u9fff]{{0,4}}的)\s*[A-Za-z][\w.\-]*"
+)
 # Latin words said before 相关 (related to): one thing, whatever its words
 RELATED_PHRASE_RE = re.compile(
     r"(?<![\w.\-])[A-Za-z][\w.+#\-]*(?: [A-Za-z][\w.+#\-]*)+(?=\s*(?:相关|有关))"
@@ -107,9 +115,11 @@ COUNTED_RE = re.compile(
 def _latin_in_chinese(text: str, excluded: set[str]) -> list[str]:
     if not CJK_RE.search(text) or _english_glossing(text):
         return []
+    text = KIND_OWNS_RE.sub(r"\1 ", text)  # "那个频道的 shorts": what of the channel, not which
     for marker in ZH_AFTER_MARKERS + ZH_TOPIC_MARKERS:  # "UP 主" is a marker, not a subject
         text = re.sub(re.escape(marker), " ", text, flags=re.I)
     text = ONE_OF_KIND_ZH.sub(" ", text)  # "一个 Chrome 扩展": Chrome says which kind, not which
+    text = QUERY_KEY_RE.sub(" ", text)  # "?gid=4893012345678901": gid names what the number is
     # three lower-case words or more run together are one thing ("Scholar 上 retrieval augmented
     # generation 的新论文"), a lone letter (雪球大V, B 站) part of a word, no name
     phrases = [m.group(0) for m in LOWER_PHRASE_RE.finditer(text)]

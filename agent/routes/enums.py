@@ -72,6 +72,9 @@ ORDERED_APART_RE = re.compile(
 )
 
 
+LETTER_CHAR_RE = re.compile(r"(?<![a-z0-9])([a-z])\s?([\u4e00-\u9fff])")
+
+
 def spans(text: str) -> set[str]:
     """The spans of time a text names, canonical: "7 天" and "7days" are both ``7d``."""
     found = set()
@@ -84,10 +87,11 @@ def spans(text: str) -> set[str]:
 
 
 def _grams(text: str) -> set[str]:
-    """Latin words (stemmed: ranking names "rank"), and CJK character pairs (single characters
-    for a one-character run)."""
-    grams: set[str] = set()
-    for run in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", zh_simplified(text.lower())):
+    """Latin words (stemmed: ranking names "rank"), CJK character pairs (single characters for
+    a one-character run), and a lone letter with the character after it ("A 股", A股快讯)."""
+    low = zh_simplified(text.lower())
+    grams = {a + b for a, b in LETTER_CHAR_RE.findall(low)}
+    for run in re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]+", low):
         if run.isascii():
             stem = word_stem(run)
             if stem != run and stem.endswith(("ing", "ed")):

@@ -166,6 +166,10 @@ def path_said(query: str, route: Route) -> int:
     return len(_path_words_said(query, route))
 
 
+def _language_word(word: str) -> bool:
+    return bool(asked_intents(word) & LANGUAGE_INTENTS)
+
+
 def _path_words_said(query: str, route: Route) -> set[str]:
     asked = set(LATIN_WORD_RE.findall(query.casefold()))
     asked |= {plural_stem(w) for w in asked}
@@ -223,20 +227,20 @@ def intent_said(query: str, route: Route) -> int:
 
 def options_intent(query: str, route: Route, path: FilledPath) -> int:
     """How many languages the question asks for the listed values ``path`` takes serve: NYT's
-    news in "Traditional Chinese" serves 中文 as its Chinese briefing does. A query written out
+    news in "Traditional Chinese" serves 中文 as its Chinese briefing does, and left at its
+    default ("language, default to Chinese") in Chinese. A query written out
     (``hl=en-GB&gl=GB``) asks its own parameter, no language of a feed."""
-    chosen = {k: v for k, v in path.params.items() if path.sources.get(k) == "option"}
-    if not chosen:
-        return 0
     unwritten = WRITTEN_QUERY_RE.sub(" ", query)
     asked = intents_apart(unwritten, intent_blanks(route.platform)) & LANGUAGE_INTENTS
     if not asked:  # most questions ask for no language: the route's slots go unread
         return 0
+    chosen = {k: v for k, v in path.params.items() if path.sources.get(k) == "option"}
     slots = route_slots(route.path, route.parameters, route.description, route.example)
-    languages = [s for s in slots if s.chooses_language and s.name in chosen]
+    languages = [s for s in slots if s.chooses_language]
     labels = " ".join(
-        [label for s in languages for label, v in s.choices if v == chosen[s.name]]
-        + [chosen[s.name] for s in languages]
+        [label for s in languages for label, v in s.choices if v == chosen.get(s.name)]
+        + [chosen[s.name] for s in languages if s.name in chosen]
+        + [s.default for s in languages if s.name not in path.params and s.default]
     )
     return len(asked & asked_intents(labels))
 
@@ -311,8 +315,14 @@ def _zh_said(word: str, asked: str) -> bool:
     ("教务处一发通知公告" says 教务处通知公告)."""
     if word in asked:
         return True
+    parts: list[str] = []
+    for part in zh_words(word):  # a lone character is said with the word before it (美数课)
+        if len(part) < 2 and parts:
+            parts[-1] += part
+        else:
+            parts.append(part)
     at = 0
-    for part in zh_words(word):
+    for part in parts:
         found = asked.find(part, at)
         if len(part) < 2 or found < 0:
             return False
@@ -333,7 +343,10 @@ def said_whole(query: str, route: Route, path: FilledPath) -> int:
     # ``/zaobao/realtime``, over a route listing ``realtime`` among its values)
     own = {w.casefold() for name in platform_words(route.platform) for w in name.split()}
     wanted = NEGATED_RE.sub(" ", query)  # "not the chinese edition" names no /chinese
-    length = length or sum(len(w) for w in _path_words_said(wanted, route) - own)
+    # (a language is no name: "Chinese edition news" asks for the language, which the intents
+    # weigh, and names the news, not the Chinese daily briefing)
+    said = {w for w in _path_words_said(wanted, route) - own if not _language_word(w)}
+    length = length or sum(len(w) for w in said)
     # said only in the other language (临时展览: "Temporary Exhibitions"), it weighs least
     length = length or int(bool(name) and said_translated(apart, " ".join(name)))
     chosen = [k for k, source in path.sources.items() if source == "option"]

@@ -57,7 +57,7 @@ from agent.routes.suits import (
 from agent.routes.switches import switch_fill
 from agent.routes.unsaid import NOT_NAMED, defaults_dropped, unsaid_fill
 from agent.routes.words import usable
-from agent.vocabulary import EN_KIND_NOUNS, INTENTS, plural_stem
+from agent.vocabulary import EN_KIND_NOUNS, INTENTS, ITEM_EN, KIND_EN, PUT_EN, plural_stem
 from fetching.paths import path_build, template_values
 
 # Words before a kind's value that say it is no one named: "a web3 community", "my favourite"
@@ -181,7 +181,7 @@ def _subject_value(
                 return entity.value, entity.kind, -1
     if not searched_slot(slot) and (named := _named_before_kind(slot, asked, used, excluded)):
         return named, "marked", 0
-    words = " ".join(asked.topic[:4])
+    words = " ".join(_past_kinds(asked.topic, asked.text)[:4])
     # a tag is one word: the question's words at large ("想看 mstdn.jp 实例 跨站") are none
     tagged = words_of(slot.name)[-1:] and words_of(slot.name)[-1].endswith("tag")
     searchable = (
@@ -190,6 +190,20 @@ def _subject_value(
     if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):
         return words, "keywords", 0
     return None, "", 0
+
+
+def _past_kinds(topic: tuple[str, ...], text: str) -> tuple[str, ...]:
+    """The topic words after those that lead them saying what kind is asked for ("papers on
+    diffusion models"): a search for papers on arXiv is a search for what they are about. A
+    kind said of the items asked for is their topic ("the movie articles")."""
+
+    def kind(word: str) -> bool:
+        after = re.search(rf"(?<![\w-]){re.escape(word)}\s+([a-z]+)", text, re.I)
+        item = after and after.group(1).lower()
+        return word.casefold() in KIND_EN and not (item in ITEM_EN and item not in PUT_EN)
+
+    kinds = list(itertools.takewhile(kind, topic))
+    return topic[len(kinds) :]
 
 
 def _named_before_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[str]) -> str | None:

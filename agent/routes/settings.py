@@ -378,8 +378,9 @@ def _spread(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> Non
 
 def labelled(label: str, slot: Slot) -> bool:
     """The key a value was given names this parameter ("(fid -7)" for ``:fid``, "(app id 570)"
-    for ``:appid``)."""
+    for ``:appid``, "uid" for ``:userid``: a thing's initial and its id)."""
     label = label.removeprefix(QUERY_KEY)
     name = slot.name.casefold()
     words = {w.casefold() for w in words_of(slot.name)}
-    return name.startswith(label) or name.endswith(label) or label in words
+    initialled = len(name) > 3 and name.endswith("id") and label == f"{name[0]}id"
+    return name.startswith(label) or name.endswith(label) or label in words or initialled

@@ -9,6 +9,7 @@ import re
 from agent.question import EN_STOP
 from agent.routes.forms import CJK_RE, DURATION_RE, ZH_SPAN_WORD_RE
 from agent.vocabulary import FILLER_EN, KIND_EN, intent_word, plural_stem
+from catalog.search_terms import word_stem
 
 # Words that say what kind of thing is asked for, or that no subject is named: never a subject.
 GENERIC = FILLER_EN | KIND_EN
@@ -38,9 +39,14 @@ def usable(word: str, excluded: set[str]) -> bool:
 
 def describes(word: str, excluded: set[str]) -> bool:
     """``word`` is one of the route's own words, a plural as its singular ("events" of
-    Organization Event; for Chinese, a part of one: 发帖 of 用户发帖)."""
+    Organization Event), a verb as its other forms ("star" of Starred Repositories); for
+    Chinese, a part of one: 发帖 of 用户发帖."""
     if word in excluded or (word.isascii() and plural_stem(word) in excluded):
         return True
+    if word.isascii() and word.isalpha() and len(word) > 3:
+        stem = word_stem(word)
+        if any(e.isascii() and word_stem(e) == stem for e in excluded):
+            return True
     return bool(CJK_RE.search(word)) and any(word in e for e in excluded if not e.isascii())
 
 
