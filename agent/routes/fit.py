@@ -25,6 +25,7 @@ from agent.routes.slots import pointed_above, route_slots, route_words
 from agent.routes.unsaid import NOT_NAMED
 from agent.routes.words import GENERIC
 from agent.vocabulary import (
+    FILLER_ZH_WORDS,
     LATIN_WORD_RE,
     NEGATED_RE,
     asked_intents,
@@ -310,17 +311,40 @@ def _words_said(query: str, words: list[str]) -> bool:
     )
 
 
+def _zh_parts(word: str) -> list[str]:
+    """A Chinese name's words, a lone character kept with the word before it (美数课)."""
+    parts: list[str] = []
+    for part in zh_words(word):
+        if len(part) < 2 and parts:
+            parts[-1] += part
+        else:
+            parts.append(part)
+    return parts
+
+
+def _core_said(query: str, name: list[str]) -> int:
+    """How long the proper names of a Chinese route name are (words the segmenter does not
+    know, no filler in them), when the question says them all in order: 澎湃美数课作品集 said
+    as "美数课的新作品". 0 when the name has a word of Latin letters, or no such name."""
+    if not name or any(w.isascii() for w in name):
+        return 0
+    words = [w.replace("\u7684", "") for w in name]  # 的 is no part of a name
+    core = [
+        part
+        for word in words
+        for part in _zh_parts(word)
+        if part not in zh_words(word) and not any(f in part for f in FILLER_ZH_WORDS)
+    ]
+    said = _words_said(query, core) if core else False
+    return sum(len(p) for p in core) if said else 0
+
+
 def _zh_said(word: str, asked: str) -> bool:
     """A Chinese name is said whole, or word by word in its order with words between
     ("教务处一发通知公告" says 教务处通知公告)."""
     if word in asked:
         return True
-    parts: list[str] = []
-    for part in zh_words(word):  # a lone character is said with the word before it (美数课)
-        if len(part) < 2 and parts:
-            parts[-1] += part
-        else:
-            parts.append(part)
+    parts = _zh_parts(word)
     at = 0
     for part in parts:
         found = asked.find(part, at)
@@ -349,6 +373,7 @@ def said_whole(query: str, route: Route, path: FilledPath) -> int:
     length = length or sum(len(w) for w in said)
     # said only in the other language (临时展览: "Temporary Exhibitions"), it weighs least
     length = length or int(bool(name) and said_translated(apart, " ".join(name)))
+    length = length or _core_said(apart, name)
     chosen = [k for k, source in path.sources.items() if source == "option"]
     if chosen:
         slots = route_slots(route.path, route.parameters, route.description, route.example)

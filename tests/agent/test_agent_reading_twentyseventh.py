@@ -153,3 +153,14 @@ def test_briefing_and_every_day_said_in_chinese_name_the_daily_briefing():
     question = "纽约时报中文网每天早上的那个简报\uff0c想订阅"
 
     assert first_path(question) == "/nytimes/daily_briefing_chinese"
+
+
+@pytest.mark.parametrize("question", ["澎湃美数课的全部作品", "想看澎湃美数课的新作品"])
+def test_a_proper_name_of_a_routes_name_said_reads_that_route_over_a_listed_label(question):
+    assert first_path(question) == "/thepaper/839studio"
+
+
+def test_a_dictionary_word_of_a_routes_name_gives_it_no_such_weight():
+    question = "知乎想法里每天出的那个新闻汇总能订阅吗"
+
+    assert first_path(question) == "/zhihu/pin/daily"
