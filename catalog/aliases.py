@@ -56,7 +56,7 @@ STARTING_ALIASES: dict[str, list[str]] = {
     "openai": ["OpenAI"],
     "twitter": ["推特", "X", "tweets"],
     "youtube": ["油管", "YouTuber", "YouTubers"],
-    "instagram": ["insta", "照片墙"],
+    "instagram": ["insta", "照片墙", "IG"],
     "themoviedb": ["TMDB", "TMDb"],
     "3dmgame": ["3DM", "3DM 游戏网"],
     "huggingface": ["HF", "抱抱脸"],

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from agent.question import EN_STOP, keywords_of
+from agent.regions import regions_said
 from agent.routes.clauses import in_subject_place
 from agent.routes.forms import (
     CJK_RE,
@@ -227,6 +228,8 @@ def question_read(
     ]
     # the start of the platform's name run together ("Barron's" of barronschina) names it
     found = [e for e in found if not _name_start(e.value, platform)]
+    # and a country right after it names its edition ("InfoQ China's front page")
+    found = [e for e in found if not _edition(e.value, question, platform)]
     return Asked(text=text, entities=_unique(_names_whole(found)), topic=tuple(topic))
 
 
@@ -234,6 +237,15 @@ def _within(value: str, text: str, spans: list[tuple[int, int]]) -> bool:
     """``value`` is said in ``text`` only inside the spans."""
     starts = [m.start() for m in re.finditer(re.escape(value), text)]
     return bool(starts) and all(any(a <= i < b for a, b in spans) for i in starts)
+
+
+def _edition(value: str, question: str, platform: set[str]) -> bool:
+    """``value`` is a country said right after the platform's name: the site's edition."""
+    if not value.isalpha() or not regions_said(value):
+        return False
+    names = "|".join(re.escape(p) for p in sorted(platform, key=len, reverse=True) if p)
+    edition = rf"(?<![\w.])(?:{names})\s+{re.escape(value)}(?![\w-])"
+    return bool(names) and re.search(edition, question, re.I) is not None
 
 
 def _name_start(value: str, platform: set[str]) -> bool:

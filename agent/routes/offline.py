@@ -229,7 +229,8 @@ def _region_only(path: FilledPath, query: str) -> bool:
         for name in REGIONS[code][0]
         for w in name.split()
     }
-    named = [v for k, v in path.params.items() if path.sources.get(k) not in NOT_NAMED]
+    # (as the value is, or written as a handle: @South)
+    named = [v.lstrip("@") for k, v in path.params.items() if path.sources.get(k) not in NOT_NAMED]
     return bool(named) and all(
         (regions_said(v) or v.casefold() in words) and len(v) <= 20 for v in named
     )

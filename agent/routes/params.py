@@ -60,6 +60,7 @@ from agent.routes.words import usable
 from agent.vocabulary import EN_KIND_NOUNS, INTENTS, ITEM_EN, KIND_EN, PUT_EN, plural_stem
 from fetching.paths import path_build, template_values
 
+TAG_KINDS = frozenset(("tag", "hashtag"))
 # Words before a kind's value that say it is no one named: "a web3 community", "my favourite"
 UNNAMING = frozenset(str.split("a an one my our your some any whose this that which"))
 
@@ -190,6 +191,18 @@ def _subject_value(
     if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):
         return words, "keywords", 0
     return None, "", 0
+
+
+def _tagged_kind(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:
+    """A #hashtag taken as a value asks for the feed of a tag where a setting lists one
+    (Instagram's ``tags`` beside ``user`` for "#streetphotography")."""
+    tags = {e.value.casefold() for e in asked.entities if e.role == "tag"}
+    if not tags & {v.casefold() for v in values.values()}:
+        return
+    for slot in slots:
+        listed = [v for _label, v in slot.choices if plural_stem(v.casefold()) in TAG_KINDS]
+        if slot.name not in values and len(listed) == 1:
+            values[slot.name], sources[slot.name] = listed[0], "option"
 
 
 def _past_kinds(topic: tuple[str, ...], text: str) -> tuple[str, ...]:
@@ -325,6 +338,7 @@ def params_fill(
     # a subject keyed by its own name in the page's query (collectiondetail?sid=) suits as a
     # value given for it does
     fit += sum(2 for s in slots if s.subject and sources.get(s.name) == "page")
+    _tagged_kind(slots, asked, values, sources)
     keyed_settings(slots, asked, values, sources, used)
     switch_fill(slots, asked.text, values, sources)
     keyed_query_fill(slots, description, question, values, sources, asked.text)

@@ -298,6 +298,9 @@ def _region_fill(slots: list[Slot], question: str, values: dict, sources: dict) 
             values[slot.name], sources[slot.name] = value, "option"
 
 
+# Chinese said in one of its scripts: 简体中文, 繁體, "simplified Chinese"
+SCRIPT_RE = re.compile(r"简体|簡體|繁体|繁體|simplified|traditional")
+SIMPLIFIED = frozenset(("简体", "簡體", "simplified"))
 # A locale written as one: en-US, zh_CN, zh-Hans
 LOCALE_RE = re.compile(r"(?<![\w-])([a-z]{2}[-_](?:[A-Z]{2}|[A-Z][a-z]{3}))(?![\w-])")
 
@@ -328,7 +331,16 @@ def _language_fill(slots: list[Slot], question: str, values: dict, sources: dict
     ]
     for slot in wanting if len(codes) == 1 else ():
         if code := _written_as(slot, codes[0]):
-            values[slot.name], sources[slot.name] = code, "option"
+            values[slot.name], sources[slot.name] = _scripted(slot, code, said), "option"
+
+
+def _scripted(slot: Slot, code: str, said: str) -> str:
+    """Chinese in the script asked for, where the parameter writes locales (Epic's ``en-US``):
+    简体中文 is ``zh-CN``, 繁體中文 ``zh-TW``, as sites write them."""
+    if code != "zh" or not LOCALE_RE.fullmatch(slot.example or slot.default or ""):
+        return code
+    script = SCRIPT_RE.search(said)
+    return code if script is None else "zh-CN" if script.group(0) in SIMPLIFIED else "zh-TW"
 
 
 def _written_as(slot: Slot, code: str) -> str | None:

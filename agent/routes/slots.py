@@ -113,6 +113,20 @@ def _as_example(choices: list[tuple[str, str]], example: str | None) -> list[tup
     return [(label, label) for label, _v in choices]
 
 
+def _default_valued(default: str | None, choices: list[tuple[str, str]], text: str) -> str | None:
+    """The listed value a default documented by its label stands for ("默认为24小时热榜": 24),
+    or by a name before its code ("default to China `cn`": cn); else the default as written."""
+    values = {value for _label, value in choices}
+    if not default or default in values:
+        return default
+    bare = re.sub(r"\s+", "", default).casefold()
+    for label, value in choices:
+        if re.sub(r"\s+", "", label).casefold() == bare:
+            return value
+    coded = re.search(rf"{re.escape(default)}\s*`([\w.\-]+)`", text)
+    return coded.group(1) if coded and coded.group(1) in values else default
+
+
 def _default_labelled(text: str, default: str | None) -> list[tuple[str, str]]:
     if not default or not (found := DEFAULT_LABEL_RE.search(text)) or found.group(1) != default:
         return []
@@ -204,7 +218,7 @@ def route_slots(template: str, parameters: object, description: str, example: st
         # thing's, a subject (its example's value would stand for what was not said)
         an_id = not optional and not choices and ID_SAID_RE.search(spec_text(spec)) is not None
         a_place = _takes_place(name, optional, choices)  # the place the asker names
-        default = default_of(name, spec, description)
+        default = _default_valued(default_of(name, spec, description), choices, spec_text(spec))
         setting = (
             bool(choices)
             or keyed

@@ -188,6 +188,12 @@ def _domain_handle(entity: Entity, shape: str | None) -> bool:
     return shape == "domain" and entity.kind == "handle" and bool(DOMAIN_RE.fullmatch(entity.value))
 
 
+# A handle's name, and an id's shape (letters and digits mixed, long): UCBJycsmduvYEL83R_U4JriQ
+NAME_RE = re.compile(r"[A-Za-z0-9_][\w.\-]*")
+ID_SHAPED_RE = re.compile(r"(?=[\w\-]*\d)(?=[\w\-]*[A-Za-z])[\w\-]{16,}")
+PAGE_FILE_RE = re.compile(r"\.s?html?$", re.I)
+
+
 def formed_as(entity: Entity, slot: Slot, asked: Asked) -> str:
     """The value in the parameter's form (``_formed``), its words joined as the example joins
     them (Google Scholar's data+visualization)."""
@@ -204,8 +210,16 @@ def _formed(entity: Entity, slot: Slot, asked: Asked) -> str:
         value = value.lower()  # "全小写的英文队名": Lakers is lakers
     if slot.takes_place and (slot.example or "").islower() and value.isascii():
         value = value.lower()  # a place written as its example writes one: Chengdu is chengdu
-    if entity.kind == "handle" and (slot.example or "").startswith("@") and "@" not in value:
+    example = slot.example or ""
+    # a handle keeps the @ its example writes, and so does a name where the example writes a
+    # handle, unless it is an id (MKBHD is @MKBHD; UCBJycsmduvYEL83R_U4JriQ is no handle)
+    handle = entity.kind == "handle" or not ID_SHAPED_RE.fullmatch(value)
+    if example.startswith("@") and "@" not in value and handle and NAME_RE.fullmatch(value):
         return f"@{value}"
+    # the file a page's address ends with is named without its extension, as its example is
+    # (163.com/dy/media/T1603594732083.html: T1603594732083)
+    if PAGE_FILE_RE.search(value) and not PAGE_FILE_RE.search(example):
+        value = PAGE_FILE_RE.sub("", value)
     # a name written with the kind its parameter names it by: 「考研吧」 for 吧名 is 考研
     kind = CJK_KIND_HEAD_RE.match(slot.description)
     if kind and CJK_RE.search(value) and value.endswith(kind[1]) and len(value) > len(kind[1]):

@@ -164,3 +164,65 @@ def test_a_dictionary_word_of_a_routes_name_gives_it_no_such_weight():
     question = "知乎想法里每天出的那个新闻汇总能订阅吗"
 
     assert first_path(question) == "/zhihu/pin/daily"
+
+
+@pytest.mark.parametrize(
+    "question", ["36氪的24小时热榜\uff0c想每天在阅读器里看", "36kr 的 24 小时热榜"]
+)
+def test_a_default_documented_by_its_label_is_its_value_and_left_out(question):
+    assert first_path(question) == "/36kr/hot-list"
+
+
+def test_a_default_documented_by_a_name_before_its_code_is_that_code():
+    assert first_path("苹果中国官网的换修/延长维修计划更新能订阅吗") == "/apple/exchange_repair"
+    assert first_path("apple exchange and repair programs in the US") == (
+        "/apple/exchange_repair/us"
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("Epic 喜加一提醒\uff0c要简体中文\u3001区域选中国的", "/epicgames/freegames/zh-CN/CN"),
+        ("epic free games, traditional chinese, taiwan store", "/epicgames/freegames/zh-TW/TW"),
+    ],
+)
+def test_chinese_in_a_script_is_written_as_its_locale(question, path):
+    assert first_path(question) == path
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is there a way to follow everything posted under #streetphotography on IG?",
+        "instagram #streetphotography 标签",
+    ],
+)
+def test_a_hashtag_taken_as_a_value_reads_the_tags_feed(question):
+    assert first_path(question) == "/instagram/2/tags/streetphotography"
+
+
+def test_a_name_on_ig_still_reads_the_users_feed():
+    assert first_path("new posts by natgeo on IG") == "/instagram/2/user/natgeo"
+
+
+def test_ins_as_an_english_word_names_no_instagram():
+    _chosen, ctx = route("the ins and outs of kubernetes")
+
+    assert not any(path.startswith("/instagram/") for path, _route in ctx.paths)
+
+
+def test_a_country_right_after_the_platforms_name_is_its_edition_no_value():
+    question = "Hi, is there a feed for the recommended articles on InfoQ China's front page?"
+
+    assert first_path(question) == "/infoq/recommend"
+
+
+def test_a_page_files_extension_is_left_off_where_the_example_has_none():
+    question = "https://www.163.com/dy/media/T1603594732083.html 这个网易号想用 RSS 追更"
+
+    assert first_path(question) == "/163/dy2/T1603594732083"
+
+
+def test_a_name_where_the_example_writes_a_handle_is_written_as_one():
+    assert first_path("MKBHD community tab posts as rss") == "/youtube/community/@MKBHD"
