@@ -3,33 +3,14 @@ a route is named, offline."""
 
 import pytest
 
-from agent.routes.entities import question_read
 from agent.routes.enums import option_named
 from agent.routes.settings import labelled
-from agent.routes.slots import Slot
 from agent.routes.words import describes
 from agent.unnamed import subject_unnamed
+from tests.agent.test_agent_reading_twentysixth import _slot, _values
 from tests.agent.test_agent_route_offline import first_path, route
 
 pytestmark = pytest.mark.django_db
-
-
-def _slot(name: str, description: str) -> Slot:
-    return Slot(
-        name=name,
-        regex="",
-        optional=False,
-        description=description,
-        choices=[],
-        example=None,
-        default=None,
-        subject=True,
-    )
-
-
-def _values(question: str, *, platform: str) -> set[str]:
-    asked = question_read(question, platform_words=[platform], excluded=[])
-    return {e.value for e in asked.entities}
 
 
 @pytest.mark.parametrize(
