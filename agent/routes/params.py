@@ -60,6 +60,7 @@ from agent.routes.words import usable
 from agent.vocabulary import EN_KIND_NOUNS, INTENTS, ITEM_EN, KIND_EN, PUT_EN, plural_stem
 from fetching.paths import path_build, template_values
 
+# A listed value for the feed of a tag (Instagram's ``tags``): what a #hashtag asks for
 TAG_KINDS = frozenset(("tag", "hashtag"))
 # Words before a kind's value that say it is no one named: "a web3 community", "my favourite"
 UNNAMING = frozenset(str.split("a an one my our your some any whose this that which"))
