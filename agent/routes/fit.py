@@ -311,10 +311,11 @@ def _words_said(query: str, words: list[str]) -> bool:
     )
 
 
-def _zh_parts(word: str) -> list[str]:
-    """A Chinese name's words, a lone character kept with the word before it (美数课)."""
+def _zh_parts(words: list[str]) -> list[str]:
+    """A Chinese name's segmented ``words``, a lone character kept with the word before it
+    (美数课)."""
     parts: list[str] = []
-    for part in zh_words(word):
+    for part in words:
         if len(part) < 2 and parts:
             parts[-1] += part
         else:
@@ -328,13 +329,14 @@ def _core_said(query: str, name: list[str]) -> int:
     as "美数课的新作品". 0 when the name has a word of Latin letters, or no such name."""
     if not name or any(w.isascii() for w in name):
         return 0
-    words = [w.replace("\u7684", "") for w in name]  # 的 is no part of a name
-    core = [
-        part
-        for word in words
-        for part in _zh_parts(word)
-        if part not in zh_words(word) and not any(f in part for f in FILLER_ZH_WORDS)
-    ]
+    core = []
+    for word in (w.replace("\u7684", "") for w in name):  # 的 is no part of a name
+        known = zh_words(word)  # segmented once: a part not among them was merged
+        core += [
+            part
+            for part in _zh_parts(known)
+            if part not in known and not any(f in part for f in FILLER_ZH_WORDS)
+        ]
     said = _words_said(query, core) if core else False
     return sum(len(p) for p in core) if said else 0
 
@@ -344,7 +346,7 @@ def _zh_said(word: str, asked: str) -> bool:
     ("教务处一发通知公告" says 教务处通知公告)."""
     if word in asked:
         return True
-    parts = _zh_parts(word)
+    parts = _zh_parts(zh_words(word))
     at = 0
     for part in parts:
         found = asked.find(part, at)
