@@ -3,6 +3,11 @@
 Applied only when the import creates a platform; after that the aliases belong to staff.
 """
 
+# Names Chinese speakers give a platform that are English words too ("ins 上的帖子" is Instagram;
+# "the ins and outs of kubernetes" is no platform): they name it only in a question written in
+# Chinese.
+CHINESE_ONLY_NAMES = frozenset(("ins",))
+
 STARTING_ALIASES: dict[str, list[str]] = {
     "bilibili": ["B站", "哔哩哔哩", "b站", "bili"],
     "ithome": ["IT之家", "it之家"],
@@ -56,7 +61,7 @@ STARTING_ALIASES: dict[str, list[str]] = {
     "openai": ["OpenAI"],
     "twitter": ["推特", "X", "tweets"],
     "youtube": ["油管", "YouTuber", "YouTubers"],
-    "instagram": ["insta", "照片墙", "IG"],
+    "instagram": ["insta", "照片墙", "IG", "ins"],
     "themoviedb": ["TMDB", "TMDb"],
     "3dmgame": ["3DM", "3DM 游戏网"],
     "huggingface": ["HF", "抱抱脸"],

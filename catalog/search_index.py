@@ -157,6 +157,9 @@ def _load_rows() -> tuple[list[selectors.PlatformRow], dict[int, list[selectors.
     return platforms, routes
 
 
+LONG_CJK_NAME = 4  # characters
+
+
 def _phrases(index: SearchIndex, position: int, names: list[str]) -> float:
     """Index the platform's names as phrases; the strongest one's strength."""
     strongest = 0.0
@@ -168,6 +171,12 @@ def _phrases(index: SearchIndex, position: int, names: list[str]) -> float:
             continue
         # A name that is also a common word ("papers", "news") is weak evidence of the platform.
         strength = sum(min(index.name_idf.get(t, 0.0), index.idf.get(t, 0.0)) for t in terms)
+        if not strength and len(CJK_RE.findall(canonical)) >= LONG_CJK_NAME:
+            # "什么值得买": a long Chinese name is one, though its words ask (什么) or go unindexed
+            strength = sum(
+                min(index.name_idf.get(t, 0.0), index.idf.get(t, 0.0))
+                for t in dict.fromkeys(text_terms(label))
+            )
         strongest = max(strongest, strength)
         if cjk := CJK_RE.search(canonical):
             key = canonical[cjk.start() : cjk.start() + 2]

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from catalog.aliases import CHINESE_ONLY_NAMES
 from catalog.search_index import Curation, NamePhrase, SearchIndex
 from catalog.search_slips import SLIP_FACTOR, slipped_keys
 from catalog.search_terms import (
@@ -168,6 +169,8 @@ def _name_hits(index: SearchIndex, plain: str, curation: Curation) -> dict[int, 
             continue  # 华南理工 holds 南理, no short name of 南京理工大学; 上交所 no 上交
         if phrase.short and traditional and _simplified_name(index, phrase.platform):
             continue
+        if phrase.text in CHINESE_ONLY_NAMES and not characters:
+            continue  # "ins" in an English question is a word ("the ins and outs")
         found.setdefault(phrase.platform, []).append((strength, phrase, span))
     hits = {}
     for position, candidates in list(found.items()):
@@ -187,6 +190,11 @@ def _name_hits(index: SearchIndex, plain: str, curation: Curation) -> dict[int, 
     # "Instagram posts of natgeo": natgeo says whose posts, Instagram where to read them. Not
     # when the other name is a weak one, a common word ("News of BBC").
     subjects = [p for p, hit in hits.items() if _after_subject_marker(canonical, hit.span)]
+    # "IT之家的苹果分类": a name after another's and 的 is what of it is asked for (its section)
+    for position, hit in hits.items():
+        others = [o.span for p, o in hits.items() if p != position]
+        if _owned_by(canonical, hit.span, others):
+            hit.strength *= CONTAINED_NAME_FACTOR
     topics = [p for p, hit in hits.items() if _after_topic_marker(canonical, hit.span)]
     for position in topics:
         if any(p not in topics for p in hits):
@@ -249,6 +257,15 @@ def _after_subject_marker(canonical: str, span: tuple[int, int]) -> bool:
     owns = canonical[span[1] :].startswith(" s ")  # 's, as the canonical text writes it
     of_feed = len(before) > 1 and before[-2] in FEED_WORDS
     return bool(before) and before[-1] in SUBJECT_MARKERS and not owns and not of_feed
+
+
+def _owned_by(canonical: str, span: tuple[int, int], others: list[tuple[int, int]]) -> bool:
+    """The name follows another name found and 的, as a thing of it (IT之家的苹果)."""
+    before = canonical[: span[0]].rstrip()
+    if not before.endswith("\u7684"):  # 的
+        return False
+    end = len(before[:-1].rstrip())
+    return any(other[1] == end for other in others)
 
 
 def _said_as_verb(canonical: str, span: tuple[int, int]) -> bool:
