@@ -6,6 +6,7 @@ for no one (``subject_unnamed``), and its words are never a name."""
 import re
 
 from agent.vocabulary import EN_KIND_NOUNS, KIND_EN, ZH_KIND_NOUNS
+from catalog.segment import zh_ends_as_function
 
 # Words that say a subject is there but left unnamed ("some GitHub user", "某位 UP 主"): such a
 # question asks for one, it is not read as asking for no one. "Some", "certain", "particular"
@@ -15,6 +16,8 @@ from agent.vocabulary import EN_KIND_NOUNS, KIND_EN, ZH_KIND_NOUNS
 UNNAMING_EN = ("some", "certain", "particular", "specific")
 UNNAMED_EN_RE = re.compile(
     r"(?<![\w-])(?:someone|somebody)(?![\w-])"
+    # "what anime a friend is following": one of the asker's circle, unnamed
+    r"|(?<![\w-])a\s+(?:friend|colleague|coworker|classmate)(?![\w-])"
     rf"|(?<![\w-])(?:{'|'.join(UNNAMING_EN)})\s+(?=[\w@])"
 )
 # "想订阅其中一种": one of things just said, none named
@@ -42,17 +45,28 @@ SEARCH_KINDS_EN = frozenset(
     str.split("keyword keywords term terms query queries hashtag hashtags search searches")
 )
 # What the asker listens to or watches: "that radio show I listen to"
-SHOWS_EN = frozenset(str.split("show shows program programs programme programmes station stations"))
+SHOWS_EN = frozenset(
+    str.split("show shows program programs programme programmes station stations anime animes")
+)
 # The people an asker has ("my thesis advisor"): someone unnamed, said so
 ROLES_EN = frozenset(
     str.split(
         "advisor advisors adviser supervisor supervisors mentor mentors guy guys singer singers"
         " researcher researchers scientist scientists professor professors journalist journalists"
+        " writer writers reporter reporters columnist columnists"
     )
 )
+# What the asker uses: "the tool we use at work"
+WARES_EN = frozenset(str.split("tool tools app apps software framework frameworks"))
 _KINDS = "|".join(
     sorted(
-        EN_KIND_NOUNS | KIND_EN | SETTING_KINDS_EN | SEARCH_KINDS_EN | ROLES_EN | SHOWS_EN,
+        EN_KIND_NOUNS
+        | KIND_EN
+        | SETTING_KINDS_EN
+        | SEARCH_KINDS_EN
+        | ROLES_EN
+        | SHOWS_EN
+        | WARES_EN,
         key=len,
         reverse=True,
     )
@@ -61,7 +75,9 @@ _KINDS = "|".join(
 # charts I love"
 KIND_ASKERS_EN = re.compile(
     rf"\b(?:{_KINDS})\s+(?:that\s+|which\s+|who\s+)?(?:i|we|you|my|our|your)\b"
-    rf"|\b(?:{_KINDS})\s+(?:[\w.'\u2019-]+\s+){{0,3}}?whose\b"
+    rf"|\b(?:{_KINDS})\s+(?:[\w.'\u2019()-]+\s+){{0,3}}?whose\b"  # (a name glossed)
+    # "a creator on bilibili I like": where it is, then the asker's clause
+    rf"|\b(?:a|an|one)\s+(?:{_KINDS})\s+(?:on|in|at)\s+(?:[\w.'\u2019-]+\s+){{1,2}}?(?:i|we)\s"
 )
 # "our project's repository", "my favourite YouTube channel": a possessive, then within three
 # words a kind of subject
@@ -80,7 +96,8 @@ ONE_OF_KIND_EN = re.compile(
 )
 # "how do I follow a public telegram channel": one of a kind to follow, which unsaid
 FOLLOWED_KIND_EN = re.compile(
-    rf"\b(?:follow|following|subscribe\s+to|subscribing\s+to|track|tracking)\s+(?:a|an)\s+"
+    rf"\b(?:follow|following|subscribe\s+to|subscribing\s+to|track|tracking|keep\s+up\s+with)"
+    rf"\s+(?:a|an)\s+"
     rf"(?:[\w.'\u2019-]+\s+){{0,2}}?(?:{_KINDS})\b(?!\s+(?:called|named)\b|'s|\u2019s)"
 )
 _ZH_KINDS = "|".join(
@@ -92,6 +109,8 @@ _ZH_KINDS = "|".join(
         *str.split("版块 板块 栏目 专题 分区 论坛"),
         # what the asker follows or sits: 我一直在追的那本期刊, 我报名的那个考试
         *str.split("期刊 杂志 考试 比赛"),
+        # a place of a forum's: 关注的 V2EX 节点
+        *str.split("节点 扩展 插件"),
         "up 主",
     ]
 )
@@ -111,13 +130,17 @@ ASKERS_KIND_ZH = re.compile(
 # or the asker's own place or body, right after them: "我们区县的政府公开信息", "我们这边"
 ASKERS_OWN_ZH = re.compile(
     r"(?:我们|咱们|我的|我们的)\s*(?:区县|县区|城市|学校|学院|单位|区|这边|这里|这儿|本地|当地)(?!域|别)"
+    # or someone of the asker's circle: 我导师的新论文, 我同学的仓库
+    r"|(?<![给帮让跟叫替为诉])我的?\s*(?:导师|老师|老板|同学|同事|朋友|室友|男朋友|女朋友|老公|老婆)"
 )
 
 # "关注的一个UP主", "我装的一个 Chrome 扩展", "有个 app": one of a kind, said which by no name
 # (a Latin word between them qualifies the kind: a Chrome extension)
 ONE_OF_KIND_ZH = re.compile(
     rf"(?:一个|一位|有个|有一个|某个|某位|有部|一部|某部|有本|一本|某本|有款|一款|某款)"
-    rf"\s*(?:[A-Za-z][\w.\-]{{0,15}}\s*)?(?:{_ZH_KINDS})"
+    # (a word of two characters may say what sort: 一个 Telegram 公开频道, 一个好用的 Chrome 扩展)
+    rf"\s*(?:[\u4e00-\u9fff]{{1,3}}的\s*)?(?:[A-Za-z][\w.\-]{{0,15}}\s*)?(?:[\u4e00-\u9fff]{{2}})?"
+    rf"(?:{_ZH_KINDS})"
     # one of the people who post, a short Chinese word between (a platform's name, an
     # adjective): 一个斗鱼主播, 一位知乎答主, 一个有趣的博主
     rf"|(?:一个|一位|有个|有一个|某个|某位)[\u4e00-\u9fff]{{0,4}}的?\s*(?:{_ZH_PEOPLE})"
@@ -144,5 +167,14 @@ def subject_unnamed(text: str) -> bool:
         or KIND_ASKERS_EN.search(folded) is not None
         or ASKERS_KIND_ZH.search(folded) is not None
         or ASKERS_OWN_ZH.search(folded) is not None
-        or ONE_OF_KIND_ZH.search(folded) is not None
+        or any(not _named_before(folded, m) for m in ONE_OF_KIND_ZH.finditer(folded))
     )
+
+
+def _named_before(text: str, match: re.Match[str]) -> bool:
+    """ "美股那个分区": the kind's name comes before 那个, as no verb nor particle does (我常看
+    那个分区)."""
+    if not match.group(0).startswith("那个"):
+        return False
+    run = re.search(r"[\u4e00-\u9fff]{2,}$", text[: match.start()])
+    return run is not None and not zh_ends_as_function(run.group(0))

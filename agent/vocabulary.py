@@ -35,9 +35,9 @@ INDEFINITE_EN = frozenset(
     str.split(
         """a an some any certain particular specific my our your their his her its i we you they
     me us them mine ours yours theirs someone somebody something anyone anybody anything one
-    nothing nobody everything everyone everybody else
+    nothing nobody everything everyone everybody else another other
     whoever whichever whatever this that these those i'm i've we're we've whose who whom
-    which there there's theres here here's heres im ive primary flagship"""
+    which there there's theres here here's heres im ive primary flagship base"""
     )
 )
 # The asker's circle and what the asker does with a thing: "the image my team deploys",
@@ -123,7 +123,8 @@ EN_KIND_NOUNS = frozenset(
     addons streamer streamers youtuber youtubers vtuber creator creators subject branch
     designer designers artist artists writer writers blogger bloggers influencer influencers
     journal journals magazine magazines newsletter newsletters uploader uploaders
-    dev devs developer developers singer singers musician musicians"""
+    dev devs developer developers singer singers musician musicians reporter reporters
+    journalist journalists columnist columnists"""
     )
 )
 # Chinese words for kinds of subject, each with the English one a route's name or parameter
@@ -176,7 +177,10 @@ FILLER_ZH_WORDS = [w for w in FILLER_ZH if len(w) > 1] + list(CANTONESE_PARTICLE
 
 # A concept of feed, its English stems and Chinese words.
 INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "release": (("release", "version", "changelog"), ("发行版", "发布版", "版本", "发版")),
+    "release": (
+        ("release", "version", "changelog"),
+        ("发行版", "发布版", "版本", "发版", "更新日志"),
+    ),
     "commit": (("commit",), ("提交",)),
     "discussion": (("discussion",), ("讨论",)),
     "issue": (("issue", "bug"), ("议题", "问题")),

@@ -82,7 +82,9 @@ SEARCHED_QUOTE_RE = re.compile(r"搜[索寻尋]?\s*[\u4e00-\u9fff]{0,4}\s*[「�
 # or set apart by spaces after 搜, up to a space or 的 ("b站搜 黑神话悟空 的视频"), or a Latin
 # name right after it ("用百度搜DeepSeek")
 SEARCHED_SPACED_RE = re.compile(
-    r"(?<!热)搜[索寻尋]?(?:\s+([^\s\W]{1,40})(?=\s|的|$)|\s*([A-Za-z0-9][\w.+#\-]*))"
+    r"(?<!热)搜[索寻尋]?(?:\s+([^\s\W]{1,40})(?=\s|的|$)|\s*([A-Za-z0-9][\w.+#\-]*)"
+    # or a Chinese word run on, up to 的 or 相关 (搜比亚迪的文章; not 搜狐, 搜狗: names)
+    r"|(?![狐狗])([\u4e00-\u9fff]{2,8}?)(?=的|相关|有关))"
 )
 
 
@@ -202,14 +204,17 @@ def question_read(
         Entity(v, _kind_of(v), marked=True, role="account" if v in accounts else "") for v in marked
     ]
     topics = marked_after(rest, (*EN_PHRASE_MARKERS, *ZH_TOPIC_MARKERS), skip)
-    searched = [a or b for a, b in SEARCHED_SPACED_RE.findall(rest)]
+    searched = [a or b or c for a, b, c in SEARCHED_SPACED_RE.findall(rest)]
     topics += [m for m in searched if usable(m, skip) and m not in topics]
+    latin = _latin_in_chinese(rest, skip)
+    # "关键词 graph neural networks": a run of Latin words in Chinese is marked whole
+    topics = [next((w for w in latin if w.split()[0] == v), v) for v in topics]
     found += [Entity(v, "topic", marked=True, role="topic") for v in topics]
     named = platform_named(question.replace("\u2019", "'"), platform)
     found += [Entity(v, "marked", marked=True, role="account") for v in named]
     subjects = in_subject_place(rest, skip)
     found += [Entity(w, "marked", marked=True, role="account") for w in subjects]
-    found += [Entity(w, "quoted" if " " in w else "latin") for w in _latin_in_chinese(rest, skip)]
+    found += [Entity(w, "quoted" if " " in w else "latin") for w in latin]
     counted = set(COUNTED_RE.findall(rest))  # "Tokyo's 23 wards": how many, no one's number
     found += [Entity(n, "number") for n in NUMBER_RE.findall(rest) if n not in skip | counted]
     if keywords is None:

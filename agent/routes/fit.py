@@ -226,6 +226,13 @@ def intent_said(query: str, route: Route) -> int:
     return len(intents_apart(query, intent_blanks(route.platform)) & route_intents(route))
 
 
+def kinds_said(query: str, route: Route) -> int:
+    """Of ``intent_said``'s, the kinds of feed that are no language (a changelog, not 英文):
+    what is read weighs over the language it is read in."""
+    asked = intents_apart(query, intent_blanks(route.platform)) & route_intents(route)
+    return len(asked - LANGUAGE_INTENTS)
+
+
 def options_intent(query: str, route: Route, path: FilledPath) -> int:
     """How many languages the question asks for the listed values ``path`` takes serve: NYT's
     news in "Traditional Chinese" serves 中文 as its Chinese briefing does, and left at its

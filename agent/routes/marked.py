@@ -76,6 +76,11 @@ def zh_content(run: str) -> str:
     return "".join(run.split())
 
 
+CONJUNCTIONS = frozenset(str.split("so then but because"))
+# One of a kind, which unsaid: 一个, 某个, 有个
+ONE_OF_ZH = ("一个", "一位", "某个", "某位", "有个")
+
+
 def _zh_last_word(run: str) -> str:
     """The last word of a CJK run (what stands right before a marker such as 标签)."""
     ends = [run.rfind(f) + len(f) for f in ZH_CUT if f in run]
@@ -127,8 +132,9 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             break
         token = POSSESSIVE_RE.sub("", token)
         low = token.lower()
-        if not words and (low in INDEFINITE_EN or low in PEOPLE):
+        if not words and (low in INDEFINITE_EN or low in PEOPLE or low in CONJUNCTIONS):
             break  # "the repo I care about", "from somebody I follow": no name is given
+            # (nor "a reporter on Reuters so I can read them": a clause begins)
         if not phrase and low in TOPIC_LEADS:
             break  # "posts from Hacker News about Tesla": what follows is a topic
         if not words and (low in EN_STOP or low in EN_WORD_MARKERS or low in NAMING_EN):
@@ -252,6 +258,11 @@ def marked_before(
             run = _latin_tail(runs[-1].strip(".-_"))
             word = run if run.isascii() else zh_placed_less(_zh_last_word(run))
             if word.endswith(OBJECT_LEADS):  # "想把仓库动态推到群里": what 把 leads is the object
+                continue
+            # "一个 Telegram 公开频道": after one of a kind, the word says what sort, no name
+            lead = before[: len(before) - len(word)].rstrip()
+            lead = re.sub(r"[A-Za-z][\w.\-]*$", "", lead).rstrip()
+            if lead.endswith(ONE_OF_ZH) or word.startswith(ONE_OF_ZH):
                 continue
             if len(word) > 1 and usable(word, excluded) and not any(f == word for f in FILLER_ZH):
                 values.append(word)

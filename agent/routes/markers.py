@@ -22,7 +22,8 @@ TOPIC_LEADS = frozenset(("about", "regarding", "concerning", "mentioning", "ment
 EN_WORD_MARKERS = frozenset(
     str.split(
         """of from by for tag user package app repo repository channel account author org
-    organization image project subreddit group creator uploader member id"""
+    organization image project subreddit group creator uploader member id reporter journalist
+    columnist"""
     )
 )
 # What follows these is a topic to search for, not an account or a name.

@@ -13,6 +13,7 @@ from agent.routes.fit import (
     feed_named,
     intent_refused,
     intent_said,
+    kinds_said,
     options_intent,
     own_language,
     path_said,
@@ -66,7 +67,10 @@ def offline_choice(
     said = {route.pk: route_said(query, route) for _ns, route, _path, _below in filled}
     region = {route.pk: region_said(query, route) for _ns, route, _path, _below in filled}
     intent = {
-        route.pk: intent_said(query, route) or options_intent(query, route, path)
+        # a kind of feed said counts twice: the workshop item's changelog "in English" is its
+        # changelog, not the app's news in English
+        route.pk: intent_said(query, route) + kinds_said(query, route)
+        or options_intent(query, route, path)
         for _ns, route, path, _below in filled
     }
     filled = [

@@ -107,7 +107,14 @@ def _own_markers(slot: Slot, asked: Asked, excluded: set[str]) -> list[Entity]:
     if words_of(slot.name) == ["id"]:  # "剧集id是 qEzRyY3v", "the show's id is 4521"
         markers.append("id")
     found = marked_after(asked.text, markers, excluded)
-    return [Entity(v, "number" if v.isdigit() else "marked", marked=True) for v in found]
+    # read whole already ("handle is @mkbhd": an account), it keeps what it was read as
+    read = {e.value.casefold(): e for e in asked.entities}
+    return [
+        replace(read[key], marked=True)
+        if (key := v.casefold().lstrip("@")) in read
+        else Entity(v, "number" if v.isdigit() else "marked", marked=True)
+        for v in found
+    ]
 
 
 def _asked_of(entity: Entity, slot: Slot) -> bool:

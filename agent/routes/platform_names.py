@@ -4,10 +4,10 @@ one stands right after a kind of subject ("Telegram 频道 telegram")."""
 import re
 from collections.abc import Iterable
 
-from agent.routes.forms import LATIN, NOT_LATIN_AFTER, WORD_TOKEN_RE
+from agent.routes.forms import CJK_RE, LATIN, NOT_LATIN_AFTER, WORD_TOKEN_RE
 from agent.routes.markers import ZH_AFTER_MARKERS
 from agent.vocabulary import EN_KIND_NOUNS
-from catalog.segment import zh_scripts
+from catalog.segment import CJK_ONLY_RE, zh_scripts, zh_words
 
 
 def platform_blank(question: str, words: Iterable[str]) -> str:
@@ -23,8 +23,35 @@ def platform_blank(question: str, words: Iterable[str]) -> str:
         pattern = _name_pattern(word)
         if word.isascii():  # "The Economist's China section": the possessive goes with it
             pattern = re.compile(pattern.pattern + r"(?:'s)?", pattern.flags)
-        question = pattern.sub(lambda m: " " * len(m.group(0)), question)
+        # "虎牙直播间 660000": 虎牙直播 runs into 直播间, so its shorter name 虎牙 is blanked
+        shorter = any(w != word and word.startswith(w) for w in words)
+        question = pattern.sub(_blanked if not shorter else _blanked_unless_run_on, question)
     return question
+
+
+def _blanked(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
+def _blanked_unless_run_on(match: re.Match[str]) -> str:
+    if _runs_into_word(match.string, match.start(), match.end()):
+        return match.group(0)
+    return _blanked(match)
+
+
+def _runs_into_word(text: str, start: int, end: int) -> bool:
+    """The Chinese name at ``start:end`` ends inside a word the segmenter reads with what
+    follows it (虎牙直播 of 虎牙直播间: 虎牙, 直播间)."""
+    if end >= len(text) or not CJK_RE.match(text[end]) or not CJK_RE.match(text[end - 1]):
+        return False
+    run = CJK_ONLY_RE.match(text, start)
+    if run is None or run.end() <= end:
+        return False
+    ends, at = set(), 0
+    for word in zh_words(run.group(0)):
+        at += len(word)
+        ends.add(at)
+    return end - start not in ends
 
 
 def _name_pattern(word: str) -> re.Pattern[str]:

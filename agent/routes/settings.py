@@ -19,6 +19,7 @@ from agent.routes.queries import takes_query
 from agent.routes.slots import ID_SAID_RE, Slot, shape_of, words_of
 from agent.routes.words import usable
 from agent.vocabulary import NEGATED_RE, RESIDENCE_RE, SEARCHED_RE
+from catalog.segment import zh_simplified
 
 # What a parameter's description first names it: 标签 of "标签\uff0c留空为全部", tag of "Tag, ..."
 DESCRIPTION_HEAD_RE = re.compile(r"[^\W\d_]{2,12}(?=\s*[\uff0c,\u3002:\uff1a(\uff08])")
@@ -115,6 +116,7 @@ def settings_fill(
     _parent_fill(slots, values, sources)
     _region_fill(slots, question, values, sources)
     _language_fill(slots, question, values, sources)
+    _script_fill(slots, question, values, sources)
     _settings_said(slots, asked, values, sources, excluded)
     amounts_fill(slots, question, values, sources)
     _spread(slots, asked, values, sources)
@@ -332,6 +334,19 @@ def _language_fill(slots: list[Slot], question: str, values: dict, sources: dict
     for slot in wanting if len(codes) == 1 else ():
         if code := _written_as(slot, codes[0]):
             values[slot.name], sources[slot.name] = _scripted(slot, code, said), "option"
+
+
+def _script_fill(slots: list[Slot], question: str, values: dict, sources: dict) -> None:
+    """The script asked for (简体版, traditional) where a parameter lists the scripts by their
+    first character (BBC 中文's 简 and 繁)."""
+    said = SCRIPT_RE.search(question.casefold())
+    if said is None:
+        return
+    first = "简" if said.group(0) in SIMPLIFIED else "繁"
+    for slot in slots:
+        listed = [v for label, v in slot.choices if zh_simplified(label.strip()) == first]
+        if slot.name not in values and len(listed) == 1:
+            values[slot.name], sources[slot.name] = listed[0], "option"
 
 
 def _scripted(slot: Slot, code: str, said: str) -> str:
