@@ -7,6 +7,7 @@ from collections.abc import Collection, Iterable, Iterator
 from typing import Any
 
 from catalog import selectors
+from catalog.aliases import CHINESE_ONLY_NAMES
 from catalog.search_terms import text_terms
 
 TEXT_CHARS = 1500  # of a description: enough for its first tables, bounds the index's size
@@ -141,7 +142,12 @@ def route_fields(row: selectors.RouteRow, namespace: str) -> dict[str, int]:
 
 def platform_fields(row: selectors.PlatformRow, shared_domains: set[str]) -> dict[str, int]:
     best: dict[str, int] = {}
-    _add_field(best, NAME, platform_names(row, shared_domains))
+    # a name said only in Chinese ("ins") is found whole there (``catalog.search_question``),
+    # never as a term of an English question's ("the ins and outs")
+    names = [
+        n for n in platform_names(row, shared_domains) if n.casefold() not in CHINESE_ONLY_NAMES
+    ]
+    _add_field(best, NAME, names)
     _add_field(best, META, _strings(row.categories))
     texts = [row.description[:TEXT_CHARS], *_translated(row.translations, "description")]
     _add_field(best, TEXT, texts, numbers=False)

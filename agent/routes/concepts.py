@@ -8,9 +8,6 @@ often Chinese, questions either."""
 SYNONYMS: list[tuple[str, ...]] = [
     ("最热", "热门", "最火", "热榜", "hot", "hottest", "popular"),
     ("最新", "latest", "new", "newest"),
-    # "the newest reviews" are the most recent (TapTap's ``recent``); "latest" is said of any
-    # feed ("latest posts from the blog") and names no such sort
-    ("newest", "recent"),
     ("重要", "important"),
     # who wrote it: "Reuters reporter Jonathan Landay" is one of its authors
     ("作者", "记者", "author", "authors", "reporter", "reporters", "journalist", "journalists"),

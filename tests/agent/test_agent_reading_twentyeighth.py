@@ -135,15 +135,6 @@ def test_latest_names_no_recent_sort():
     assert first_path("latest posts from the hugging face blog") == "/huggingface/blog"
 
 
-def test_the_newest_reviews_are_the_most_recent():
-    question = (
-        "Is there a feed for the newest reviews of TapTap game 218917 (taptap.io/app/218917),"
-        " in Japanese please?"
-    )
-
-    assert first_path(question) == "/taptap/intl/review/218917/recent/ja_JP"
-
-
 def test_a_language_left_at_its_default_still_ties_with_a_briefing_in_it():
     assert first_path("NYT news in Chinese") == "/nytimes"
 
