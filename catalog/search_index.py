@@ -31,6 +31,7 @@ import math
 import threading
 import time
 from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,6 +161,11 @@ def _load_rows() -> tuple[list[selectors.PlatformRow], dict[int, list[selectors.
 LONG_CJK_NAME = 4  # characters
 
 
+def _strength(index: SearchIndex, terms: Iterable[str]) -> float:
+    """The sum over a name's terms of the lesser of name idf and idf."""
+    return sum(min(index.name_idf.get(t, 0.0), index.idf.get(t, 0.0)) for t in terms)
+
+
 def _phrases(index: SearchIndex, position: int, names: list[str]) -> float:
     """Index the platform's names as phrases; the strongest one's strength."""
     strongest = 0.0
@@ -170,13 +176,10 @@ def _phrases(index: SearchIndex, position: int, names: list[str]) -> float:
         if not terms:
             continue
         # A name that is also a common word ("papers", "news") is weak evidence of the platform.
-        strength = sum(min(index.name_idf.get(t, 0.0), index.idf.get(t, 0.0)) for t in terms)
+        strength = _strength(index, terms)
         if not strength and len(CJK_RE.findall(canonical)) >= LONG_CJK_NAME:
             # "什么值得买": a long Chinese name is one, though its words ask (什么) or go unindexed
-            strength = sum(
-                min(index.name_idf.get(t, 0.0), index.idf.get(t, 0.0))
-                for t in dict.fromkeys(text_terms(label))
-            )
+            strength = _strength(index, dict.fromkeys(text_terms(label)))
         strongest = max(strongest, strength)
         if cjk := CJK_RE.search(canonical):
             key = canonical[cjk.start() : cjk.start() + 2]

@@ -100,12 +100,11 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         does = (_verb_like(after) and after not in ("is", "does")) or (
             after in ("has", "have") and i + 2 < len(lows) and lows[i + 2].endswith("ed")
         )
-        acting = before in WHOLE_WORDS and does and token.islower()
         # "the repositories that bitnami publishes": a kind of thing, then the clause's doer
         # (the verb may be a word for things too: "publishes")
         third = len(after) > 3 and after.endswith("s") and not after.endswith("ss")
-        acting |= before in ("that", "which") and i >= 2 and lows[i - 2] in GENERIC and third
-        acting &= token.islower()
+        kind_then = before in ("that", "which") and i >= 2 and lows[i - 2] in GENERIC and third
+        acting = ((before in WHOLE_WORDS and does) or kind_then) and token.islower()
         # "who started following sindresorhus": whom someone follows is named after the verb
         followed = before in FOLLOWING and token.islower()
         named = asked or relative or kind or subordinate or contracted or acting or followed

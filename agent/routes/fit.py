@@ -219,18 +219,13 @@ def intent_refused(query: str, route: Route) -> bool:
     return bool(refused) and bool(intents_of(refused) & route_intents(route))
 
 
-def intent_said(query: str, route: Route) -> int:
+def intent_said(query: str, route: Route, *, kinds_twice: bool = False) -> int:
     """How many kinds of feed the question asks for (releases, 发行版, discussions...) the route
     serves: among a platform's routes, the one for what was asked. The platform's own name
-    asks for none (``intents_apart``)."""
-    return len(intents_apart(query, intent_blanks(route.platform)) & route_intents(route))
-
-
-def kinds_said(query: str, route: Route) -> int:
-    """Of ``intent_said``'s, the kinds of feed that are no language (a changelog, not 英文):
-    what is read weighs over the language it is read in."""
-    asked = intents_apart(query, intent_blanks(route.platform)) & route_intents(route)
-    return len(asked - LANGUAGE_INTENTS)
+    asks for none (``intents_apart``). ``kinds_twice``: a kind that is no language counts
+    twice (a changelog, not 英文: what is read weighs over the language it is read in)."""
+    served = intents_apart(query, intent_blanks(route.platform)) & route_intents(route)
+    return len(served) + (len(served - LANGUAGE_INTENTS) if kinds_twice else 0)
 
 
 def options_intent(query: str, route: Route, path: FilledPath) -> int:

@@ -13,7 +13,6 @@ from agent.routes.fit import (
     feed_named,
     intent_refused,
     intent_said,
-    kinds_said,
     options_intent,
     own_language,
     path_said,
@@ -69,8 +68,7 @@ def offline_choice(
     intent = {
         # a kind of feed said counts twice: the workshop item's changelog "in English" is its
         # changelog, not the app's news in English
-        route.pk: intent_said(query, route) + kinds_said(query, route)
-        or options_intent(query, route, path)
+        route.pk: intent_said(query, route, kinds_twice=True) or options_intent(query, route, path)
         for _ns, route, path, _below in filled
     }
     filled = [

@@ -339,10 +339,10 @@ def _language_fill(slots: list[Slot], question: str, values: dict, sources: dict
 def _script_fill(slots: list[Slot], question: str, values: dict, sources: dict) -> None:
     """The script asked for (简体版, traditional) where a parameter lists the scripts by their
     first character (BBC 中文's 简 and 繁)."""
-    said = SCRIPT_RE.search(question.casefold())
-    if said is None:
+    simplified = _simplified_said(question.casefold())
+    if simplified is None:
         return
-    first = "简" if said.group(0) in SIMPLIFIED else "繁"
+    first = "简" if simplified else "繁"
     for slot in slots:
         listed = [v for label, v in slot.choices if zh_simplified(label.strip()) == first]
         if slot.name not in values and len(listed) == 1:
@@ -354,8 +354,15 @@ def _scripted(slot: Slot, code: str, said: str) -> str:
     简体中文 is ``zh-CN``, 繁體中文 ``zh-TW``, as sites write them."""
     if code != "zh" or not LOCALE_RE.fullmatch(slot.example or slot.default or ""):
         return code
-    script = SCRIPT_RE.search(said)
-    return code if script is None else "zh-CN" if script.group(0) in SIMPLIFIED else "zh-TW"
+    simplified = _simplified_said(said)
+    return code if simplified is None else "zh-CN" if simplified else "zh-TW"
+
+
+def _simplified_said(text: str) -> bool | None:
+    """Whether ``text`` asks for Chinese in simplified characters, or in traditional ones
+    (False); None when it names neither."""
+    script = SCRIPT_RE.search(text)
+    return None if script is None else script.group(0) in SIMPLIFIED
 
 
 def _written_as(slot: Slot, code: str) -> str | None:
