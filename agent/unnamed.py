@@ -54,6 +54,9 @@ ROLES_EN = frozenset(
         "advisor advisors adviser supervisor supervisors mentor mentors guy guys singer singers"
         " researcher researchers scientist scientists professor professors journalist journalists"
         " writer writers reporter reporters columnist columnists"
+        # one of the asker's circle: "what's my coworker been doing on GitHub"
+        " friend friends colleague colleagues coworker coworkers classmate classmates"
+        " roommate roommates teammate teammates boss"
     )
 )
 # What the asker uses: "the tool we use at work"
@@ -111,6 +114,8 @@ _ZH_KINDS = "|".join(
         *str.split("期刊 杂志 考试 比赛"),
         # a place of a forum's: 关注的 V2EX 节点
         *str.split("节点 扩展 插件"),
+        # what a search is for: 一个我关心的检索条件, 我常搜的关键词
+        *str.split("关键词 关键字 检索词 检索条件 检索式 搜索词 搜索条件"),
         "up 主",
     ]
 )
@@ -127,6 +132,11 @@ ASKERS_KIND_ZH = re.compile(
     rf"(?:[^\s\uff0c\u3002\uff1f\uff01\u3001的]|\s(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\s){{0,20}}的"
     rf"[^\uff0c\u3002\uff1f\uff01\u3001的]{{0,16}}?(?:{_ZH_KINDS})"
 )
+# or a kind in the asker's own list or place: 我愿望单里那个游戏, 我收藏夹里的视频
+ASKERS_PLACE_ZH = re.compile(
+    rf"(?<![给帮让跟叫替为诉])我们?(?!想|要|需要|希望|看)的?[\u4e00-\u9fff]{{1,6}}[里中]的?"
+    rf"(?:那[个部款本位])?\s*(?:{_ZH_KINDS})"
+)
 # or the asker's own place or body, right after them: "我们区县的政府公开信息", "我们这边"
 ASKERS_OWN_ZH = re.compile(
     r"(?:我们|咱们|我的|我们的)\s*(?:区县|县区|城市|学校|学院|单位|区|这边|这里|这儿|本地|当地)(?!域|别)"
@@ -142,8 +152,8 @@ ONE_OF_KIND_ZH = re.compile(
     rf"\s*(?:[\u4e00-\u9fff]{{1,3}}的\s*)?(?:[A-Za-z][\w.\-]{{0,15}}\s*)?(?:[\u4e00-\u9fff]{{2}})?"
     rf"(?:{_ZH_KINDS})"
     # one of the people who post, a short Chinese word between (a platform's name, an
-    # adjective): 一个斗鱼主播, 一位知乎答主, 一个有趣的博主
-    rf"|(?:一个|一位|有个|有一个|某个|某位)[\u4e00-\u9fff]{{0,4}}的?\s*(?:{_ZH_PEOPLE})"
+    # adjective): 一个斗鱼主播, 一位知乎答主, 一个有趣的博主, 那个雪球大V
+    rf"|(?:一个|一位|有个|有一个|某个|某位|那个|那位)[\u4e00-\u9fff]{{0,4}}的?\s*(?:{_ZH_PEOPLE})"
     # an account on a platform, its name and 号: 一个搜狐号, 某个头条号, 有个百家号
     rf"|(?:一个|有个|有一个|某个)[\u4e00-\u9fff]{{1,3}}号"
     # "那个视频的评论区": that one of a kind, no name after it nor clause before (讲年画的那个栏目)
@@ -167,6 +177,7 @@ def subject_unnamed(text: str) -> bool:
         or KIND_ASKERS_EN.search(folded) is not None
         or ASKERS_KIND_ZH.search(folded) is not None
         or ASKERS_OWN_ZH.search(folded) is not None
+        or ASKERS_PLACE_ZH.search(folded) is not None
         or any(not _named_before(folded, m) for m in ONE_OF_KIND_ZH.finditer(folded))
     )
 

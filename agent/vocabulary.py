@@ -58,7 +58,7 @@ ASKER_EN = frozenset(
 ITEM_EN = frozenset(
     str.split(
         """post posts article articles story stories feed feeds item items entry entries update
-    updates result results search searches keyword keywords content contents stuff things thing
+    updates result results hits search searches keyword keywords content contents stuff things thing
     list lists info information trending popular hot hottest best official open closed
     repository repositories repo repos channel channels tag tags issue issues release releases
     video videos user users timeline flash flashes newsflash newsflashes comment comments topic

@@ -9,7 +9,7 @@ import re
 
 from agent.routes.forms import CJK_RE, POSSESSIVE_RE, WORD_TOKEN_RE
 from agent.routes.words import GENERIC, PEOPLE, usable
-from agent.vocabulary import CLAUSE_PRONOUNS, EN_KIND_NOUNS, LIGHT_VERBS
+from agent.vocabulary import CLAUSE_PRONOUNS, EN_KIND_NOUNS, LIGHT_VERBS, OWNERS
 
 # A question's auxiliary: after a question word (or first), the word it is followed by is the
 # subject of the question's verb ("What did elonmusk post", "Has sama tweeted").
@@ -108,7 +108,8 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         # "who started following sindresorhus": whom someone follows is named after the verb
         followed = before in FOLLOWING and token.islower()
         named = asked or relative or kind or subordinate or contracted or acting or followed
-        if named and _subject_word(token, excluded):
+        # "the model my lab fine-tuned": the asker's own, which unnamed
+        if named and before not in OWNERS and _subject_word(token, excluded):
             found.append(token)
     return found
 

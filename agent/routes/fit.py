@@ -255,13 +255,24 @@ def intents_apart(query: str, names: tuple[str, ...]) -> frozenset[str]:
     return asked_intents(platform_blank(query, names))
 
 
+# A site's international edition, said so: 国际服, "the global version"
+INTERNATIONAL_RE = re.compile(
+    r"国际(?:服|版|站)|國際(?:服|版|站)|海外(?:服|版)|\b(?:international|global|intl)\s+"
+    r"(?:version|edition|server|site|app)\b|\bintl\b",
+    re.I,
+)
+INTERNATIONAL_SEGMENTS = frozenset(("intl", "global", "international"))
+
+
 def region_said(query: str, route: Route) -> int:
     """1 when the route reads the country or region the question names (``/nintendo/eshop/us``,
     "(US)" in its name), -1 when it reads only another one, else 0."""
     said = regions_said(query)
+    segments = set(template_literals(route.path).casefold().split("/"))
+    if segments & INTERNATIONAL_SEGMENTS and INTERNATIONAL_RE.search(query):
+        return 1  # "taptap国际服": the site's international edition, /taptap/intl/...
     if not said:
         return 0
-    segments = set(template_literals(route.path).casefold().split("/"))
     capitals = set(re.findall(r"\b[A-Z]{2}\b", route.name))
     codes = {c for c in REGIONS if c in segments or c.upper() in capitals}
     return 0 if not codes else (1 if codes & said else -1)

@@ -135,6 +135,8 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
         if not words and (low in INDEFINITE_EN or low in PEOPLE or low in CONJUNCTIONS):
             break  # "the repo I care about", "from somebody I follow": no name is given
             # (nor "a reporter on Reuters so I can read them": a clause begins)
+        if not words and low in OWNERS:
+            break  # "the model my lab fine-tuned": the asker's own, which unnamed
         if not phrase and low in TOPIC_LEADS:
             break  # "posts from Hacker News about Tesla": what follows is a topic
         if not words and (low in EN_STOP or low in EN_WORD_MARKERS or low in NAMING_EN):

@@ -109,6 +109,10 @@ def offline_choice(
             f[1], None if kinded and not whole_name_said(query, f[1]) else f[2], named, query
         )
     ]
+    # (unless a route taking it says more of the question: B站分区 tid 201 的视频排行榜 is the
+    # ranking's, not the area listing 201)
+    best = max((said_whole(query, f[1], f[2]) for f in named), default=0)
+    titled = [f for f in titled if said_whole(query, f[1], f[2]) >= best]
     if titled:
         named, filled = [], titled
     kinds = {

@@ -32,7 +32,7 @@ from agent.routes.markers import AUTHOR_MARKERS
 from agent.routes.named import kind_named
 from agent.routes.pathed import path_fill
 from agent.routes.places import place_fill
-from agent.routes.queries import query_fill
+from agent.routes.queries import fielded_fill, query_fill
 from agent.routes.said import YEAR_RE, of_year, said_fill
 from agent.routes.sections import genre_fill, section_fill
 from agent.routes.settings import keyed_settings, labelled, settings_fill
@@ -48,6 +48,7 @@ from agent.routes.suits import (
     fit_of,
     fits,
     formed_as,
+    joined_as_example,
     kind_before,
     kind_keyed,
     searched_slot,
@@ -62,6 +63,14 @@ from fetching.paths import path_build, template_values
 
 # A listed value for the feed of a tag (Instagram's ``tags``): what a #hashtag asks for
 TAG_KINDS = frozenset(("tag", "hashtag"))
+# An image and its tag as Docker writes them (postgres:16, grafana/grafana:latest), or a version
+# written after the image's name ("postgres 16-alpine", "nginx 1.27")
+IMAGE_TAG_RE = re.compile(
+    r"(?<![\w/.:@'\u2019-])((?:[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*)"
+    r"(?::([\w][\w.-]{0,127})|\s+(\d+(?:\.\d+)+(?:-[\w.]+)?|\d+-[a-z][\w.]*))(?![\w/:.-])",
+    re.I,
+)
+IMAGE_WORDS = frozenset(str.split("image images tag tags version versions build builds"))
 # Words before a kind's value that say it is no one named: "a web3 community", "my favourite"
 UNNAMING = frozenset(str.split("a an one my our your some any whose this that which"))
 
@@ -188,7 +197,10 @@ def _subject_value(
         for entity in candidates:
             if entity.value.casefold() not in used and slug_for_id(entity, slot, asked.text):
                 return entity.value, entity.kind, -1
-    if not searched_slot(slot) and (named := _named_before_kind(slot, asked, used, excluded)):
+    named = None if searched_slot(slot) else _named_before_kind(slot, asked, used, excluded)
+    if named and fits(Entity(named, "marked", marked=True), slot):  # in its form: "TV" no id
+        return named, "marked", 0
+    if not searched_slot(slot) and (named := _named_after_kind(slot, asked, used, excluded)):
         return named, "marked", 0
     words = " ".join(_past_kinds(asked.topic, asked.text)[:4])
     # a tag is one word: the question's words at large ("想看 mstdn.jp 实例 跨站") are none
@@ -197,7 +209,7 @@ def _subject_value(
         searched_slot(slot) and words and not slot.optional and not (tagged and " " in words)
     )
     if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):
-        return words, "keywords", 0
+        return joined_as_example(words, slot), "keywords", 0
     return None, "", 0
 
 
@@ -233,7 +245,7 @@ def _named_before_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[s
     described as "Section ID"): that kind's value, in lower case where the example writes it
     so. Not after a word saying no one is named ("a web3 community", "my favourite ...")."""
     kinds = {
-        w for w in re.findall(r"[a-z]{4,}", slot.description.lower()) if w in excluded
+        w for w in re.findall(r"[a-z]{3,}", slot.description.lower()) if w in excluded
     } - EN_STOP
     # or the route's English name for the kind a Chinese description names (Tag: 标签)
     kinds |= {
@@ -264,6 +276,22 @@ def _named_before_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[s
     return None
 
 
+def _named_after_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[str]) -> str | None:
+    """A name written as one (a capital past its first letter, or a digit) right after the
+    words the route is named for: "the telegram sticker pack HotCherry"."""
+    kinds = [w for w in excluded if len(w) >= 3 and w.isascii() and w not in EN_STOP]
+    if not kinds:
+        return None
+    lead = "|".join(map(re.escape, sorted(kinds, key=len, reverse=True)))
+    written = re.compile(rf"\b(?:{lead})(?:\s+(?:{lead}))*\s+([A-Za-z][\w.-]*)", re.I)
+    for match in written.finditer(asked.text):
+        name = match.group(1)
+        written = re.search(r".[A-Z]|\d", name) is not None  # HotCherry, no word
+        if written and name in asked.topic and name.casefold() not in used:
+            return name if fits(Entity(name, "marked", marked=True), slot) else None
+    return None
+
+
 def _pair_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:
     """An ``owner/name`` the question gives fills two subject parameters in a row."""
     pairs = [e.value for e in asked.entities if e.kind == "pair"]
@@ -275,6 +303,29 @@ def _pair_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> 
         owner, name = pairs.pop(0).split("/", 1)
         values[first.name], values[second.name] = owner, name
         sources[first.name] = sources[second.name] = "pair"
+
+
+def _image_tag_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:
+    """An image's tag written with it ("postgres:16") fills the image and its tag, the owner
+    left to its convention (``library``) or given before a slash."""
+    names = [s.name.casefold() for s in slots]
+    if "image" not in names or names.index("image") + 1 >= len(names):
+        return
+    image, tag = slots[names.index("image")], slots[names.index("image") + 1]
+    if tag.name.casefold() != "tag" or image.name in values or tag.name in values:
+        return
+    owner = slots[names.index("image") - 1] if names.index("image") else None
+    for match in IMAGE_TAG_RE.finditer(asked.text):
+        name, version = match.group(1), match.group(2) or match.group(3)
+        if name.casefold() in EN_STOP | IMAGE_WORDS or (owner is None and "/" in name):
+            continue  # "the image with tag 16-alpine": no image called "tag"
+        if "/" in name and owner is not None:
+            values[owner.name], sources[owner.name] = name.split("/")[0], "pair"
+        elif owner is not None and owner.default:  # postgres:16 is library/postgres:16
+            values[owner.name], sources[owner.name] = owner.default, "default"
+        values[image.name], values[tag.name] = name.rsplit("/", 1)[-1], version
+        sources[image.name], sources[tag.name] = "pair", "option"
+        return
 
 
 def params_fill(
@@ -314,6 +365,7 @@ def params_fill(
     query_fill(slots, question, values, sources, platform_hosts)
     path_fill(slots, template, question, values, sources)
     settings_fill(slots, question, asked, platform_words, excluded, values, sources, platform_hosts)
+    _image_tag_fill(slots, asked, values, sources)
     _pair_fill(slots, asked, values, sources)
     place_fill(slots, asked.text, excluded, values, sources, tuple(platform_words))
     date_fill(slots, asked.text, values, sources)
@@ -347,6 +399,7 @@ def params_fill(
     # value given for it does
     fit += sum(2 for s in slots if s.subject and sources.get(s.name) == "page")
     _tagged_kind(slots, asked, values, sources)
+    fielded_fill(slots, asked.text, values, sources)
     keyed_settings(slots, asked, values, sources, used)
     switch_fill(slots, asked.text, values, sources)
     keyed_query_fill(slots, description, question, values, sources, asked.text)

@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from urllib.parse import parse_qsl, unquote
 
+from agent.routes.forms import CJK_RE
 from agent.routes.slots import Slot, query_keys
 
 # A part of a value the question must say: a word of five letters or more, or a number of
@@ -43,6 +44,11 @@ def query_fill(
             continue
         pairs = _pairs(slot.example or "")
         if slot.name in values or not pairs:
+            continue
+        if fielded(slot):  # a search's term is a subject, formed once read (``fielded_fill``)
+            query = _linked_query(question, hosts) or _written_query(question, [pairs[0][0]])
+            if query:
+                values[slot.name], sources[slot.name] = query, "option"
             continue
         keys = list(dict.fromkeys([key for key, _v in pairs] + query_keys(slot.description)))
         query = (
@@ -150,3 +156,71 @@ def _json_written(example: str, question: str) -> str:
         if isinstance(found, dict) and found:
             return question[match.start() : end]
     return ""
+
+
+# A search written in its site's query language, a field then the term: arXiv's
+# ``search_query=all:electron`` (its API manual names the fields and the sort keys)
+FIELDED_RE = re.compile(r"([a-z]{2,4}):\S+")
+FIELD_WRITTEN_RE = re.compile(r"(?<![\w:])(ti|au|abs|co|jr|cat|rn|id|all):([^\s,;\uff0c\u3002]+)")
+# arXiv's categories: cs.CL, math.AG, q-bio.NC; and the archives without one: hep-th, gr-qc
+CATEGORY_RE = re.compile(
+    r"(?<![\w.-])(?:[a-z]{2,7}(?:-[a-z]{2,3})?\.[A-Z]{2}|(?:hep|nucl)-(?:th|ph|ex|lat)"
+    r"|quant-ph|gr-qc|math-ph|astro-ph|cond-mat)(?![\w-])"
+)
+FIELD_WORDS = (
+    ("ti", re.compile(r"\btitles?\b|标题|题目|題目|標題", re.I)),
+    ("au", re.compile(r"\bauthor(?:s|ed)?\b|\bwritten\s+by\b|作者", re.I)),
+    ("abs", re.compile(r"\babstracts?\b|摘要", re.I)),
+)
+SORTS = (
+    ("submittedDate", re.compile(r"\bsubmi(?:tted|ssion)\b|提交(?:时间|日期)", re.I)),
+    ("lastUpdatedDate", re.compile(r"\b(?:last\s+)?updated?\b.*\bsort|更新时间", re.I)),
+)
+RESULTS_RE = re.compile(r"\b(\d{1,3})\s+results\b", re.I)
+SORTED_RE = re.compile(r"\bsort(?:ed|ing)?\b|\border(?:ed)?\s+by\b|\bfirst\b|排序", re.I)
+
+
+def fielded(slot: Slot) -> str:
+    """The key of a search written field:term, as the parameter's example writes its first pair
+    (``search_query`` of ``search_query=all:electron&start=0``); "" for any other."""
+    pairs = _pairs(slot.example or "")
+    return pairs[0][0] if pairs and FIELDED_RE.fullmatch(pairs[0][1]) else ""
+
+
+def fielded_fill(slots: list[Slot], text: str, values: dict, sources: dict) -> None:
+    """A search's term read as a subject ("papers by author Hinton", "cs.CL papers", "'mamba'
+    in the title") written in the site's query language: ``search_query=au:Hinton``, with the
+    sort the question asks for."""
+    for slot in slots:
+        key = fielded(slot)
+        value = values.get(slot.name, "")
+        if not key or not value or "=" in value:
+            continue
+        keys = [k for k, _v in _pairs(slot.example or "")[1:]]
+        pairs = _written_pairs(text, keys)  # "start=0"; and "20 results" of ``max_results``
+        if (counted := RESULTS_RE.search(text)) and "max_results" in keys:
+            pairs = [p for p in pairs if p[0] != "max_results"] + [("max_results", counted[1])]
+        told = {part.casefold() for pair in pairs for part in pair} | {"results"}
+        term = _field_term([w for w in value.split() if w.casefold() not in told], text)
+        values[slot.name] = "&".join(
+            [f"{key}={term}", *_sort_said(text), *(f"{k}={v}" for k, v in pairs)]
+        )
+
+
+def _field_term(words: list[str], text: str) -> str:
+    if written := FIELD_WRITTEN_RE.search(text):
+        return written.group(0)
+    if category := CATEGORY_RE.search(text):
+        return f"cat:{category.group(0)}"
+    field = next((name for name, said in FIELD_WORDS if said.search(text)), "all")
+    words = [w for w in words if not any(said.search(w) for _f, said in FIELD_WORDS)]
+    if any(not CJK_RE.search(w) for w in words):  # the site searches English: "transformer"
+        words = [w for w in words if not CJK_RE.search(w)]  # of 标题里有 transformer 的论文
+    return f"{field}:{' '.join(words)}"
+
+
+def _sort_said(text: str) -> list[str]:
+    if not SORTED_RE.search(text):
+        return []
+    by = next((key for key, words in SORTS if words.search(text)), "")
+    return [f"sortBy={by}", "sortOrder=descending"] if by else []

@@ -12,7 +12,14 @@ from agent.routes.entities import Asked, Entity
 from agent.routes.forms import CJK_RE, DOMAIN_RE, QUERY_KEY
 from agent.routes.said import YEAR_RE, of_year
 from agent.routes.settings import labelled
-from agent.routes.slots import TOPIC_PARAMS, Slot, searched_described, shape_of, words_of
+from agent.routes.slots import (
+    ID_SAID_RE,
+    TOPIC_PARAMS,
+    Slot,
+    searched_described,
+    shape_of,
+    words_of,
+)
 
 # A parameter whose description asks for its value in lower case.
 LOWER_CASE_RE = re.compile(r"全小写|小写|lower[- ]?case", re.I)
@@ -28,6 +35,10 @@ CJK_KIND_HEAD_RE = re.compile(r"([\u4e00-\u9fff])\u540d")
 DIGITS_AMID_RE = re.compile(r"(?=(?:[a-z]*\d){2})(?=(?:\d*[a-z]){2})[a-z0-9]{8,}", re.I)
 # An opaque id of letters in both cases and digits: mlmE4JMAAAAJ
 MIXED_ID_RE = re.compile(r"(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z0-9_-]{8,}")
+# An id of letters then digits: W4983108759592548559, id1148546720
+LETTERED_ID_RE = re.compile(r"([A-Za-z]+)\d+")
+# a hexadecimal id: Zhihu's 246e6cf44e94cefbf4b959cb5042bc91
+HEX_RE = re.compile(r"[0-9a-f]+", re.I)
 
 
 # "支持带有`mc`前缀", "with or without the `av` prefix": a number may be written after it
@@ -49,7 +60,11 @@ def searched_slot(slot: Slot) -> bool:
     """The parameter takes something to search for: a keyword, a query, a tag (hashtag)."""
     words = words_of(slot.name)
     tagged = bool(words) and words[-1].endswith("tag")
-    return slot.name.lower() in TOPIC_PARAMS or tagged or searched_described(slot.description)
+    # a topic known by its id ("The topic ID to fetch news for": ckr7mn6r003t) is not searched
+    topic = slot.name.lower() in TOPIC_PARAMS and not (
+        shape_of(slot.example) == "id" and ID_SAID_RE.search(slot.description)
+    )
+    return topic or tagged or searched_described(slot.description)
 
 
 def fits(entity: Entity, slot: Slot) -> bool:
@@ -125,10 +140,25 @@ def fit_of(entity: Entity, slot: Slot) -> int:
         return 1 if entity.role == "account" else 0
     shape = slot_shape(slot)  # a host by its example, or by its default (gitlab.com)
     if shape == "id" and entity.kind == "id":
-        return 1 if entity.value[:2] == example[:2] else -1
+        if entity.value[:2] == example[:2] or _hex_alike(entity.value, example):
+            return 1
+        # letters then digits (网易号 W4983108759592548559, id1148546720): the letters say
+        # what kind of id it is
+        if lettered := LETTERED_ID_RE.fullmatch(example):
+            return 1 if re.fullmatch(rf"{lettered[1]}\d+", entity.value, re.I) else -1
+        # another prefix is another kind of id (a PL... playlist for a UC... channel); an id
+        # with none (BBC's ckr7mn6r003t) only differs
+        return -1 if example[:2].isupper() and example[:2].isalpha() else 0
     if _domain_handle(entity, shape):
         return 1
     return int(shape in ("number", "stock", "video", "domain", "file") and entity.kind == shape)
+
+
+def _hex_alike(value: str, example: str) -> bool:
+    """Both are long hexadecimal ids: Zhihu's users, GitHub's gists, whatever they begin with."""
+    return all(
+        len(v) >= 16 and HEX_RE.fullmatch(v) and DIGIT_RE.search(v) for v in (value, example)
+    )
 
 
 def slug_for_id(entity: Entity, slot: Slot, text: str) -> bool:
@@ -197,7 +227,11 @@ PAGE_FILE_RE = re.compile(r"\.s?html?$", re.I)
 def formed_as(entity: Entity, slot: Slot, asked: Asked) -> str:
     """The value in the parameter's form (``_formed``), its words joined as the example joins
     them (Google Scholar's data+visualization)."""
-    value = _formed(entity, slot, asked)
+    return joined_as_example(_formed(entity, slot, asked), slot)
+
+
+def joined_as_example(value: str, slot: Slot) -> str:
+    """Words joined as the example joins them: Google Scholar's data+visualization."""
     return value.replace(" ", "+") if PLUS_JOINED_RE.fullmatch(slot.example or "") else value
 
 

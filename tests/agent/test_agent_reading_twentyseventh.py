@@ -48,7 +48,10 @@ def test_a_search_the_asker_cares_about_is_unnamed():
 
 
 def test_a_kind_of_item_leading_the_topic_is_not_searched_for():
-    assert first_path("rss of new arxiv papers on diffusion models") == "/arxiv/diffusion models"
+    assert (
+        first_path("rss of new arxiv papers on diffusion models")
+        == "/arxiv/search_query=all:diffusion models"
+    )
 
 
 def test_a_kind_of_item_alone_is_no_search():
