@@ -47,9 +47,9 @@ from agent.routes.markers import (
     ZH_AFTER_MARKERS,
     ZH_TOPIC_MARKERS,
 )
-from agent.routes.platform_names import platform_blank, platform_named
+from agent.routes.platform_names import named_first, platform_blank, platform_named
 from agent.routes.whose import askers_own, name_under, own_host, said_by
-from agent.routes.words import PEOPLE, describes, usable
+from agent.routes.words import GENERIC, PEOPLE, describes, usable
 from agent.unnamed import ONE_OF_KIND_ZH
 from agent.vocabulary import (
     EN_KIND_NOUNS,
@@ -211,6 +211,9 @@ def question_read(
     topics = [next((w for w in latin if w.split()[0] == v), v) for v in topics]
     found += [Entity(v, "topic", marked=True, role="topic") for v in topics]
     named = platform_named(question.replace("\u2019", "'"), platform)
+    first = named_first(question, platform)  # "torvalds github activity"
+    if first and usable(first, skip) and first not in ITEM_EN | EN_KIND_NOUNS | GENERIC:
+        named.append(first)
     found += [Entity(v, "marked", marked=True, role="account") for v in named]
     subjects = in_subject_place(rest, skip)
     found += [Entity(w, "marked", marked=True, role="account") for w in subjects]

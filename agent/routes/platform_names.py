@@ -85,3 +85,28 @@ def _kind_before(text: str, start: int) -> bool:
         return True
     last = WORD_TOKEN_RE.findall(before[-14:])
     return bool(last) and before.endswith(last[-1]) and last[-1].casefold() in EN_KIND_NOUNS
+
+
+# A handle in lower case opening the question: "torvalds github activity", before the name
+# of what of an account is asked (not "todays zhihu daily stories", "global youtube top ...")
+ACCOUNT_FEEDS = frozenset(
+    str.split(
+        "activity activities stars starred repos repositories posts tweets toots videos uploads"
+        " followers following events gists likes answers articles timeline profile statuses"
+    )
+)
+FIRST_HANDLE_RE = re.compile(r"\s*([a-z0-9][a-z0-9_.\-]{2,})\s+")
+
+
+def named_first(question: str, words: Iterable[str]) -> str:
+    """A word in lower case that opens the question right before the platform's name and an
+    account's feed ("torvalds github activity"): whose feed, as users type it; "" if none."""
+    first = FIRST_HANDLE_RE.match(question)
+    if first is None:
+        return ""
+    for word in (w for w in words if w and len(w) > 1 and w.isascii()):
+        name = _name_pattern(word).match(question, first.end())
+        after = re.match(r"(?:'s)?\s+([A-Za-z]+)", question[name.end() :]) if name else None
+        if after and after.group(1).casefold() in ACCOUNT_FEEDS:
+            return first.group(1)
+    return ""

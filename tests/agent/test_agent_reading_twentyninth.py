@@ -160,3 +160,34 @@ def test_a_route_taking_a_keyed_value_and_saying_more_beats_one_listing_it():
     question = "哔哩哔哩 分区 tid 17 最近 7 天的视频排行榜"
 
     assert first_path(question).startswith("/bilibili/partion/ranking/17")
+
+
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("gvanrossum github activity", "/github/activity/gvanrossum"),
+        ("antfu github stars", "/github/starred_repos/antfu"),
+    ],
+)
+def test_a_lower_case_handle_opening_the_question_before_the_platform_is_whose(question, path):
+    assert first_path(question) == path
+
+
+def test_a_word_for_items_opening_the_question_is_no_handle():
+    chosen, ctx = route("latest github activity")
+
+    assert chosen is False and ctx.needs, f"read {ctx.paths}"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "那个雪球大V最近说了啥",
+        "the huggingface model my lab fine-tuned, any updates",
+    ],
+)
+def test_that_one_of_a_kind_or_the_askers_own_is_asked_for(question):
+    chosen, ctx = route(question)
+
+    assert chosen is False and ctx.paths == [], f"read {ctx.paths}"
+    assert ctx.needs
