@@ -126,22 +126,24 @@ _ZH_PEOPLE = "|".join(
 # "我关注的频道", "朋友运营的 Telegram 频道", "我关注的那个 B 站 UP 主", "我昨天在 V2EX 发的那个
 # 帖子": the asker's circle, a short clause (spaces only around Latin words), 的, then (after
 # 那个 or a platform's name, at most) a kind of subject
+# (not one told: 帮我, 给我; nor what the asker wants: "我想看 V2EX 最热的帖子" is no clause)
+_TOLD_NOT = "(?<![给帮让跟叫替为诉])"
+_WANTS_NOT = "(?!想|要|需要|希望|看)"
 ASKERS_KIND_ZH = re.compile(
-    rf"(?<![给帮让跟叫替为诉])(?:我们?|你们?|朋友|同事|团队|公司|自己|家人)"
-    rf"(?!想|要|需要|希望|看)"  # "我想看 V2EX 最热的帖子": what the asker wants is no clause
+    rf"{_TOLD_NOT}(?:我们?|你们?|朋友|同事|团队|公司|自己|家人){_WANTS_NOT}"
     rf"(?:[^\s\uff0c\u3002\uff1f\uff01\u3001的]|\s(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\s){{0,20}}的"
     rf"[^\uff0c\u3002\uff1f\uff01\u3001的]{{0,16}}?(?:{_ZH_KINDS})"
 )
 # or a kind in the asker's own list or place: 我愿望单里那个游戏, 我收藏夹里的视频
 ASKERS_PLACE_ZH = re.compile(
-    rf"(?<![给帮让跟叫替为诉])我们?(?!想|要|需要|希望|看)的?[\u4e00-\u9fff]{{1,6}}[里中]的?"
+    rf"{_TOLD_NOT}我们?{_WANTS_NOT}的?[\u4e00-\u9fff]{{1,6}}[里中]的?"
     rf"(?:那[个部款本位])?\s*(?:{_ZH_KINDS})"
 )
 # or the asker's own place or body, right after them: "我们区县的政府公开信息", "我们这边"
 ASKERS_OWN_ZH = re.compile(
     r"(?:我们|咱们|我的|我们的)\s*(?:区县|县区|城市|学校|学院|单位|区|这边|这里|这儿|本地|当地)(?!域|别)"
     # or someone of the asker's circle: 我导师的新论文, 我同学的仓库
-    r"|(?<![给帮让跟叫替为诉])我的?\s*(?:导师|老师|老板|同学|同事|朋友|室友|男朋友|女朋友|老公|老婆)"
+    rf"|{_TOLD_NOT}我的?\s*(?:导师|老师|老板|同学|同事|朋友|室友|男朋友|女朋友|老公|老婆)"
 )
 
 # "关注的一个UP主", "我装的一个 Chrome 扩展", "有个 app": one of a kind, said which by no name

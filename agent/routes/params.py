@@ -283,11 +283,11 @@ def _named_after_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[st
     if not kinds:
         return None
     lead = "|".join(map(re.escape, sorted(kinds, key=len, reverse=True)))
-    written = re.compile(rf"\b(?:{lead})(?:\s+(?:{lead}))*\s+([A-Za-z][\w.-]*)", re.I)
-    for match in written.finditer(asked.text):
+    after = re.compile(rf"\b(?:{lead})(?:\s+(?:{lead}))*\s+([A-Za-z][\w.-]*)", re.I)
+    for match in after.finditer(asked.text):
         name = match.group(1)
-        written = re.search(r".[A-Z]|\d", name) is not None  # HotCherry, no word
-        if written and name in asked.topic and name.casefold() not in used:
+        name_like = re.search(r".[A-Z]|\d", name) is not None  # HotCherry, no word
+        if name_like and name in asked.topic and name.casefold() not in used:
             return name if fits(Entity(name, "marked", marked=True), slot) else None
     return None
 
@@ -309,12 +309,13 @@ def _image_tag_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict
     """An image's tag written with it ("postgres:16") fills the image and its tag, the owner
     left to its convention (``library``) or given before a slash."""
     names = [s.name.casefold() for s in slots]
-    if "image" not in names or names.index("image") + 1 >= len(names):
+    at = names.index("image") if "image" in names else len(names)
+    if at + 1 >= len(names) or names[at + 1] != "tag":
         return
-    image, tag = slots[names.index("image")], slots[names.index("image") + 1]
-    if tag.name.casefold() != "tag" or image.name in values or tag.name in values:
+    image, tag = slots[at], slots[at + 1]
+    if image.name in values or tag.name in values:
         return
-    owner = slots[names.index("image") - 1] if names.index("image") else None
+    owner = slots[at - 1] if at else None
     for match in IMAGE_TAG_RE.finditer(asked.text):
         name, version = match.group(1), match.group(2) or match.group(3)
         if name.casefold() in EN_STOP | IMAGE_WORDS or (owner is None and "/" in name):
