@@ -111,8 +111,9 @@ def offline_choice(
     ]
     # (unless a route taking it says more of the question: B站分区 tid 201 的视频排行榜 is the
     # ranking's, not the area listing 201)
-    best = max((said_whole(query, f[1], f[2]) for f in named), default=0)
-    titled = [f for f in titled if said_whole(query, f[1], f[2]) >= best]
+    if titled:
+        best = max((said_whole(query, f[1], f[2]) for f in named), default=0)
+        titled = [f for f in titled if said_whole(query, f[1], f[2]) >= best]
     if titled:
         named, filled = [], titled
     kinds = {

@@ -19,6 +19,7 @@ The result is only a proposal: ``fetching.paths.path_build`` validates it before
 
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from urllib.parse import unquote
 
@@ -178,7 +179,8 @@ def _subject_value(
     candidates.sort(key=lambda e: not (e.label and labelled(e.label, slot)))
     if of_year(slot):
         candidates.sort(key=lambda e: YEAR_RE.fullmatch(e.value) is None)
-    if searched_slot(slot):  # a search takes what is marked, else the topic
+    searched = searched_slot(slot)
+    if searched:  # a search takes what is marked, else the topic
         candidates = [e for e in candidates if e.marked or e.kind == "quoted"]
     for entity in candidates:
         if entity.value.casefold().lstrip("@") not in used and fits(entity, slot):
@@ -197,17 +199,14 @@ def _subject_value(
         for entity in candidates:
             if entity.value.casefold() not in used and slug_for_id(entity, slot, asked.text):
                 return entity.value, entity.kind, -1
-    named = None if searched_slot(slot) else _named_before_kind(slot, asked, used, excluded)
-    if named and fits(Entity(named, "marked", marked=True), slot):  # in its form: "TV" no id
-        return named, "marked", 0
-    if not searched_slot(slot) and (named := _named_after_kind(slot, asked, used, excluded)):
-        return named, "marked", 0
+    # in the parameter's form: "Apple TV app" names no app id
+    for named in () if searched else _names_by_kind(slot, asked, used, excluded):
+        if named and fits(Entity(named, "marked", marked=True), slot):
+            return named, "marked", 0
     words = " ".join(_past_kinds(asked.topic, asked.text)[:4])
     # a tag is one word: the question's words at large ("想看 mstdn.jp 实例 跨站") are none
     tagged = words_of(slot.name)[-1:] and words_of(slot.name)[-1].endswith("tag")
-    searchable = (
-        searched_slot(slot) and words and not slot.optional and not (tagged and " " in words)
-    )
+    searchable = searched and words and not slot.optional and not (tagged and " " in words)
     if searchable and (not slot.regex or re.fullmatch(slot.regex, words)):
         return joined_as_example(words, slot), "keywords", 0
     return None, "", 0
@@ -276,7 +275,16 @@ def _named_before_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[s
     return None
 
 
-def _named_after_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[str]) -> str | None:
+def _names_by_kind(
+    slot: Slot, asked: Asked, used: set[str], excluded: set[str]
+) -> Iterator[str | None]:
+    """The names the route's kind says, the first found first: one said right before it ("the
+    v2ex tech tab"), then one written as a name right after the route's name."""
+    yield _named_before_kind(slot, asked, used, excluded)
+    yield _named_after_kind(asked, used, excluded)
+
+
+def _named_after_kind(asked: Asked, used: set[str], excluded: set[str]) -> str | None:
     """A name written as one (a capital past its first letter, or a digit) right after the
     words the route is named for: "the telegram sticker pack HotCherry"."""
     kinds = [w for w in excluded if len(w) >= 3 and w.isascii() and w not in EN_STOP]
@@ -288,7 +296,7 @@ def _named_after_kind(slot: Slot, asked: Asked, used: set[str], excluded: set[st
         name = match.group(1)
         name_like = re.search(r".[A-Z]|\d", name) is not None  # HotCherry, no word
         if name_like and name in asked.topic and name.casefold() not in used:
-            return name if fits(Entity(name, "marked", marked=True), slot) else None
+            return name
     return None
 
 

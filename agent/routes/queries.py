@@ -45,7 +45,7 @@ def query_fill(
         pairs = _pairs(slot.example or "")
         if slot.name in values or not pairs:
             continue
-        if fielded(slot):  # a search's term is a subject, formed once read (``fielded_fill``)
+        if _fielded_key(pairs):  # a search's term is a subject, formed once read (below)
             query = _linked_query(question, hosts) or _written_query(question, [pairs[0][0]])
             if query:
                 values[slot.name], sources[slot.name] = query, "option"
@@ -180,10 +180,9 @@ RESULTS_RE = re.compile(r"\b(\d{1,3})\s+results\b", re.I)
 SORTED_RE = re.compile(r"\bsort(?:ed|ing)?\b|\border(?:ed)?\s+by\b|\bfirst\b|排序", re.I)
 
 
-def fielded(slot: Slot) -> str:
-    """The key of a search written field:term, as the parameter's example writes its first pair
+def _fielded_key(pairs: list[tuple[str, str]]) -> str:
+    """The key of a search written field:term, as an example's first pair writes it
     (``search_query`` of ``search_query=all:electron&start=0``); "" for any other."""
-    pairs = _pairs(slot.example or "")
     return pairs[0][0] if pairs and FIELDED_RE.fullmatch(pairs[0][1]) else ""
 
 
@@ -192,11 +191,12 @@ def fielded_fill(slots: list[Slot], text: str, values: dict, sources: dict) -> N
     in the title") written in the site's query language: ``search_query=au:Hinton``, with the
     sort the question asks for."""
     for slot in slots:
-        key = fielded(slot)
+        example = _pairs(slot.example or "")
+        key = _fielded_key(example)
         value = values.get(slot.name, "")
         if not key or not value or "=" in value:
             continue
-        keys = [k for k, _v in _pairs(slot.example or "")[1:]]
+        keys = [k for k, _v in example[1:]]
         pairs = _written_pairs(text, keys)  # "start=0"; and "20 results" of ``max_results``
         if (counted := RESULTS_RE.search(text)) and "max_results" in keys:
             pairs = [p for p in pairs if p[0] != "max_results"] + [("max_results", counted[1])]
