@@ -43,10 +43,12 @@ from catalog.search_fields import registrable_domain
 from fetching.paths import UTILITY_NAMESPACES
 
 MAX_PLATFORMS = 3
-# A name too short to be a search term ("X") said as the place to read: "on X", "X 上", "在 X".
+# A name too short to be a search term ("X") said as the place to read: "on X", "X 上", "在 X",
+# or before what is posted there: "that X post", "the X thread".
 SHORT_PLACE_RE = re.compile(
     r"\b(?:on|at)\s+([A-Z][A-Za-z0-9]?)(?![\w.'-])|(?<![\w.-])([A-Z][A-Za-z0-9]?)\s*上(?!海)"
     r"|在\s*([A-Z][A-Za-z0-9]?)(?![\w.-])"
+    r"|\b(?:that|this|the|an?)\s+([A-Z])\s+(?:post|thread|account|timeline)s?\b"
 )
 # A subject value whose form is one platform's, where the question names no platform: a BV (or
 # av) id is a bilibili video, a user@host handle a Mastodon account, an owner/repo pair a GitHub
@@ -54,7 +56,7 @@ SHORT_PLACE_RE = re.compile(
 # instance's timeline, a name before 吧 that the question reads
 # from (李毅吧最新的帖子, 原神吧里) a Baidu Tieba forum.
 FORUM_BAR_RE = re.compile(
-    r"(?<![\u4e00-\u9fff])[\u4e00-\u9fffA-Za-z0-9]{2,10}吧(?=最新|最近|的|里|有|上|今|新|热|精|帖)"
+    r"(?<![\u4e00-\u9fff])[\u4e00-\u9fffA-Za-z0-9]{2,10}吧(?=最新|最近|的|里|有|上|今|新|热|精|帖|按)"
 )
 # A hashtag on an instance's domain ("#rustlang on fosstodon.org"): a fediverse timeline.
 INSTANCE_TAG_RE = re.compile(

@@ -105,7 +105,7 @@ EN_STOP = frozenset(
     str.split(
         """a an the of on in at to for from by with about under within among amongst across what
     whats what's which who who's whos is are was were be been do does did doing any some new newest
-    latest recent recently today tonight yesterday now
+    latest recent recently today tonight yesterday now since until
     right current currently this that these those week month year there here me my i you your
     tell show give list please can could would should how happening happened going news update
     updates headlines top most just past last days hours ago and or on whats's front page"""

@@ -106,7 +106,8 @@ FOLLOWED_KIND_EN = re.compile(
 _ZH_KINDS = "|".join(
     [
         *ZH_KIND_NOUNS,
-        *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 帖子 贴吧 播客 up主 大V 大v"),
+        *str.split("游戏 博主 主播 账号 公众号 应用 作者 专栏 小组 帖子 贴吧 鱼吧 播客"),
+        *str.split("up主 大V 大v"),
         *str.split("专辑 电台 漫画 课程 番剧 节目 书 小说 app 软件 答主 歌手 画师 剧 电影"),
         # the sections of a site, which one said by the asker alone: 我常逛的那个版块
         *str.split("版块 板块 栏目 专题 分区 论坛"),

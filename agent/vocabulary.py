@@ -217,6 +217,8 @@ INTENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # the comments flown over a video, a kind of their own
     "danmaku": (("danmaku", "danmu"), ("弹幕",)),
     "paper": (("paper", "papers"), ("论文",)),
+    # news told as it comes, a line at a time
+    "flash": (("flash", "flashes", "newsflash", "newsflashes"), ("快讯",)),
     "video": (("video", "videos", "upload"), ("视频",)),
     # a stream going on now, and the times of those to come
     "live": (("live", "streaming"), ("直播", "开播")),

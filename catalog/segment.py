@@ -110,6 +110,7 @@ def zh_scripts(text: str) -> frozenset[str]:
 # nouns), adverbs, pronouns, prepositions, conjunctions and particles. Adjectives, numerals and
 # the like are left: the segmenter tags a name it does not know so (英伟达: 英 j, 伟达 a).
 FUNCTION_FLAGS = frozenset(str.split("v vd vg vi vl d dg r rr rz rg p c u uj ul uz ug uv ud y e o"))
+VERB_FLAGS = frozenset(str.split("v vd vg vi vl"))
 
 
 def zh_function_words(text: str) -> frozenset[str]:
@@ -128,11 +129,13 @@ def zh_function_words(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def zh_leads_as_function(run: str) -> bool:
+def zh_leads_as_function(run: str, *, verbs: bool = True) -> bool:
     """The first word of a Chinese run is a verb, a pronoun or another function word (写, 我,
-    很): how a sentence goes on, never the start of a name."""
+    很): how a sentence goes on, never the start of a name. Not ``verbs``: a verb may start
+    what is meant (a topic: 具身智能, whose 具身 is tagged a verb)."""
     first = next(iter(segmenter().cut(run[:12], HMM=True)), None)
-    return first is not None and (first.flag in FUNCTION_FLAGS or first.flag.startswith("r"))
+    flags = FUNCTION_FLAGS if verbs else FUNCTION_FLAGS - VERB_FLAGS
+    return first is not None and (first.flag in flags or first.flag.startswith("r"))
 
 
 def zh_placed_less(run: str) -> str:

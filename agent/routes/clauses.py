@@ -23,8 +23,9 @@ CONTRACTED = frozenset(("what's", "who's", "where's", "whats"))
 QUESTION_WORDS = frozenset(str.split("what which who when where why how"))
 # What a clause after them is all of ("everything patio11 submits", "stories pg has
 # submitted", "what sindresorhus stars"): what someone does
-WHOLE_WORDS = frozenset(
-    str.split("everything anything whatever what stories posts articles links things stuff items")
+EVERYTHING = frozenset(("everything", "anything", "whatever"))
+WHOLE_WORDS = EVERYTHING | frozenset(
+    str.split("what stories posts articles links things stuff items")
 )
 # A kind of thing right after "the X" names X ("the golang organization"), and so it does after
 # a preposition or first ("events in mastodon org", "postgres image new tags").
@@ -77,8 +78,11 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         # is anything before a "feed"
         past = after.endswith("ed") and not after.endswith("eed")
         relative = before in GENERIC and past and lows[i] not in LIGHT_VERBS
-        # "let me know when shroud goes live", "whenever Qwen uploads a new model"
-        subordinate = before in SUBORDINATORS and _verb_like(after)
+        third = len(after) > 3 and after.endswith("s") and not after.endswith("ss")
+        # "let me know when shroud goes live", "whenever Qwen uploads a new model" (the verb
+        # may be a word for things too after a handle: "when karpathy posts something", not
+        # "whenever Tailscale shows up")
+        subordinate = before in SUBORDINATORS and (_verb_like(after) or (third and token.islower()))
         # "what's davidehrlich been logging": what has
         contracted = i > 0 and raw[i - 1] in CONTRACTED and after in ("been", "got", "done")
         # "the postgres image", and past a word of how it is put: "the official postgres image"
@@ -102,9 +106,11 @@ def in_subject_place(text: str, excluded: set[str]) -> list[str]:
         )
         # "the repositories that bitnami publishes": a kind of thing, then the clause's doer
         # (the verb may be a word for things too: "publishes")
-        third = len(after) > 3 and after.endswith("s") and not after.endswith("ss")
         kind_then = before in ("that", "which") and i >= 2 and lows[i - 2] in GENERIC and third
-        acting = ((before in WHOLE_WORDS and does) or kind_then) and token.islower()
+        # "everything ericelliott publishes": after "everything" a verb may be a word for
+        # things too
+        all_of = before in EVERYTHING and third
+        acting = ((before in WHOLE_WORDS and does) or all_of or kind_then) and token.islower()
         # "who started following sindresorhus": whom someone follows is named after the verb
         followed = before in FOLLOWING and token.islower()
         named = asked or relative or kind or subordinate or contracted or acting or followed

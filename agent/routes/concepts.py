@@ -17,6 +17,8 @@ SYNONYMS: list[tuple[str, ...]] = [
     # the most recent first, of a site listing "recent" beside "trending"
     ("最新", "most recent", "by newest", "by latest", "newest first", "latest first", "recent"),
     ("推荐", "recommend", "recommended"),
+    # an account of an organisation, beside a person's: 机构用户, org
+    ("机构", "机构号", "机构用户", "organization", "organisation", "org"),
     ("精选", "featured"),
     ("精华", "digest", "essence"),
     ("全部", "所有", "all"),
@@ -51,6 +53,7 @@ SYNONYMS: list[tuple[str, ...]] = [
     ("游戏", "game", "games", "gaming"),
     ("汽车", "auto", "autos", "automotive", "car", "cars"),
     ("国际", "world", "international"),
+    ("东南亚", "southeast asia", "south-east asia", "south east asia"),
     ("军事", "military"),
     ("足球", "football", "soccer"),
     ("篮球", "basketball"),

@@ -29,6 +29,7 @@ from agent.vocabulary import (
     LATIN_WORD_RE,
     NEGATED_RE,
     asked_intents,
+    intent_word,
     intents_of,
     plural_stem,
 )
@@ -55,11 +56,17 @@ def platform_words(platform: Platform) -> tuple[str, ...]:
 
 def intent_blanks(platform: Platform) -> tuple[str, ...]:
     """The platform's names a question's kinds of feed are read apart from (关键评论网 asks for
-    no 评论), save its aliases that are such a kind themselves ("Github trending", "tweets"):
-    said, they ask for it as much as they name the platform."""
-    return tuple(
-        w for w in platform_words(platform) if w not in platform.aliases or not asked_intents(w)
-    )
+    no 评论), save its aliases that are such a kind, alone ("tweets") or beside another of its
+    names ("Github trending", BBC中文): said, they ask for it as much as they name the platform
+    (a name of its own, 阿尔法快讯, asks for none)."""
+    names = platform_words(platform)
+    return tuple(w for w in names if w not in platform.aliases or not _kind_alias(w, names))
+
+
+def _kind_alias(alias: str, names: tuple[str, ...]) -> bool:
+    low = alias.casefold()
+    others = (n.casefold() for n in names if n != alias and len(n) > 1)
+    return bool(asked_intents(alias)) and (intent_word(alias) or any(n in low for n in others))
 
 
 def platform_hosts(platform: Platform, radar: list | None = None) -> tuple[str, ...]:
@@ -226,6 +233,14 @@ def intent_said(query: str, route: Route, *, kinds_twice: bool = False) -> int:
     twice (a changelog, not 英文: what is read weighs over the language it is read in)."""
     served = intents_apart(query, intent_blanks(route.platform)) & route_intents(route)
     return len(served) + (len(served - LANGUAGE_INTENTS) if kinds_twice else 0)
+
+
+def intent_unasked(query: str, route: Route) -> int:
+    """How many kinds of feed the route's name says (no language) that the question does not
+    ask for, beside one it asks for: 用户收藏动态 says bookmarks to "新动态"."""
+    served = route_intents(route) - LANGUAGE_INTENTS
+    asked = intents_apart(query, intent_blanks(route.platform))
+    return len(served - asked) if served & asked else 0
 
 
 def options_intent(query: str, route: Route, path: FilledPath) -> int:
@@ -416,8 +431,10 @@ def values_written(query: str, path: FilledPath) -> int:
 
 def _worded(value: str) -> list[tuple[str, str]]:
     """A value of Latin words as its words, its label: ``current_affairs`` is "current
-    affairs" (a number is no word said)."""
-    return [(re.sub(r"[_\-]+", " ", value), value)] if LATIN_LETTER_RE.search(value) else []
+    affairs", ``7days`` "7 days" (a number is no word said)."""
+    if not LATIN_LETTER_RE.search(value):
+        return []
+    return [(re.sub(r"[_\-]+|(?<=\d)(?=[a-z])", " ", value, flags=re.I), value)]
 
 
 def route_about(query: str, route: Route) -> bool:

@@ -25,6 +25,7 @@ from agent.routes.markers import (
     THIS_RE,
     TOPIC_LEADS,
     ZH_BEFORE_MARKERS,
+    ZH_TOPIC_MARKERS,
 )
 from agent.routes.words import GENERIC, PEOPLE, describes, feeds_named, usable
 from agent.unnamed import UNNAMED_ZH, UNNAMING_EN
@@ -91,8 +92,11 @@ def _zh_last_word(run: str) -> str:
 ZH_COPULAS = frozenset({"\u662f", "\u4e3a", "\u70ba"})  # 是, 为, 為 alone
 
 
-def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -> str:
-    """The word (or, for ``phrase``, up to four words) at ``start``, skipping stop words."""
+def _after(
+    text: str, start: int, excluded: set[str], *, phrase: bool = False, topic: bool = False
+) -> str:
+    """The word (or, for ``phrase``, up to four words) at ``start``, skipping stop words;
+    ``topic``: after a Chinese topic's marker (关于), where a verb may start the topic."""
     words: list[str] = []
     previous, end = "", start
     for match in TOKEN_RE.finditer(text, start):
@@ -114,8 +118,9 @@ def _after(text: str, start: int, excluded: set[str], *, phrase: bool = False) -
             # A name marker's name stands right after it ("用户最近的回答" names no one).
             if not words and token.startswith(("的", *INDEFINITE_ZH, *([] if phrase else ZH_CUT))):
                 break
-            if not words and zh_leads_as_function(token):
+            if not words and zh_leads_as_function(token, verbs=not topic):
                 break  # "有个作者写得挺好", "up主我挺喜欢的": a verb or pronoun, no name, follows
+                # (关于具身智能: a topic may start as a verb does)
             word = zh_word(token)
             # a name that runs on into Latin letters or digits is one name: 小米14, 华为Mate60
             if word == token and (glued := GLUED_RE.match(text, match.end())):
@@ -220,7 +225,8 @@ def marked_after(text: str, markers: Iterable[str], excluded: set[str]) -> list[
                 continue  # "the package our app depends on": the asker's own, unnamed
             if not marker.isascii() and text[: match.start()].rstrip().endswith(UNNAMED_ZH):
                 continue  # "某个豆瓣用户日记下面的回应": some user, and no name after
-            value = _after(text, match.end(), excluded, phrase=phrase)
+            topic = marker in ZH_TOPIC_MARKERS
+            value = _after(text, match.end(), excluded, phrase=phrase, topic=topic)
             verb_like = value.islower() and text[match.end() :].lstrip().startswith(value)
             if verb_like and _indefinite_before(text, match.start(), excluded):
                 continue  # "a certain Zhihu user writes": some user, and a verb after

@@ -13,6 +13,7 @@ from agent.routes.fit import (
     feed_named,
     intent_refused,
     intent_said,
+    intent_unasked,
     options_intent,
     own_language,
     path_said,
@@ -129,10 +130,13 @@ def offline_choice(
             -f[2].fit,
             -region[f[1].pk],
             -kinds[f[1].pk],
-            -intent[f[1].pk],  # the kind of feed asked for: releases, not commits
+            # the kind of feed asked for: releases, not commits; less each kind its name says
+            # that is not asked for (绿洲用户 5623348512 的新动态: 用户收藏动态 is bookmarks')
+            -(intent[f[1].pk] - 2 * intent_unasked(query, f[1])),
             # and of two, the one listing what its kind is of: "pull request activity" is the
             # activity feed of pull requests (``types=pr``), not the pull requests
             -bool(intent[f[1].pk] and f[2].options_named),
+            -f[2].kinded,  # after the kind whose id it is: 歌单 2829883282, no user's
             -(said[f[1].pk][0] + f[2].options_named),
             -said[f[1].pk][0],  # a route named for it beats one listing it among others
             said[f[1].pk][1],

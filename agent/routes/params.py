@@ -27,6 +27,7 @@ from agent.question import EN_STOP
 from agent.routes.dates import date_fill
 from agent.routes.entities import Asked, Entity, question_read
 from agent.routes.forms import CJK_RE, TICKER_RE
+from agent.routes.images import image_tag_fill
 from agent.routes.keyed import keyed_query_fill
 from agent.routes.marked import marked_after
 from agent.routes.markers import AUTHOR_MARKERS
@@ -51,6 +52,7 @@ from agent.routes.suits import (
     formed_as,
     joined_as_example,
     kind_before,
+    kind_id_before,
     kind_keyed,
     searched_slot,
     slot_shape,
@@ -64,14 +66,6 @@ from fetching.paths import path_build, template_values
 
 # A listed value for the feed of a tag (Instagram's ``tags``): what a #hashtag asks for
 TAG_KINDS = frozenset(("tag", "hashtag"))
-# An image and its tag as Docker writes them (postgres:16, grafana/grafana:latest), or a version
-# written after the image's name ("postgres 16-alpine", "nginx 1.27")
-IMAGE_TAG_RE = re.compile(
-    r"(?<![\w/.:@'\u2019-])((?:[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*)"
-    r"(?::([\w][\w.-]{0,127})|\s+(\d+(?:\.\d+)+(?:-[\w.]+)?|\d+-[a-z][\w.]*))(?![\w/:.-])",
-    re.I,
-)
-IMAGE_WORDS = frozenset(str.split("image images tag tags version versions build builds"))
 # Words before a kind's value that say it is no one named: "a web3 community", "my favourite"
 UNNAMING = frozenset(str.split("a an one my our your some any whose this that which"))
 
@@ -82,6 +76,7 @@ class FilledPath:
     params: dict[str, str]
     sources: dict[str, str]  # parameter -> option | entity kind | keywords | default | example
     fit: int = 0  # how well the question's values suit their parameters (see ``fit_of``)
+    kinded: int = 0  # values right after the kind whose id they are (歌单 2829883282)
 
     @property
     def options_named(self) -> int:
@@ -286,15 +281,18 @@ def _names_by_kind(
 
 def _named_after_kind(asked: Asked, used: set[str], excluded: set[str]) -> str | None:
     """A name written as one (a capital past its first letter, or a digit) right after the
-    words the route is named for: "the telegram sticker pack HotCherry"."""
+    words the route is named for: "the telegram sticker pack HotCherry"; or any name said
+    "called" or "named" there ("the sticker pack called cats")."""
     kinds = [w for w in excluded if len(w) >= 3 and w.isascii() and w not in EN_STOP]
     if not kinds:
         return None
     lead = "|".join(map(re.escape, sorted(kinds, key=len, reverse=True)))
-    after = re.compile(rf"\b(?:{lead})(?:\s+(?:{lead}))*\s+([A-Za-z][\w.-]*)", re.I)
+    after = re.compile(
+        rf"\b(?:{lead})(?:\s+(?:{lead}))*\s+(?:(called|named)\s+)?([A-Za-z][\w.-]*)", re.I
+    )
     for match in after.finditer(asked.text):
-        name = match.group(1)
-        name_like = re.search(r".[A-Z]|\d", name) is not None  # HotCherry, no word
+        naming, name = match.groups()
+        name_like = naming or re.search(r".[A-Z]|\d", name) is not None  # HotCherry, no word
         if name_like and name in asked.topic and name.casefold() not in used:
             return name
     return None
@@ -311,30 +309,6 @@ def _pair_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> 
         owner, name = pairs.pop(0).split("/", 1)
         values[first.name], values[second.name] = owner, name
         sources[first.name] = sources[second.name] = "pair"
-
-
-def _image_tag_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict) -> None:
-    """An image's tag written with it ("postgres:16") fills the image and its tag, the owner
-    left to its convention (``library``) or given before a slash."""
-    names = [s.name.casefold() for s in slots]
-    at = names.index("image") if "image" in names else len(names)
-    if at + 1 >= len(names) or names[at + 1] != "tag":
-        return
-    image, tag = slots[at], slots[at + 1]
-    if image.name in values or tag.name in values:
-        return
-    owner = slots[at - 1] if at else None
-    for match in IMAGE_TAG_RE.finditer(asked.text):
-        name, version = match.group(1), match.group(2) or match.group(3)
-        if name.casefold() in EN_STOP | IMAGE_WORDS or (owner is None and "/" in name):
-            continue  # "the image with tag 16-alpine": no image called "tag"
-        if "/" in name and owner is not None:
-            values[owner.name], sources[owner.name] = name.split("/")[0], "pair"
-        elif owner is not None and owner.default:  # postgres:16 is library/postgres:16
-            values[owner.name], sources[owner.name] = owner.default, "default"
-        values[image.name], values[tag.name] = name.rsplit("/", 1)[-1], version
-        sources[image.name], sources[tag.name] = "pair", "option"
-        return
 
 
 def params_fill(
@@ -374,7 +348,7 @@ def params_fill(
     query_fill(slots, question, values, sources, platform_hosts)
     path_fill(slots, template, question, values, sources)
     settings_fill(slots, question, asked, platform_words, excluded, values, sources, platform_hosts)
-    _image_tag_fill(slots, asked, values, sources)
+    tags_said = image_tag_fill(slots, asked, values, sources)
     _pair_fill(slots, asked, values, sources)
     place_fill(slots, asked.text, excluded, values, sources, tuple(platform_words))
     date_fill(slots, asked.text, values, sources)
@@ -388,7 +362,7 @@ def params_fill(
             values.setdefault(name, value)  # for BBC's topic ckr7mn6r003t ("the Chinese topic")
             sources.setdefault(name, "marked")
     used = {v.casefold().lstrip("@") for v in values.values()}  # @mkbhd is mkbhd, used once
-    used |= elsewhere
+    used |= elsewhere | tags_said
     fit = 0
     # someone acting ("has linuxserver been pushing new images") is an owner first, not the
     # thing owned under an owner by default (Docker Hub's ``library``)
@@ -414,7 +388,12 @@ def params_fill(
     keyed_query_fill(slots, description, question, values, sources, asked.text)
     unsaid_fill(slots, values, sources, asked.text)
     path = path_build(template, defaults_dropped(slots, values))
-    return FilledPath(path=path, params=values, sources=sources, fit=fit)
+    kinded = sum(
+        kind_id_before(values[s.name], s, asked.text)
+        for s in slots
+        if s.subject and s.name in values and sources[s.name] not in NOT_NAMED
+    )
+    return FilledPath(path=path, params=values, sources=sources, fit=fit, kinded=kinded)
 
 
 def example_leaks(

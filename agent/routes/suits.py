@@ -184,6 +184,16 @@ def kind_said_before(value: str, slot: Slot, text: str) -> bool:
     return bool(kind_before(value, slot, text))
 
 
+def kind_id_before(value: str, slot: Slot, text: str) -> bool:
+    """Right before ``value`` the question says, in Chinese, the kind whose id its parameter's
+    description says it is (网易云歌单 2829883282: "歌单 id"; not a user's "用户 uid")."""
+    kind = kind_before(value, slot, text)
+    return CJK_RE.search(kind) is not None and any(
+        re.search(rf"{re.escape(kind[i : i + 2])}\s*(?:id|号|编号)", slot.description, re.I)
+        for i in range(len(kind) - 1)
+    )
+
+
 def kind_keyed(value: str, slot: Slot, text: str) -> bool:
     """``value`` follows a Chinese kind and "id" ("分区id 86"), the kind its parameter's
     description names."""
