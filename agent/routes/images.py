@@ -36,8 +36,9 @@ def image_tag_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict)
     # its tag after it first: "nginx image tagged 1.27" is no image called "tagged"
     for match in [*IMAGE_THEN_TAG_RE.finditer(asked.text), *IMAGE_TAG_RE.finditer(asked.text)]:
         name, version = match.group(1), match.group(2) or match.group(3)
-        if name.casefold() in TAG_WORDS:
+        if name.casefold() in TAG_WORDS:  # "the image tagged 1.27": a tag, of no image said
             told.add(version.casefold())
+            continue
         if at is None or name.casefold() in EN_STOP | IMAGE_WORDS:
             continue
         image, owner = slots[at], slots[at - 1] if at else None

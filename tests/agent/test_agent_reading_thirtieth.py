@@ -88,8 +88,15 @@ def test_a_tag_said_after_the_image_fills_its_tag(question, path):
     assert first_path(question) == (path or "/dockerhub/build/library/mariadb/11.4")
 
 
-def test_a_tag_said_of_no_image_names_no_image():
-    chosen, ctx = route("new builds of the image with tag 3.20 on docker hub")
+@pytest.mark.parametrize(
+    "question",
+    [
+        "new builds of the image with tag 3.20 on docker hub",
+        "new builds of the image tagged 3.20 on docker hub",
+    ],
+)
+def test_a_tag_said_of_no_image_names_no_image(question):
+    chosen, ctx = route(question)
 
     assert chosen is False and ctx.paths == [], f"read {ctx.paths}"
     assert [need["parameter"] for need in ctx.needs][:1] == ["image"]
