@@ -31,6 +31,8 @@ def image_tag_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict)
     16-alpine" names no image)."""
     names = [s.name.casefold() for s in slots]
     at = names.index("image") if "image" in names else None
+    image = slots[at] if at is not None else None
+    owner = slots[at - 1] if at else None
     tag = slots[at + 1] if at is not None and names[at + 1 : at + 2] == ["tag"] else None
     told = set()
     # its tag after it first: "nginx image tagged 1.27" is no image called "tagged"
@@ -39,9 +41,8 @@ def image_tag_fill(slots: list[Slot], asked: Asked, values: dict, sources: dict)
         if name.casefold() in TAG_WORDS:  # "the image tagged 1.27": a tag, of no image said
             told.add(version.casefold())
             continue
-        if at is None or name.casefold() in EN_STOP | IMAGE_WORDS:
+        if image is None or name.casefold() in EN_STOP | IMAGE_WORDS:
             continue
-        image, owner = slots[at], slots[at - 1] if at else None
         if tag is None:
             return told | {version.casefold()}
         if image.name in values or tag.name in values or (owner is None and "/" in name):

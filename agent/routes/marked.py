@@ -216,6 +216,7 @@ def marked_after(text: str, markers: Iterable[str], excluded: set[str]) -> list[
     values = []
     for marker in markers:
         phrase = marker in EN_PHRASE_MARKERS
+        topic = marker in ZH_TOPIC_MARKERS  # (关于具身智能: a topic may start as a verb does)
         # "organization's events": a possessive marker introduces nothing.
         # "gitlab.gnome.org/explore": a marker ending a host is none
         bound = rf"(?<![{LATIN}.]){re.escape(marker)}(?![{LATIN}']|\s*'s)"
@@ -225,7 +226,6 @@ def marked_after(text: str, markers: Iterable[str], excluded: set[str]) -> list[
                 continue  # "the package our app depends on": the asker's own, unnamed
             if not marker.isascii() and text[: match.start()].rstrip().endswith(UNNAMED_ZH):
                 continue  # "某个豆瓣用户日记下面的回应": some user, and no name after
-            topic = marker in ZH_TOPIC_MARKERS
             value = _after(text, match.end(), excluded, phrase=phrase, topic=topic)
             verb_like = value.islower() and text[match.end() :].lstrip().startswith(value)
             if verb_like and _indefinite_before(text, match.start(), excluded):
